@@ -1,0 +1,189 @@
+"""The one small surface every game implements (after OpenSpiel's ``State``).
+
+The Discord layer, the storage, the AI players, the simulator and the demo all talk
+to a game through this surface only:
+
+* ``pending()``: who must decide what now, with the legal options. Several entries
+  at once where the rules are simultaneous (secret submissions, doubles). An entry
+  whose ``player`` is ``None`` is a *table step* (flip the next card, roll for the
+  table): nobody chooses, the host applies it when its pace allows, and the game's
+  own seeded RNG decides the outcome. Chance is explicit, never hidden in a move.
+* ``apply(action)``: validate, then apply one decision and return the events it
+  caused. An illegal action raises ``IllegalAction`` and changes nothing.
+* ``view(viewer)``: what one seat (or the public, ``viewer=None``) may see. Messages
+  are built from views only, so a hidden card cannot leak by accident.
+* ``to_json()`` / ``from_json()``: the whole state, RNG included, with nothing lost.
+
+Because every chance outcome comes from the game's RNG and every step goes through
+``apply``, a game is rebuilt exactly by replaying its start and its action log.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Self
+
+JSON = Any  # a value made of dict, list, str, int, float, bool and None only
+
+
+class GameError(Exception):
+    """Base of every error a game raises on purpose."""
+
+
+class IllegalAction(GameError):
+    """An action that is not allowed now; the game is unchanged."""
+
+
+class ContentError(GameError):
+    """A game data file is broken; the message names the file and the field."""
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A request: ``player`` (a seat, or ``None`` for a table step) must choose ``kind``.
+
+    ``options`` are JSON values in the game's notation (``"gobbler:risky"``,
+    ``"flip"``); the chosen value is passed back in ``Action.choice``.
+    """
+
+    player: int | None
+    kind: str
+    options: tuple[JSON, ...]
+    prompt: str = ""
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"player": self.player, "kind": self.kind, "options": list(self.options), "prompt": self.prompt}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One decision taken: ``player`` chose ``choice`` for a pending ``kind``."""
+
+    player: int | None
+    kind: str
+    choice: JSON = None
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"player": self.player, "kind": self.kind, "choice": self.choice}
+
+    @classmethod
+    def from_json(cls, data: dict[str, JSON]) -> Action:
+        return cls(player=data["player"], kind=data["kind"], choice=data.get("choice"))
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, rich enough to narrate and render.
+
+    ``visible_to`` is ``None`` for a public event, or the seats that may see it
+    (a dealt card, a secret pick); the host must not show it to anyone else.
+    """
+
+    kind: str
+    data: dict[str, JSON] = field(default_factory=dict)
+    visible_to: tuple[int, ...] | None = None
+
+    def to_json(self) -> dict[str, JSON]:
+        out: dict[str, JSON] = {"kind": self.kind, "data": self.data}
+        if self.visible_to is not None:
+            out["visible_to"] = list(self.visible_to)
+        return out
+
+    def is_visible_to(self, viewer: int | None) -> bool:
+        return self.visible_to is None or (viewer is not None and viewer in self.visible_to)
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """A seat's standing when the game ends (what the results table stores)."""
+
+    seat: int
+    cash: int
+    place: int
+    won: bool
+    detail: dict[str, JSON] = field(default_factory=dict)
+
+
+class Game(ABC):
+    """A game in progress. Subclasses keep their state JSON-able and their chance in ``self.rng``."""
+
+    kind: ClassVar[str]
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+
+    # --- the surface -------------------------------------------------------
+
+    @classmethod
+    @abstractmethod
+    def new(cls, seats: int, seed: int, settings: dict[str, JSON] | None = None) -> Self:
+        """Set up a game for ``seats`` players; all chance from ``seed``."""
+
+    @abstractmethod
+    def pending(self) -> list[Decision]:
+        """Who must decide what now (empty once the game is over)."""
+
+    @abstractmethod
+    def _apply(self, action: Action, decision: Decision) -> list[Event]:
+        """Apply an action already checked against ``decision``; must not fail."""
+
+    @abstractmethod
+    def view(self, viewer: int | None) -> dict[str, JSON]:
+        """What ``viewer`` (a seat, or ``None`` for the channel) may see."""
+
+    @abstractmethod
+    def to_json(self) -> dict[str, JSON]:
+        """The whole state; ``from_json(to_json())`` continues identically."""
+
+    @classmethod
+    @abstractmethod
+    def from_json(cls, data: dict[str, JSON]) -> Self: ...
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def results(self) -> list[SeatResult]:
+        """Final standings; only meaningful once ``is_over``."""
+
+    # --- shared behaviour --------------------------------------------------
+
+    def decision_for(self, player: int | None, kind: str | None = None) -> Decision | None:
+        for decision in self.pending():
+            if decision.player == player and (kind is None or decision.kind == kind):
+                return decision
+        return None
+
+    def apply(self, action: Action) -> list[Event]:
+        """Validate ``action`` against ``pending()`` and apply it, or raise and change nothing."""
+        if self.is_over:
+            raise IllegalAction("The game is over.")
+        pending = self.pending()
+        mine = [d for d in pending if d.player == action.player]
+        if not mine:
+            if action.player is None:
+                raise IllegalAction("No table step is due now; players must decide first.")
+            raise IllegalAction(f"Seat {action.player} has nothing to decide now.")
+        decision = next((d for d in mine if d.kind == action.kind), None)
+        if decision is None:
+            wanted = ", ".join(d.kind for d in mine)
+            raise IllegalAction(f"Not a {action.kind!r} now; expected {wanted}.")
+        if not _option_matches(action.choice, decision.options):
+            raise IllegalAction(f"{action.choice!r} is not a legal {action.kind!r}.")
+        return self._apply(action, decision)
+
+    def copy(self) -> Self:
+        return copy.deepcopy(self)
+
+    def dumps(self) -> str:
+        """Canonical JSON text: equal states give equal bytes."""
+        return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+def _option_matches(choice: JSON, options: tuple[JSON, ...]) -> bool:
+    # JSON round-trips turn tuples into lists; compare through a canonical form.
+    canon = json.dumps(choice, sort_keys=True)
+    return any(json.dumps(option, sort_keys=True) == canon for option in options)
