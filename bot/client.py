@@ -1,0 +1,91 @@
+"""The bot: opens storage, loads one cog per game, syncs slash commands, resumes stored games."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+from discord.ext import commands
+
+from bot.config import Settings
+from bot.storage import Storage
+from bot.tables.components import GameButton, GameSelect
+from bot.tables.pacer import ChannelPacer
+from bot.tables.registry import Tables
+from bot.tables.timing import Timing
+
+log = logging.getLogger(__name__)
+
+EXTENSIONS = ("cogs.hotstreak", "cogs.horserace", "cogs.stats")
+
+# What the invite asks for, and nothing more: post messages with embeds and images, in threads too.
+PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+)
+
+
+class RaceBot(commands.Bot):
+    storage: Storage
+
+    def __init__(
+        self, settings: Settings, *, timing: Timing | None = None, extensions: tuple[str, ...] = EXTENSIONS
+    ) -> None:
+        # Guilds only: channels and permissions. No privileged intents, no message content.
+        intents = discord.Intents.none()
+        intents.guilds = True
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.settings = settings
+        self.timing = timing or Timing()
+        self.pacer = ChannelPacer(self.timing.channel_burst, self.timing.channel_window)
+        self.tables = Tables(self)
+        self._extensions = extensions
+        self._resumed = False
+        self._page_handlers: dict[str, object] = {}
+
+    async def setup_hook(self) -> None:
+        self.storage = await Storage.open(self.settings.database_url)
+        self.add_dynamic_items(GameButton, GameSelect)
+        for extension in self._extensions:
+            await self.load_extension(extension)
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_ready(self) -> None:
+        log.info(
+            "Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds)
+        )
+        if not self._resumed:
+            self._resumed = True
+            await self.tables.resume_all()
+
+    def add_page_handler(self, name: str, handler: object) -> None:
+        """Paging buttons (``g:0:page:<name>:...``) are routed to the cog that owns ``name``."""
+        self._page_handlers[name] = handler
+
+    async def dispatch_page(self, interaction: discord.Interaction, parts: list[str]) -> None:
+        handler = self._page_handlers.get(parts[0]) if parts else None
+        if handler is None:
+            await interaction.response.send_message("This button no longer works.", ephemeral=True)
+            return
+        await handler(interaction, parts[1:])  # type: ignore[operator]
+
+    async def close(self) -> None:
+        await self.tables.stop_all()
+        if hasattr(self, "storage"):
+            await self.storage.close()
+        await super().close()
+
+
+def invite_url(client_id: int) -> str:
+    return discord.utils.oauth_url(
+        client_id, permissions=PERMISSIONS, scopes=("bot", "applications.commands")
+    )

@@ -1,0 +1,66 @@
+"""Table settings, chosen when the game starts and validated once."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from bot.games.base import GameError
+from bot.games.horserace.board import available_boards, is_board_name
+
+END_MODES = ("races", "broke", "minutes")
+DEFAULT_MINUTES = 30
+
+
+class BadSettings(GameError, ValueError):
+    """A setting is missing its sense (unknown key, wrong type, out of range)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """``end`` picks how the game ends: after ``races`` races, when a player runs out of money
+    (that race is the last), or when the host signals ``time_up`` after ``minutes`` minutes."""
+
+    bank: int = 20
+    fee: int = 1
+    races: int = 5
+    end: str = "races"
+    minutes: int | None = None
+    board: str = "standard"
+    dealer: int = 0
+
+    @classmethod
+    def parse(cls, raw: dict[str, Any] | None, seats: int) -> Settings:
+        raw = dict(raw or {})
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(raw) - known)
+        if unknown:
+            raise BadSettings(f"Unknown setting(s): {', '.join(unknown)}; known: {', '.join(sorted(known))}.")
+        bank = _whole(raw, "bank", 20, 1, 1_000_000)
+        fee = _whole(raw, "fee", 1, 1, 100_000)
+        races = _whole(raw, "races", 5, 1, 1000)
+        end = raw.get("end", "races")
+        if end not in END_MODES:
+            raise BadSettings(f"Setting 'end' must be one of {', '.join(END_MODES)}, got {end!r}.")
+        minutes = _whole(raw, "minutes", DEFAULT_MINUTES, 1, 24 * 60) if end == "minutes" else None
+        board = raw.get("board", "standard")
+        if not is_board_name(board) or board not in available_boards():
+            raise BadSettings(
+                f"Setting 'board' must be one of {', '.join(available_boards())}, got {board!r}."
+            )
+        dealer = _whole(raw, "dealer", 0, 0, seats - 1)
+        return cls(bank=bank, fee=fee, races=races, end=end, minutes=minutes, board=board, dealer=dealer)
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Settings:
+        return cls(**data)
+
+
+def _whole(raw: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = raw.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise BadSettings(f"Setting {key!r} must be a whole number from {low} to {high}, got {value!r}.")
+    return value

@@ -1,0 +1,141 @@
+"""What one seat can expect from the coming race: Monte-Carlo races built from its own view only.
+
+A seat knows the edition's 53 cards (the box list is public), the face-up cards, its own
+hand and its own submission. Every other card is unseen: the other seats' submissions
+are drawn from the unseen cards (the edition minus what the seat knows), and the race
+deck is shuffled. Each imagined race is then played with the engine's own ``Race`` and
+``RaceDeck`` (one set of rules), following the same order of burning, flipping and folding
+as ``HotStreak._flip``.
+
+Every seat decision (bets, submissions, doubles) comes before a race's first flip, so an
+imagined race always starts from the start line of the view's track.
+
+The result for one own-submission choice is an ``Outlook``: how often each mascot is paid
+each place, and how often the side bet's condition holds. Every bet's expected value is
+linear in those counts, so one set of races prices every ticket and slip at once.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import cache
+
+from bot.games.base import JSON
+from bot.games.hotstreak.cards import MASCOTS, Card, parse_card
+from bot.games.hotstreak.content import Content, default_content
+from bot.games.hotstreak.deck import RaceDeck
+from bot.games.hotstreak.race import Race
+from bot.games.hotstreak.sidebets import condition_holds
+from bot.games.hotstreak.track import Track
+
+PLACES = len(MASCOTS)
+
+
+@cache
+def _card(notation: str) -> Card:
+    return parse_card(notation)
+
+
+@dataclass
+class Outlook:
+    """Tallies of imagined races: ``places[m][p - 1]`` races where mascot ``m`` was paid place ``p``."""
+
+    races: int = 0
+    places: dict[str, list[int]] = field(default_factory=lambda: {m: [0] * PLACES for m in MASCOTS})
+    happened: int = 0  # races where the side bet's condition held
+
+    def add(self, race: Race, condition: dict[str, JSON] | None) -> None:
+        self.races += 1
+        for mascot in MASCOTS:
+            place = race.place_of(mascot)
+            if place is not None:
+                self.places[mascot][place - 1] += 1
+        if condition is not None and condition_holds(condition, race):
+            self.happened += 1
+
+    def bet_value(self, bet: dict[str, JSON]) -> float:
+        """Expected payout of one bet (an engine bet dict, or the same shape for an option), undoubled."""
+        if not self.races:
+            return 0.0
+        values = bet["values"]
+        if bet["kind"] == "ticket":
+            counts = self.places[bet["mascot"]]
+            return sum(c * v for c, v in zip(counts, values, strict=False)) / self.races
+        p_yes = self.happened / self.races
+        p_right = p_yes if bet["answer"] == "yes" else 1 - p_yes
+        return p_right * values[0] + (1 - p_right) * values[1]
+
+
+def edition_cards(content: Content | None = None) -> list[str]:
+    content = content or default_content()
+    return list(content.bordered) + list(content.cards)
+
+
+def unseen_cards(view: dict[str, JSON], content: Content | None = None) -> list[str]:
+    """The edition minus every card this seat has seen (face up, in hand, submitted by itself).
+
+    Ruling: the seat does not try to remember earlier races' flips or who was dealt what;
+    the unseen cards are simply everything not in front of it now.
+    """
+    left = Counter(edition_cards(content))
+    for card in [*view["face_up"], *view.get("hand", []), *(view.get("my_submission") or [])]:
+        if left[card] > 0:
+            left[card] -= 1
+    return sorted(left.elements())
+
+
+def others_submitting(view: dict[str, JSON]) -> int:
+    """How many cards the other seats add to this race's deck (1 each, 2 each with 2 players)."""
+    per_seat = 2 if view["seats"] == 2 else 1
+    return per_seat * (view["seats"] - 1)
+
+
+def play_race(track: Track, cards: list[str], rng: random.Random) -> Race:
+    """Shuffle ``cards`` into a race deck and flip until the race ends, as the table would.
+
+    Mirrors ``HotStreak._flip``: burn before the first flip; on an empty pile fold the bar,
+    and if the race goes on, reshuffle every race card, burn again and flip.
+    """
+    race = Race.start(track)
+    deck = RaceDeck.shuffled(cards, rng)  # type: ignore[arg-type]  # only .shuffle is used
+    deck.burn()
+    while not race.ended:
+        if not deck.pile:
+            race.fold()
+            if race.ended:
+                break
+            deck.reshuffle(rng)  # type: ignore[arg-type]
+            deck.burn()
+        race.resolve(_card(deck.flip()))
+    return race
+
+
+def imagine(
+    view: dict[str, JSON],
+    choices: Sequence[Sequence[str]],
+    races_each: int,
+    rng: random.Random,
+    content: Content | None = None,
+) -> list[Outlook]:
+    """One ``Outlook`` per own-submission choice (``[]`` if the submission is already made).
+
+    Common random numbers: imagined race ``i`` uses the same other seats' cards and the same
+    shuffle seed for every choice, so choices are compared on the same luck.
+    """
+    track = Track.from_json(view["track"])
+    condition = view["side_bet"]["condition"] if view.get("side_bet") else None
+    mine = list(view.get("my_submission") or [])
+    base = list(view["face_up"]) + mine
+    pool = unseen_cards(view, content)
+    count = min(others_submitting(view), len(pool))
+    outlooks = [Outlook() for _ in choices]
+    for _ in range(races_each):
+        others = rng.sample(pool, count)
+        seed = rng.getrandbits(64)
+        for outlook, choice in zip(outlooks, choices, strict=True):
+            race = play_race(track, base + list(choice) + others, random.Random(seed))
+            outlook.add(race, condition)
+    return outlooks

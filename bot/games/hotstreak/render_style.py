@@ -1,0 +1,86 @@
+"""Colours and fonts of the Hot Streak race picture, in one place so the look is tuned here only."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from PIL import ImageFont
+
+from bot.paths import FONT_BOLD, FONT_REGULAR
+
+RGB = tuple[int, int, int]
+
+FELT: RGB = (28, 84, 57)
+FELT_DARK: RGB = (19, 60, 40)
+FELT_PANEL: RGB = (23, 70, 47)
+PANEL_EDGE: RGB = (52, 120, 86)
+GOLD: RGB = (246, 201, 72)
+TEXT: RGB = (236, 244, 238)
+TEXT_DIM: RGB = (150, 186, 165)
+
+TRACK_EDGE: RGB = (110, 40, 28)
+TRACK_A: RGB = (188, 83, 62)
+TRACK_B: RGB = (176, 74, 55)
+CELL_LINE: RGB = (150, 60, 44)
+LANE_LINE: RGB = (244, 230, 220)
+STAR_CELL: RGB = (210, 120, 60)
+STAR_FILL: RGB = (255, 214, 74)
+STAR_EDGE: RGB = (130, 80, 10)
+WHITE_LINE: RGB = (252, 252, 252)
+RUNOFF: RGB = (140, 56, 40)
+FOLDED: RGB = (98, 98, 98)
+FOLDED_HATCH: RGB = (84, 84, 84)
+BAR: RGB = (255, 210, 50)
+BAR_EDGE: RGB = (110, 80, 0)
+
+OUTLINE: RGB = (24, 24, 24)
+FALLEN_RING: RGB = (255, 255, 255)
+ARROW_FORWARD: RGB = (255, 255, 255)
+ARROW_BACK: RGB = (255, 170, 30)
+DQ_RED: RGB = (222, 58, 58)
+ALL_GREEN: RGB = (46, 158, 79)
+CARD_FACE: RGB = (251, 246, 234)
+CARD_INK: RGB = (40, 40, 40)
+CARD_BACK: RGB = (120, 30, 40)
+UNKNOWN_COLOUR: RGB = (128, 128, 128)
+
+# Podium step colours, 1st to 4th: gold, silver, bronze, plain.
+STEP_COLOURS: tuple[RGB, ...] = ((214, 172, 58), (176, 184, 192), (190, 122, 70), (110, 130, 118))
+
+
+@lru_cache(maxsize=64)
+def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
+    """A shipped DejaVu font at ``size`` px; cached because loading a TTF costs more than drawing text."""
+    return ImageFont.truetype(str(FONT_BOLD if bold else FONT_REGULAR), size)
+
+
+def hex_rgb(colour: object) -> RGB:
+    """``"#rrggbb"`` as a tuple; anything unreadable becomes grey rather than failing the whole frame."""
+    if isinstance(colour, str):
+        text = colour.strip().lstrip("#")
+        if len(text) == 3:
+            text = "".join(ch * 2 for ch in text)
+        if len(text) == 6:
+            try:
+                return (int(text[0:2], 16), int(text[2:4], 16), int(text[4:6], 16))
+            except ValueError:
+                pass
+    return UNKNOWN_COLOUR
+
+
+def ink_on(rgb: RGB) -> RGB:
+    """Black or white, whichever reads better on ``rgb`` (perceived luminance)."""
+    r, g, b = rgb
+    return (20, 20, 20) if 0.299 * r + 0.587 * g + 0.114 * b > 150 else (255, 255, 255)
+
+
+def shade(rgb: RGB, factor: float) -> RGB:
+    """Darker (factor < 1) or lighter towards white (factor > 1)."""
+    if factor <= 1:
+        return (int(rgb[0] * factor), int(rgb[1] * factor), int(rgb[2] * factor))
+    t = min(factor - 1, 1.0)
+    return (
+        int(rgb[0] + (255 - rgb[0]) * t),
+        int(rgb[1] + (255 - rgb[1]) * t),
+        int(rgb[2] + (255 - rgb[2]) * t),
+    )

@@ -1,0 +1,250 @@
+"""The parts of the race picture that only change between folds: felt, track, stars, lines, bar, panels.
+
+Drawn once per (track, bar, mascot colours) at twice the size and halved, so edges are smooth, then
+cached; each frame copies it and adds the moving parts. Text is drawn after halving, where
+FreeType's own anti-aliasing keeps it crisp.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+from PIL import Image, ImageDraw
+
+from bot.games.hotstreak import render_style as style
+from bot.games.hotstreak.render_geometry import (
+    DECK_ICON_X,
+    HEADER_H,
+    LANE_H,
+    LEGEND_X,
+    MARGIN,
+    TRACK_LEFT,
+    TRACK_TOP,
+    WIDTH,
+    RaceLayout,
+    panels_for,
+)
+from bot.games.hotstreak.render_scene import Scene
+from bot.games.hotstreak.render_style import RGB
+from bot.games.hotstreak.render_tokens import paste_token
+
+_S = 2  # supersampling factor of the background
+_PLACES = ("1st", "2nd", "3rd", "4th")
+
+Legend = tuple[tuple[str, str, RGB], ...]  # (initial, name, colour) per mascot
+BackgroundKey = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, Legend]
+
+
+class _Pen:
+    """ImageDraw in picture coordinates on a canvas ``scale`` times larger."""
+
+    def __init__(self, img: Image.Image, scale: int) -> None:
+        self.draw = ImageDraw.Draw(img)
+        self.s = scale
+
+    def _xy(self, coords: Sequence[float]) -> list[float]:
+        return [v * self.s for v in coords]
+
+    def rect(
+        self, box: Sequence[float], fill: RGB, outline: RGB | None = None, width: int = 0, radius: float = 0
+    ) -> None:
+        if radius:
+            self.draw.rounded_rectangle(
+                self._xy(box), radius * self.s, fill=fill, outline=outline, width=width * self.s
+            )
+        else:
+            self.draw.rectangle(self._xy(box), fill=fill, outline=outline, width=width * self.s)
+
+    def line(self, points: Sequence[tuple[float, float]], fill: RGB, width: float) -> None:
+        self.draw.line([(x * self.s, y * self.s) for x, y in points], fill=fill, width=round(width * self.s))
+
+    def polygon(
+        self, points: Sequence[tuple[float, float]], fill: RGB, outline: RGB | None = None, width: int = 1
+    ) -> None:
+        self.draw.polygon(
+            [(x * self.s, y * self.s) for x, y in points], fill=fill, outline=outline, width=width * self.s
+        )
+
+    def ellipse(self, box: Sequence[float], fill: RGB, outline: RGB | None = None, width: int = 0) -> None:
+        self.draw.ellipse(self._xy(box), fill=fill, outline=outline, width=width * self.s)
+
+
+def background_key(scene: Scene) -> BackgroundKey:
+    legend = tuple((m.initial, m.name, m.colour) for m in scene.mascots)
+    return (scene.lanes, scene.length, scene.stars, scene.white_lines, scene.bar, legend)
+
+
+@lru_cache(maxsize=16)
+def background(key: BackgroundKey) -> Image.Image:
+    """The static picture for ``key``; callers must copy it before drawing on it."""
+    lanes, length, stars, white_lines, bar, legend = key
+    layout = RaceLayout(lanes, length)
+    big = Image.new("RGB", (WIDTH * _S, layout.height * _S), style.FELT)
+    pen = _Pen(big, _S)
+    _draw_frame(pen, layout)
+    _draw_track(pen, big, layout, stars, white_lines, bar)
+    img = big.reduce(_S)
+    _draw_labels(img, layout, bar, legend)
+    return img
+
+
+def _draw_frame(pen: _Pen, layout: RaceLayout) -> None:
+    pen.rect((0, 0, WIDTH, HEADER_H), style.FELT_DARK)
+    pen.rect((0, HEADER_H - 3, WIDTH, HEADER_H), style.GOLD)
+    panels = panels_for(layout)
+    for box in (panels.card, panels.podium, panels.dq):
+        pen.rect(box, style.FELT_PANEL, outline=style.PANEL_EDGE, width=2, radius=14)
+    for i, (x0, y0, x1, y1) in enumerate(panels.steps):
+        colour = style.STEP_COLOURS[i]
+        pen.rect((x0, y0, x1, y1 + 6), style.shade(colour, 0.7), radius=8)
+        pen.rect((x0, y0, x1, y1), colour, radius=8)
+    # A little deck of cards in the header, next to the count.
+    for i in range(3):
+        x, y = DECK_ICON_X + i * 3, 16 + i * 3
+        pen.rect((x, y, x + 28, y + 40), style.CARD_BACK, outline=style.CARD_FACE, width=2, radius=4)
+    for lane in range(layout.lanes):
+        cy = layout.lane_cy(lane)
+        pen.ellipse(
+            (MARGIN + 4, cy - 14, MARGIN + 32, cy + 14), style.FELT_DARK, outline=style.PANEL_EDGE, width=2
+        )
+
+
+def _draw_track(
+    pen: _Pen,
+    big: Image.Image,
+    layout: RaceLayout,
+    stars: tuple[tuple[int, ...], ...],
+    white_lines: tuple[int, ...],
+    bar: int,
+) -> None:
+    top, bottom, finish = TRACK_TOP, layout.track_bottom, layout.track_right
+    mat_right = WIDTH - MARGIN
+    pen.rect((TRACK_LEFT - 9, top - 9, mat_right, bottom + 9), style.TRACK_EDGE, radius=16)
+    pen.rect((finish, top, mat_right - 9, bottom), style.RUNOFF, radius=6)
+    for pos in range(layout.length):
+        fill = style.TRACK_A if pos % 2 == 0 else style.TRACK_B
+        pen.rect((layout.x_at(pos), top, layout.x_at(pos + 1), bottom), fill)
+    for lane, lane_stars in enumerate(stars):
+        for pos in lane_stars:
+            y0 = layout.lane_top(lane)
+            pen.rect(
+                (layout.x_at(pos) + 2, y0 + 2, layout.x_at(pos + 1) - 2, y0 + LANE_H - 2),
+                style.STAR_CELL,
+                radius=6,
+            )
+            size = min(layout.cell_w, LANE_H) * 0.36
+            pen.polygon(
+                _star_points(layout.cell_cx(pos), layout.lane_cy(lane), size),
+                style.STAR_FILL,
+                outline=style.STAR_EDGE,
+                width=1,
+            )
+    for pos in range(1, layout.length):
+        x = layout.x_at(pos)
+        pen.line([(x, top), (x, bottom)], style.CELL_LINE, 1)
+    for lane in range(1, layout.lanes):
+        y = layout.lane_top(lane)
+        pen.line([(TRACK_LEFT, y), (finish, y)], style.LANE_LINE, 2)
+    if bar > 0:
+        _draw_folded(pen, big, layout, bar)
+    for pos in white_lines:
+        if pos < layout.length:
+            x = layout.x_at(pos)
+            pen.rect((x - 3, top - 2, x + 3, bottom + 2), style.WHITE_LINE)
+            pen.polygon([(x - 7, top - 18), (x + 7, top - 18), (x, top - 10)], style.WHITE_LINE)
+    # Finish line: a chequered band just past the last space.
+    square = LANE_H / 6
+    rows = layout.lanes * 6
+    for col in range(2):
+        for row in range(rows):
+            fill = (250, 250, 250) if (row + col) % 2 == 0 else (25, 25, 25)
+            x0 = finish + col * square
+            pen.rect((x0, top + row * square, x0 + square, top + (row + 1) * square), fill)
+    x = layout.x_at(bar)
+    pen.rect((x - 6, top - 15, x + 6, bottom + 15), style.BAR, outline=style.BAR_EDGE, width=2, radius=5)
+
+
+def _draw_folded(pen: _Pen, big: Image.Image, layout: RaceLayout, bar: int) -> None:
+    """Spaces behind the yellow bar are folded away: grey with diagonal hatching."""
+    top, bottom = TRACK_TOP, layout.track_bottom
+    x0, x1 = layout.x_at(0), layout.x_at(bar)
+    pen.rect((x0, top, x1, bottom), style.FOLDED)
+    w, h = round((x1 - x0) * _S), round((bottom - top) * _S)
+    hatch = Image.new("L", (w, h), 0)
+    hdraw = ImageDraw.Draw(hatch)
+    step = 14 * _S
+    for k in range(-h, w + h, step):
+        hdraw.line([(k, h), (k + h, 0)], fill=255, width=3 * _S)
+    big.paste(style.FOLDED_HATCH, (round(x0 * _S), round(top * _S)), hatch)
+
+
+def _star_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
+    points = []
+    for i in range(10):
+        radius = r if i % 2 == 0 else r * 0.45
+        angle = -math.pi / 2 + i * math.pi / 5
+        points.append((cx + radius * math.cos(angle), cy + radius * math.sin(angle)))
+    return points
+
+
+def _draw_labels(img: Image.Image, layout: RaceLayout, bar: int, legend: Legend) -> None:
+    draw = ImageDraw.Draw(img)
+    small = style.font(13)
+    for pos in range(layout.length):
+        colour = style.TEXT_DIM if pos < bar else style.TEXT
+        draw.text((layout.cell_cx(pos), TRACK_TOP - 24), str(pos), font=small, fill=colour, anchor="ms")
+    for lane in range(layout.lanes):
+        draw.text(
+            (MARGIN + 18, layout.lane_cy(lane)),
+            str(lane + 1),
+            font=style.font(15, True),
+            fill=style.TEXT,
+            anchor="mm",
+        )
+    draw.text((MARGIN + 18, TRACK_TOP - 24), "lane", font=style.font(11), fill=style.TEXT_DIM, anchor="ms")
+    _vertical_text(
+        img,
+        "FINISH",
+        (layout.track_right + 2 * LANE_H / 6 + 1, TRACK_TOP, WIDTH - MARGIN - 9, layout.track_bottom),
+    )
+    if bar > 0 and layout.x_at(bar) - layout.x_at(0) > 110:
+        cx, cy = (layout.x_at(0) + layout.x_at(bar)) / 2, (TRACK_TOP + layout.track_bottom) / 2
+        label_font = style.font(15, True)
+        half = draw.textlength("FOLDED AWAY", font=label_font) / 2 + 12
+        draw.rounded_rectangle((cx - half, cy - 15, cx + half, cy + 15), 8, fill=style.FELT_DARK)
+        draw.text((cx, cy), "FOLDED AWAY", font=label_font, fill=style.TEXT, anchor="mm")
+    draw.text((20, 12), "HOT STREAK", font=style.font(15, True), fill=style.GOLD)
+    x = LEGEND_X
+    for initial, name, colour in legend:
+        label_w = draw.textlength(name, font=style.font(16, True))
+        if x + 36 + label_w > DECK_ICON_X - 20:
+            break
+        paste_token(img, (x + 14, HEADER_H // 2), colour, initial, 28, None)
+        draw.text((x + 34, HEADER_H // 2), name, font=style.font(16, True), fill=style.TEXT, anchor="lm")
+        x += int(36 + label_w + 22)
+    panels = panels_for(layout)
+    titles = ((panels.card, "LAST CARD"), (panels.podium, "PODIUM"), (panels.dq, "DISQUALIFIED"))
+    for (x0, y0, _, _), title in titles:
+        draw.text((x0 + 16, y0 + 12), title, font=style.font(14, True), fill=style.GOLD)
+    for i, (x0, y0, x1, _) in enumerate(panels.steps):
+        draw.text(
+            ((x0 + x1) / 2, y0 + 8),
+            _PLACES[i],
+            font=style.font(18, True),
+            fill=style.ink_on(style.STEP_COLOURS[i]),
+            anchor="mt",
+        )
+
+
+def _vertical_text(img: Image.Image, text: str, box: tuple[float, float, float, float]) -> None:
+    """``text`` written bottom-to-top, centred in ``box`` (the run-off past the finish line)."""
+    f = style.font(22, True)
+    left, top, right, bottom = f.getbbox(text)
+    spaced = Image.new("L", (right - left + 4, bottom - top + 4), 0)
+    ImageDraw.Draw(spaced).text((2 - left, 2 - top), text, font=f, fill=255)
+    glyphs = spaced.rotate(90, expand=True)
+    x = round((box[0] + box[2]) / 2 - glyphs.width / 2)
+    y = round((box[1] + box[3]) / 2 - glyphs.height / 2)
+    img.paste((255, 255, 255), (x, y), glyphs)

@@ -1,0 +1,55 @@
+"""Who sits where: a Discord user or an AI, as stored with the game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+AI_LEVELS = ("easy", "normal")
+
+
+@dataclass
+class Seat:
+    name: str
+    user_id: int | None = None
+    ai: str | None = None  # an AI level; a human who left is replaced by "normal"
+    left_user_id: int | None = None  # who sat here before an AI took over
+
+    @property
+    def is_ai(self) -> bool:
+        return self.ai is not None
+
+    def mention(self) -> str:
+        return f"<@{self.user_id}>" if self.user_id else f"**{self.name}**"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "user_id": self.user_id, "ai": self.ai, "left_user_id": self.left_user_id}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Seat:
+        return cls(
+            name=data["name"],
+            user_id=data.get("user_id"),
+            ai=data.get("ai"),
+            left_user_id=data.get("left_user_id"),
+        )
+
+
+AI_NAMES = (
+    "Ada",
+    "Babbage",
+    "Turing",
+    "Hopper",
+    "Lovelace",
+    "Knuth",
+    "Dijkstra",
+    "Liskov",
+    "Hamilton",
+    "Shannon",
+)
+
+
+def ai_seat(taken: list[Seat], level: str = "normal") -> Seat:
+    names = {seat.name for seat in taken}
+    name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in names), f"Bot {len(taken) + 1} (AI)")
+    return Seat(name=name, ai=level)

@@ -1,0 +1,435 @@
+"""One game in one channel: owns the engine, the lock, the deadline and the messages.
+
+The order of every change is: validate on a copy of the engine, store the action (committed),
+then swap the copy in and announce. So a decision that could not be stored is never applied,
+and one that was stored is replayed exactly after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import random
+import time
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.games.base import Action, Decision, Event, Game, IllegalAction
+from bot.storage import StaleAction, StorageError
+from bot.tables.presenter import Outgoing, Presenter
+from bot.tables.seats import Seat
+
+if TYPE_CHECKING:
+    from bot.client import RaceBot
+
+log = logging.getLogger(__name__)
+
+SAVE_FAILED = "I couldn't save that, so it was not applied. Please try again in a moment."
+
+
+class Table:
+    def __init__(
+        self,
+        bot: RaceBot,
+        presenter: Presenter,
+        *,
+        game_id: int,
+        guild_id: int,
+        channel_id: int,
+        host_id: int,
+        seed: int,
+        seats: list[Seat],
+        settings: dict[str, Any],
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        self.bot = bot
+        self.presenter = presenter
+        self.game_id = game_id
+        self.guild_id = guild_id
+        self.channel_id = channel_id
+        self.host_id = host_id
+        self.seed = seed
+        self.seats = seats
+        self.settings = settings
+        self.meta: dict[str, Any] = meta or {}
+        self.engine: Game | None = None
+        self.seq = 0
+        self.acted: list[int] = []
+        self.lock = asyncio.Lock()
+        self.wake = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+        self.closed = False
+        self.deadline: float | None = self.meta.get("deadline")
+        self._deadline_for: frozenset[tuple[int, str]] = frozenset()
+        self._prompt_key: str | None = None
+        self._prompt_message: discord.Message | None = None
+        self._dm_sent: set[tuple[int, int, str]] = set()
+        self.dm_closed: set[int] = set(self.meta.get("dm_closed", []))
+        self.notes: dict[str, Any] = {}  # the presenter's scratch pad (running log lines...), not stored
+
+    # --- who is who ---------------------------------------------------------
+
+    @property
+    def pace(self) -> float:
+        return float(self.settings.get("pace", self.bot.timing.default_pace))
+
+    @property
+    def channel(self) -> discord.abc.Messageable | None:
+        channel = self.bot.get_channel(self.channel_id)
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    def seat_of(self, user_id: int) -> int | None:
+        for index, seat in enumerate(self.seats):
+            if seat.user_id == user_id:
+                return index
+        return None
+
+    def humans(self) -> list[int]:
+        return [s.user_id for s in self.seats if s.user_id is not None]
+
+    def is_manager(self, member: discord.abc.User) -> bool:
+        perms = getattr(member, "guild_permissions", None)
+        return member.id == self.host_id or bool(perms and perms.manage_guild)
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        assert self.engine is not None
+        return self.engine.view(seat)
+
+    def human_pending(self) -> list[Decision]:
+        if self.engine is None:
+            return []
+        return [
+            d
+            for d in self.engine.pending()
+            if d.player is not None
+            and not self.seats[d.player].is_ai
+            and not self.presenter.is_automatic(self, d)
+        ]
+
+    # --- starting, replaying, stopping ---------------------------------------
+
+    def adopt_stored_deadline(self) -> None:
+        """After a restart, the stored deadline still applies to what is pending now."""
+        self._deadline_for = frozenset(
+            (d.player, d.kind) for d in self.human_pending() if d.player is not None
+        )
+
+    def start_engine(self, actions: list[dict[str, Any]] | None = None) -> None:
+        """Build the engine from the seed and replay the stored actions (the game's whole history)."""
+        engine = self.presenter.new_engine(len(self.seats), self.seed, self.settings.get("engine", {}))
+        self.acted = [0] * len(self.seats)
+        for raw in actions or []:
+            action = Action.from_json(raw)
+            engine.apply(action)
+            if action.player is not None:
+                self.acted[action.player] += 1
+        self.engine = engine
+        self.seq = len(actions or [])
+
+    def run(self) -> None:
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._drive(), name=f"table-{self.game_id}")
+            self.task.add_done_callback(self._driver_done)
+
+    def _driver_done(self, task: asyncio.Task[None]) -> None:
+        if not task.cancelled() and task.exception() is not None:
+            log.error("Game %s stopped on an error", self.game_id, exc_info=task.exception())
+
+    async def stop(self) -> None:
+        self.closed = True
+        if self.task is not None and self.task is not asyncio.current_task():
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self.task
+
+    # --- the loop that moves the game on --------------------------------------
+
+    async def _drive(self) -> None:
+        while not self.closed:
+            try:
+                finished = await self._step()
+            except StorageError:
+                # Nothing was applied: the engine only moves on once its action is stored.
+                log.exception("Game %s could not store its next step; retrying", self.game_id)
+                if not self.notes.get("storage_warned"):
+                    self.notes["storage_warned"] = True
+                    await self.send(
+                        Outgoing(content="⚠️ I can't save the game right now; it will carry on once I can.")
+                    )
+                await asyncio.sleep(self.bot.timing.storage_retry_seconds)
+                continue
+            self.notes.pop("storage_warned", None)
+            if finished:
+                return
+
+    async def _step(self) -> bool:
+        """Move the game on by one automatic step, one round of AI choices, or one wait for people."""
+        self.wake.clear()
+        assert self.engine is not None
+        if self.engine.is_over:
+            async with self.lock:
+                await self._finish()
+            return True
+        due = self.presenter.due_action(self)
+        if due is not None:
+            async with self.lock:
+                with contextlib.suppress(IllegalAction):
+                    await self._commit_and_announce(due)
+            return False
+        pending = self.engine.pending()
+        automatic = [d for d in pending if d.player is None or self.presenter.is_automatic(self, d)]
+        if automatic:
+            step = automatic[0]
+            await asyncio.sleep(self.presenter.delay(self, step))
+            async with self.lock:
+                if self._still_pending(step):
+                    await self._commit_and_announce(Action(step.player, step.kind, step.options[0]))
+            return False
+        ai = [d for d in pending if d.player is not None and self.seats[d.player].is_ai]
+        if ai:
+            async with self.lock:
+                for decision in ai:
+                    if self._still_pending(decision):
+                        level = self.seats[decision.player].ai or "normal"  # type: ignore[index]
+                        await self._decide_for(decision, level)
+            return False
+        async with self.lock:
+            await self.refresh_prompts()
+        wake_at = self.presenter.wake_at(self)
+        times = [t for t in (self.deadline, wake_at) if t is not None]
+        timeout = None if not times else max(0.0, min(times) - time.time())
+        try:
+            await asyncio.wait_for(self.wake.wait(), timeout)
+        except TimeoutError:
+            if self.deadline is not None and time.time() >= self.deadline:
+                async with self.lock:
+                    await self._expire()
+        return False
+
+    def _still_pending(self, decision: Decision) -> bool:
+        assert self.engine is not None
+        return any(d.player == decision.player and d.kind == decision.kind for d in self.engine.pending())
+
+    async def _decide_for(self, decision: Decision, level: str) -> None:
+        assert decision.player is not None
+        rng = random.Random(f"{self.seed}:{self.seq}:{decision.player}")
+        choice = self.presenter.ai_choice(self.view(decision.player), decision, level, rng)
+        await self._commit_and_announce(Action(decision.player, decision.kind, choice))
+
+    async def _expire(self) -> None:
+        """The deadline passed: the AI decides for everyone who is late, and the channel hears who."""
+        late = self.human_pending()
+        self.deadline = None
+        if not late:
+            return
+        names = ", ".join(sorted({self.seats[d.player].name for d in late if d.player is not None}))
+        await self.send(Outgoing(content=f"⏰ Time's up for {names}: the AI decided for them."))
+        for decision in late:
+            if self._still_pending(decision):
+                try:
+                    await self._decide_for(decision, "normal")
+                except StorageError:
+                    log.exception("Could not store the deadline decision for game %s", self.game_id)
+                    return
+
+    # --- applying one action -----------------------------------------------
+
+    async def commit(self, action: Action) -> list[Event]:
+        """Validate on a copy, store, then apply. Raises IllegalAction or StorageError and changes nothing."""
+        assert self.engine is not None
+        candidate = self.engine.copy()
+        events = candidate.apply(action)
+        await self.bot.storage.append_action(self.game_id, self.seq, action.to_json())
+        self.engine = candidate
+        self.seq += 1
+        if action.player is not None:
+            self.acted[action.player] += 1
+        return events
+
+    async def _commit_and_announce(self, action: Action) -> None:
+        events = await self.commit(action)
+        await self.publish(events)
+
+    async def publish(self, events: list[Event]) -> None:
+        for out in await self.presenter.announce(self, events):
+            await self.send(out)
+        if self.engine is not None and not self.engine.is_over:
+            await self.refresh_prompts()
+
+    async def _finish(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        await self._retire_prompt()
+        try:
+            await self.bot.storage.finish_game(self.game_id, self.presenter.results(self))
+        except StorageError:
+            # The action log holds the whole game: the next start replays it and writes the results then.
+            log.exception(
+                "Could not store the results of game %s; they will be written on restart", self.game_id
+            )
+        self.bot.tables.forget(self)
+
+    # --- clicks ----------------------------------------------------------------
+
+    async def on_decision(
+        self, interaction: discord.Interaction, seat: int, n: int, kind: str, choice: Any
+    ) -> None:
+        mine = self.seat_of(interaction.user.id)
+        if mine is None:
+            await reply(interaction, "You're not playing in this game.")
+            return
+        if mine != seat:
+            await reply(interaction, f"That's for {self.seats[seat].name}, not you.")
+            return
+        if n != self.acted[seat] or not any(
+            d.player == seat and d.kind == kind for d in self.human_pending()
+        ):
+            await reply(interaction, "That was already decided: this button is from an earlier step.")
+            return
+        await interaction.response.defer()
+        async with self.lock:
+            if self.closed or n != self.acted[seat]:
+                await followup(interaction, "That was already decided: this button is from an earlier step.")
+                return
+            decision = self.engine.decision_for(seat, kind) if self.engine else None
+            try:
+                events = await self.commit(Action(seat, kind, choice))
+            except IllegalAction as error:
+                await followup(interaction, f"Not allowed: {error}")
+                return
+            except (StaleAction, StorageError):
+                log.exception("Could not store an action of game %s", self.game_id)
+                await followup(interaction, SAVE_FAILED)
+                return
+            if decision is not None:
+                await followup(interaction, self.presenter.choice_label(self, seat, decision, choice))
+            await self.publish(events)
+        self.wake.set()
+
+    async def show_hand(self, interaction: discord.Interaction) -> None:
+        seat = self.seat_of(interaction.user.id)
+        if seat is None or self.engine is None:
+            await reply(interaction, "You're not playing in this game.")
+            return
+        private = [d for d in self.human_pending() if d.player == seat and self.presenter.is_private(d)]
+        out = (
+            self.presenter.private_prompt(self, seat, private[0])
+            if private
+            else self.presenter.hand(self, seat)
+        )
+        await interaction.response.send_message(**message_kwargs(out), ephemeral=True)
+
+    # --- talking to Discord ------------------------------------------------------
+
+    async def send(self, out: Outgoing) -> discord.Message | None:
+        """Send to the channel (paced) or to one seat by DM; a closed DM is a normal case, not an error."""
+        if out.seat is not None:
+            return await self._send_dm(out.seat, out)
+        channel = self.channel
+        if channel is None:
+            return None
+        await self.bot.pacer.wait_turn(self.channel_id)
+        try:
+            return await channel.send(**message_kwargs(out))
+        except discord.HTTPException:
+            log.exception("Could not post in channel %s for game %s", self.channel_id, self.game_id)
+            return None
+
+    async def _send_dm(self, seat: int, out: Outgoing) -> discord.Message | None:
+        user_id = self.seats[seat].user_id
+        if user_id is None or seat in self.dm_closed:
+            return None
+        try:
+            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            return await user.send(**message_kwargs(out))
+        except discord.HTTPException as error:
+            if isinstance(error, discord.Forbidden) or getattr(error, "code", 0) == 50007:
+                self.dm_closed.add(seat)
+                self.meta["dm_closed"] = sorted(self.dm_closed)
+                await self.send(
+                    Outgoing(
+                        content=f"📪 {self.seats[seat].mention()}, I can't send you direct messages. "
+                        "Press **My hand** in this channel to see your cards and make your picks."
+                    )
+                )
+            else:
+                log.exception("Could not DM seat %s of game %s", seat, self.game_id)
+            return None
+
+    async def refresh_prompts(self) -> None:
+        """Keep the live prompt current, send secret prompts by DM, and set the deadline."""
+        if self.engine is None or self.closed:
+            return
+        waiting = self.human_pending()
+        signature = frozenset((d.player, d.kind) for d in waiting if d.player is not None)
+        if not signature:
+            self.deadline = None
+        elif self.deadline is None or not signature <= self._deadline_for:
+            # A new turn or phase gets a fresh deadline; a phase that only shrinks keeps its own.
+            turn = len(signature) == 1 and not any(self.presenter.is_private(d) for d in waiting)
+            timing = self.bot.timing
+            self.deadline = time.time() + (timing.turn_seconds if turn else timing.phase_seconds)
+        self._deadline_for = signature
+        if self.meta.get("deadline") != self.deadline:
+            self.meta["deadline"] = self.deadline
+            with contextlib.suppress(StorageError):
+                await self.bot.storage.update_game(self.game_id, meta=self.meta)
+        prompt = await self.presenter.prompt(self)
+        if prompt is None:
+            await self._retire_prompt()
+        else:
+            key, out = prompt
+            if key == self._prompt_key and self._prompt_message is not None:
+                await self.bot.pacer.wait_turn(self.channel_id)
+                with contextlib.suppress(discord.HTTPException):
+                    await self._prompt_message.edit(**message_kwargs(out, editing=True))
+            else:
+                await self._retire_prompt()
+                self._prompt_message = await self.send(out)
+                self._prompt_key = key
+        for decision in waiting:
+            if decision.player is None or not self.presenter.is_private(decision):
+                continue
+            marker = (decision.player, self.acted[decision.player], decision.kind)
+            if marker not in self._dm_sent:
+                self._dm_sent.add(marker)
+                await self._send_dm(
+                    decision.player, self.presenter.private_prompt(self, decision.player, decision)
+                )
+
+    async def _retire_prompt(self) -> None:
+        if self._prompt_message is not None:
+            with contextlib.suppress(discord.HTTPException):
+                await self._prompt_message.edit(view=None)
+        self._prompt_message = None
+        self._prompt_key = None
+
+
+def message_kwargs(out: Outgoing, *, editing: bool = False) -> dict[str, Any]:
+    kwargs: dict[str, Any] = {"content": out.content or None, "embed": out.embed}
+    file = out.file()
+    if editing:
+        kwargs["attachments"] = [file] if file else []
+    elif file is not None:
+        kwargs["file"] = file
+    kwargs["view"] = out.view
+    if not editing and out.view is None:
+        kwargs.pop("view")
+    return kwargs
+
+
+async def reply(interaction: discord.Interaction, text: str) -> None:
+    """A short private answer to a click, whether or not it was acknowledged already."""
+    if interaction.response.is_done():
+        await followup(interaction, text)
+    else:
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.response.send_message(text, ephemeral=True)
+
+
+async def followup(interaction: discord.Interaction, text: str) -> None:
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.followup.send(text, ephemeral=True)

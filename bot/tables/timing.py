@@ -1,0 +1,19 @@
+"""How long the bot waits for people and how fast it talks; tests shrink these."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Timing:
+    turn_seconds: float = 90.0  # one player's turn (a bet, a roll)
+    phase_seconds: float = 150.0  # a simultaneous phase (secret picks, doubles)
+    lobby_seconds: float = 15 * 60.0  # an unstarted lobby closes after this
+    default_pace: float = 2.5  # seconds between flipped cards / rolls
+    countdown_seconds: float = 1.0  # per step of the "3, 2, 1" before a race
+    storage_retry_seconds: float = 5.0  # a failed save is retried this often
+    stale_after_seconds: float = 24 * 3600.0  # a stored game idle longer than this is closed at start
+    # Discord allows about 5 messages per 5 s in a channel; we stay at or under it.
+    channel_burst: int = 5
+    channel_window: float = 5.0

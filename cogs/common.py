@@ -1,0 +1,105 @@
+"""The commands every game has (status, cancel, leave, rules), shared by the game cogs."""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.storage import StorageError
+from bot.tables.presenter import Outgoing, Presenter
+from bot.tables.seats import Seat
+from bot.tables.table import SAVE_FAILED, Table, reply
+
+if TYPE_CHECKING:
+    from bot.client import RaceBot
+
+
+def table_here(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> Table | None:
+    table = bot.tables.in_channel(interaction.channel_id or 0)
+    return table if table is not None and table.presenter.kind == presenter.kind else None
+
+
+async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
+    table = table_here(bot, interaction, presenter)
+    if table is None:
+        await reply(
+            interaction,
+            f"No {presenter.title} game in this channel. Start one with `/{presenter.kind} start`.",
+        )
+        return
+    embed = discord.Embed(title=f"{presenter.title} — game #{table.game_id}", colour=discord.Colour.blurple())
+    embed.add_field(
+        name="Players", value="\n".join(s.mention() + (" *(AI)*" if s.is_ai else "") for s in table.seats)
+    )
+    if table.engine is None:
+        embed.description = "Waiting in the lobby for the host to start."
+    else:
+        waiting = sorted({table.seats[d.player].name for d in table.human_pending() if d.player is not None})
+        lines = presenter.status_lines(table)
+        if waiting:
+            lines.append("Waiting for: " + ", ".join(waiting))
+        if table.deadline:
+            lines.append(f"Deadline: <t:{int(table.deadline)}:R>")
+        embed.description = "\n".join(lines) or "The table is playing."
+    await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+async def cancel_game(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
+    table = table_here(bot, interaction, presenter)
+    if table is None:
+        await reply(interaction, f"No {presenter.title} game in this channel.")
+        return
+    if not table.is_manager(interaction.user):
+        await reply(interaction, "Only the host or someone with Manage Server can cancel the game.")
+        return
+    await bot.tables.close(table, "cancelled", f"Cancelled by {interaction.user.display_name}.")
+    await interaction.response.send_message(
+        f"🛑 {presenter.title} game #{table.game_id} was cancelled by {interaction.user.mention}. No results were recorded."
+    )
+
+
+async def leave_game(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
+    table = table_here(bot, interaction, presenter)
+    seat = None if table is None else table.seat_of(interaction.user.id)
+    if table is None or seat is None:
+        await reply(interaction, f"You're not in a {presenter.title} game in this channel.")
+        return
+    if table.engine is None:
+        await reply(interaction, "Use the lobby's **Leave** button to leave before the game starts.")
+        return
+    async with table.lock:
+        old = table.seats[seat]
+        seats = list(table.seats)
+        seats[seat] = Seat(name=f"{old.name} (AI)", ai="normal", left_user_id=old.user_id)
+        try:
+            await bot.storage.update_game(table.game_id, seats=[s.to_json() for s in seats])
+        except StorageError:
+            await reply(interaction, SAVE_FAILED)
+            return
+        table.seats = seats
+    await interaction.response.send_message(
+        f"👋 {interaction.user.mention} left; an AI plays their seat from now on."
+    )
+    table.wake.set()
+
+
+async def send_rules(interaction: discord.Interaction, presenter: Presenter) -> None:
+    embed = discord.Embed(title=f"How to play {presenter.title}", description=presenter.rules_text()[:4000])
+    await interaction.response.send_message(embed=embed, ephemeral=True)
+
+
+def deadline_text(table: Table) -> str:
+    return f"<t:{int(table.deadline)}:R>" if table.deadline and table.deadline > time.time() else "soon"
+
+
+__all__ = [
+    "Outgoing",
+    "cancel_game",
+    "deadline_text",
+    "leave_game",
+    "send_rules",
+    "show_status",
+    "table_here",
+]

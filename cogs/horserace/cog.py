@@ -1,0 +1,94 @@
+"""Slash commands for The Horse Race Game."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import cancel_game, leave_game, send_rules, show_status
+from cogs.horserace.present import HorseRacePresenter
+
+if TYPE_CHECKING:
+    from bot.client import RaceBot
+
+
+@app_commands.guild_only()
+class HorseRaceCog(
+    commands.GroupCog,
+    group_name="horserace",
+    group_description="The Horse Race Game: dice, horses and a jackpot",
+):
+    def __init__(self, bot: RaceBot) -> None:
+        self.bot = bot
+        self.presenter = HorseRacePresenter(bot)
+        bot.tables.add_presenter(self.presenter)
+        super().__init__()
+
+    @app_commands.command(name="start", description="Open a Horse Race Game lobby in this channel")
+    @app_commands.describe(
+        races="How many races (ends after them)",
+        bank="Starting money per player",
+        fee="Entry fee per race",
+        rolls="manual: press Roll on your turn; auto: the bot rolls for everyone",
+        end="When the game ends (default: after the races)",
+        minutes="With end=minutes: how long the game lasts",
+        players="Seats at the table (2 to 15); starts by itself when full",
+        bots="AI players to seat right away",
+        pace="Seconds between rolls when the bot rolls",
+    )
+    @app_commands.choices(
+        rolls=[
+            app_commands.Choice(name="manual", value="manual"),
+            app_commands.Choice(name="auto", value="auto"),
+        ],
+        end=[
+            app_commands.Choice(name="after the races", value="races"),
+            app_commands.Choice(name="when a player goes broke", value="broke"),
+            app_commands.Choice(name="after some minutes", value="minutes"),
+        ],
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        races: app_commands.Range[int, 1, 50] = 5,
+        bank: app_commands.Range[int, 1, 1000] = 20,
+        fee: app_commands.Range[int, 1, 100] = 1,
+        rolls: str = "manual",
+        end: str = "races",
+        minutes: app_commands.Range[int, 1, 240] = 30,
+        players: app_commands.Range[int, 2, 15] = 15,
+        bots: app_commands.Range[int, 0, 14] = 0,
+        pace: app_commands.Range[float, 0.0, 10.0] | None = None,
+    ) -> None:
+        settings = {
+            "players": players,
+            "races": races,
+            "bank": bank,
+            "fee": fee,
+            "rolls": rolls,
+            "end": end,
+            "minutes": minutes,
+            "pace": self.bot.timing.default_pace if pace is None else pace,
+        }
+        await self.bot.tables.open(interaction, self.presenter, settings, bots)
+
+    @app_commands.command(name="rules", description="How to play The Horse Race Game")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, self.presenter)
+
+    @app_commands.command(name="status", description="Where the game in this channel stands")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await show_status(self.bot, interaction, self.presenter)
+
+    @app_commands.command(
+        name="cancel", description="Cancel the game in this channel (host or Manage Server)"
+    )
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await cancel_game(self.bot, interaction, self.presenter)
+
+    @app_commands.command(name="leave", description="Leave the game; an AI takes your seat")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await leave_game(self.bot, interaction, self.presenter)

@@ -1,0 +1,250 @@
+"""The Horse Race Game in Discord: one live board message, a running roll log, announcements.
+
+The board is a single message whose image is replaced after every roll (edits are paced like
+messages), so a 50-roll race does not flood the channel. Scratch penalties appear in the running
+log on that message; race setups (who holds which horses), wins with their jackpot split, and
+the final standings are messages of their own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.games.base import Action, Decision, Event, Game
+from bot.games.horserace.game import HorseRace
+from bot.games.horserace.narration import narrate
+from bot.games.horserace.render import alt_text, render_board
+from bot.storage import PlayerResult
+from bot.tables.components import GameButton, decision_id
+from bot.tables.presenter import Outgoing, Presenter
+
+if TYPE_CHECKING:
+    from bot.client import RaceBot
+    from bot.tables.table import Table
+
+LOG_LINES = 6
+RULES = """\
+**Goal:** hold the card of the horse that reaches the Champion Circle first, and end with the most money.
+**Each race:** everyone pays the entry fee into the jackpot; all cards are dealt face up (2 per horse with \
+fewer than 7 players, otherwise 4).
+**Scratch round:** players roll in turn; each new number is scratched into slots x1, x2, x3, x4, and every \
+card of that horse is surrendered. A number already scratched passes the dice on. A player left with no cards \
+pays 5 x the fee and sits out the race.
+**The race:** players roll in turn. A scratched number costs the roller its slot's multiplier x the fee, paid \
+into the jackpot; any other number moves that horse one step. The first horse home wins: its card holders split \
+the jackpot per card (whole dollars, the rest stays for the next race).
+**The end:** after the chosen number of races, when a player goes broke (that race is the last), or after the \
+chosen minutes. Most money wins. Anyone who must pay more than they have pays what they have.
+**Here:** press **Roll** on your turn (or let the bot roll for everyone with `rolls: auto`); a player who \
+doesn't roll before the deadline is rolled for."""
+
+
+class HorseRacePresenter(Presenter):
+    kind = "horserace"
+    title = "The Horse Race Game"
+    min_players = HorseRace.min_players
+    max_players = HorseRace.max_players
+
+    def __init__(self, bot: RaceBot) -> None:
+        self.bot = bot
+
+    def engine_class(self) -> type[Game]:
+        return HorseRace
+
+    def new_engine(self, seats: int, seed: int, settings: dict[str, Any]) -> Game:
+        return HorseRace.new(seats, seed, settings)
+
+    def ai_choice(self, view: dict[str, Any], decision: Decision, level: str, rng: random.Random) -> Any:
+        return decision.options[0]  # the only choice in this game is to roll
+
+    def is_automatic(self, table: Table, decision: Decision) -> bool:
+        return decision.kind == "roll" and table.settings.get("rolls") == "auto"
+
+    def delay(self, table: Table, decision: Decision) -> float:
+        if decision.kind == "next_race" and table.engine is not None and table.view(None)["race"] > 0:
+            return max(table.pace * 3, table.bot.timing.countdown_seconds * 3 if table.pace else 0.0)
+        return table.pace
+
+    async def starting_settings(self, table: Table) -> dict[str, Any]:
+        keys = ("bank", "fee", "races", "end", "minutes")
+        settings = {key: table.settings[key] for key in keys if key in table.settings}
+        settings["dealer"] = random.Random(table.seed).randrange(len(table.seats))
+        if settings.get("end") == "minutes":
+            table.settings["ends_at"] = time.time() + 60.0 * float(settings.get("minutes", 30))
+        return settings
+
+    def due_action(self, table: Table) -> Action | None:
+        ends_at = table.settings.get("ends_at")
+        if ends_at is None or table.engine is None or time.time() < ends_at or table.view(None)["time_up"]:
+            return None
+        return Action(None, "time_up", None)
+
+    def wake_at(self, table: Table) -> float | None:
+        ends_at = table.settings.get("ends_at")
+        return None if ends_at is None or table.view(None)["time_up"] else float(ends_at)
+
+    def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
+        s = table.settings
+        end = {
+            "races": f"after {s.get('races', 5)} races",
+            "broke": "when someone goes broke",
+            "minutes": f"after {s.get('minutes', 30)} minutes",
+        }[s.get("end", "races")]
+        return [
+            ("Bank / fee", f"${s.get('bank', 20)} / ${s.get('fee', 1)}"),
+            ("Ends", end),
+            ("Rolls", f"{s.get('rolls', 'manual')} · {table.pace:g} s pace"),
+        ]
+
+    # --- what the channel sees ---------------------------------------------------
+
+    def _names(self, table: Table) -> list[str]:
+        return [seat.name for seat in table.seats]
+
+    def _log(self, table: Table) -> deque[str]:
+        return table.notes.setdefault("log", deque(maxlen=LOG_LINES))
+
+    async def prompt(self, table: Table) -> tuple[str, Outgoing] | None:
+        view = {**table.view(None), "names": self._names(table)}
+        if view["phase"] not in ("scratch", "race"):
+            return None
+        image = await asyncio.to_thread(render_board, view)
+        lines = list(self._log(table))
+        turn = view["turn"]
+        out = Outgoing(content="\n".join(lines) or "The dice are ready.", image=image, alt=alt_text(view))
+        out.image_name = "board.png"
+        if turn is not None and not table.seats[turn].is_ai and table.settings.get("rolls") != "auto":
+            out.content += f"\n🎲 {table.seats[turn].mention()} to roll · deadline {deadline(table)}"
+            ui = discord.ui.View(timeout=None)
+            ui.add_item(
+                GameButton(
+                    decision_id(table.game_id, turn, table.acted[turn], "roll", "roll"),
+                    "Roll",
+                    style=discord.ButtonStyle.primary,
+                    emoji="🎲",
+                )
+            )
+            out.view = ui
+        return f"board:{view['race']}", out
+
+    def private_prompt(self, table: Table, seat: int, decision: Decision) -> Outgoing:
+        return self.hand(table, seat)
+
+    def hand(self, table: Table, seat: int) -> Outgoing:
+        hand = table.view(seat)["hands"][seat]
+        held = ", ".join(str(h) for h in sorted(hand)) or "no cards (sitting out)"
+        return Outgoing(content=f"Your horses this race: {held}. Cash: ${table.view(seat)['cash'][seat]}.")
+
+    async def announce(self, table: Table, events: list[Event]) -> list[Outgoing]:
+        names = self._names(table)
+        out: list[Outgoing] = []
+        log = self._log(table)
+        for event in events:
+            line = narrate(event, names)
+            if event.kind in ("scratch", "scratch_reroll", "roll", "race_start"):
+                penalty = event.kind == "roll" and event.data.get("scratched")
+                log.append(f"**{line}**" if penalty else line)
+            elif event.kind == "race_setup":
+                log.clear()
+                out.append(Outgoing(embed=self._setup_embed(event.data, names, line)))
+            elif event.kind == "race_won":
+                out.append(Outgoing(embed=self._win_embed(event.data, names, line)))
+            elif event.kind == "game_over":
+                out.append(Outgoing(embed=self._standings_embed(event.data, names)))
+            else:  # sit_out, broke, time_up
+                out.append(Outgoing(content=line))
+        return out
+
+    def _setup_embed(self, data: dict[str, Any], names: list[str], line: str) -> discord.Embed:
+        embed = discord.Embed(
+            title=f"🏇 Race {data['race']}", description=line, colour=discord.Colour.dark_green()
+        )
+        hands = [
+            f"**{names[int(seat)]}**: {', '.join(str(h) for h in sorted(horses)) or '—'}"
+            for seat, horses in data["hands"].items()
+        ]
+        embed.add_field(name="Cards (face up)", value="\n".join(hands)[:1024], inline=False)
+        return embed
+
+    def _win_embed(self, data: dict[str, Any], names: list[str], line: str) -> discord.Embed:
+        embed = discord.Embed(
+            title=f"🏆 Horse {data['horse']} wins race {data['race']}!", colour=discord.Colour.gold()
+        )
+        embed.description = line
+        payouts = [f"**{names[int(seat)]}** +${amount}" for seat, amount in data["payouts"].items()]
+        embed.add_field(
+            name="Jackpot split", value="\n".join(payouts) or "Nobody held this horse.", inline=False
+        )
+        if data["remainder"]:
+            embed.add_field(name="Carried over", value=f"${data['remainder']}")
+        return embed
+
+    def _standings_embed(self, data: dict[str, Any], names: list[str]) -> discord.Embed:
+        lines = [
+            f"{place_mark(row['place'])} **{names[row['seat']]}** ${row['cash']}" for row in data["standings"]
+        ]
+        winners = [names[row["seat"]] for row in data["standings"] if row["won"]]
+        embed = discord.Embed(
+            title=f"🏁 Final standings after {data['races']} races",
+            description="\n".join(lines),
+            colour=discord.Colour.gold(),
+        )
+        embed.add_field(name="Winner" if len(winners) == 1 else "Winners (tied)", value=", ".join(winners))
+        return embed
+
+    async def snapshot(self, table: Table) -> list[Outgoing]:
+        view = table.view(None)
+        hands = [
+            f"**{seat.name}**: {', '.join(str(h) for h in sorted(view['hands'][i])) or '—'} · ${view['cash'][i]}"
+            for i, seat in enumerate(table.seats)
+        ]
+        race = f"Race {view['race']}" + (f" of {view['races']}" if view["races"] else "")
+        text = (
+            f"🏇 **{self.title}** · {race if view['race'] else 'about to start'} · jackpot ${view['jackpot']}"
+        )
+        return [Outgoing(content=text + "\n" + "\n".join(hands))]
+
+    def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
+        return "🎲 Rolled."
+
+    def status_lines(self, table: Table) -> list[str]:
+        view = table.view(None)
+        turn = view["turn"]
+        lines = [f"Race {view['race']} · {view['phase']} · jackpot ${view['jackpot']}"]
+        if turn is not None:
+            lines.append(f"{table.seats[turn].name} to roll")
+        return lines
+
+    def results(self, table: Table) -> list[PlayerResult]:
+        assert table.engine is not None
+        bank = int(table.settings.get("engine", {}).get("bank", 20))
+        return [
+            PlayerResult(
+                seat=r.seat,
+                user_id=table.seats[r.seat].user_id,
+                name=table.seats[r.seat].name,
+                cash=r.cash,
+                net=r.cash - bank,
+                place=r.place,
+                won=r.won,
+                bets=[],
+            )
+            for r in table.engine.results()
+        ]
+
+    def rules_text(self) -> str:
+        return RULES
+
+
+def place_mark(place: int) -> str:
+    return {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"`{place}.`")
+
+
+def deadline(table: Table) -> str:
+    return f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"

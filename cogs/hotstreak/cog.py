@@ -1,0 +1,60 @@
+"""Slash commands for Hot Streak; the table and the presenter do the rest."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from cogs.common import cancel_game, leave_game, send_rules, show_status
+from cogs.hotstreak.present import HotStreakPresenter
+
+if TYPE_CHECKING:
+    from bot.client import RaceBot
+
+
+@app_commands.guild_only()
+class HotStreakCog(
+    commands.GroupCog, group_name="hotstreak", group_description="Hot Streak: bet on racing mascots"
+):
+    def __init__(self, bot: RaceBot) -> None:
+        self.bot = bot
+        self.presenter = HotStreakPresenter(bot)
+        bot.tables.add_presenter(self.presenter)
+        super().__init__()
+
+    @app_commands.command(name="start", description="Open a Hot Streak lobby in this channel")
+    @app_commands.describe(
+        players="Seats at the table (2 to 8); the game starts by itself when they are full",
+        pace="Seconds between flipped cards (0 to 10)",
+        bots="AI players to seat right away",
+    )
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        players: app_commands.Range[int, 2, 8] = 8,
+        pace: app_commands.Range[float, 0.0, 10.0] | None = None,
+        bots: app_commands.Range[int, 0, 7] = 0,
+    ) -> None:
+        settings = {"players": players, "pace": self.bot.timing.default_pace if pace is None else pace}
+        await self.bot.tables.open(interaction, self.presenter, settings, bots)
+
+    @app_commands.command(name="rules", description="How to play Hot Streak")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, self.presenter)
+
+    @app_commands.command(name="status", description="Where the game in this channel stands")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await show_status(self.bot, interaction, self.presenter)
+
+    @app_commands.command(
+        name="cancel", description="Cancel the game in this channel (host or Manage Server)"
+    )
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await cancel_game(self.bot, interaction, self.presenter)
+
+    @app_commands.command(name="leave", description="Leave the game; an AI takes your seat")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await leave_game(self.bot, interaction, self.presenter)

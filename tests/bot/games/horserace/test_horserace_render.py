@@ -1,0 +1,61 @@
+"""The board picture: a small PNG drawn from the public view, and its words for screen readers."""
+
+from __future__ import annotations
+
+import io
+
+from tests.bot.games.horserace.horserace_table import rolls, start_race, table
+from PIL import Image
+
+from bot.games.horserace.ai import play_out
+from bot.games.horserace.game import HorseRace
+from bot.games.horserace.render import alt_text, render_board
+
+
+def mid_race() -> HorseRace:
+    game, dice = table(5)
+    start_race(game, dice)
+    rolls(game, dice, 9, 9, 4, 8)
+    return game
+
+
+def picture(view: dict) -> Image.Image:
+    png = render_board(view)
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(png) < 250 * 1024
+    return Image.open(io.BytesIO(png))
+
+
+def test_the_board_is_a_small_png_at_most_1200_px_wide():
+    image = picture(mid_race().view(None))
+    assert image.width <= 1200 and image.height <= 900
+
+
+def test_the_picture_changes_when_a_horse_moves():
+    game, dice = table(5)
+    start_race(game, dice)
+    before = render_board(game.view(None))
+    rolls(game, dice, 9)
+    assert render_board(game.view(None)) != before
+
+
+def test_every_phase_renders():
+    game = HorseRace.new(15, seed=2, settings={"board": "classic16", "races": 1})
+    picture(game.view(None))
+    play_out(game)
+    picture(game.view(None))
+
+
+def test_player_names_from_the_host_are_drawn():
+    view = mid_race().view(None)
+    named = dict(view, names=["Ann", "Bob", "Cleopatra", "Dee", "Eve"])
+    assert render_board(named) != render_board(view)
+
+
+def test_alt_text_tells_the_race_in_words():
+    text = alt_text(mid_race().view(None))
+    assert "race 1 of 5" in text
+    assert "Jackpot $8" in text  # five fees and a $3 penalty
+    assert "horse 7 (x1)" in text and "horse 5 (x4)" in text
+    assert "9: 9 to go" in text
+    assert "Last roll: Seat 4 rolled 6 and 2, total 8." in text

@@ -1,0 +1,250 @@
+"""The race picture shows what the rules say the table shows: mascots in their lanes, fallen ones
+tipped over, finished ones on the podium, disqualified ones boxed off, the card just flipped."""
+
+from __future__ import annotations
+
+import copy
+import io
+from typing import Any
+
+import pytest
+from PIL import Image
+
+from bot.games.hotstreak import render_style as style
+from bot.games.hotstreak.render import alt_text, render_race, token_centre
+from bot.games.hotstreak.render_geometry import TRACK_LEFT, TRACK_TOP, RaceLayout, panels_for
+
+# Vivid colours that appear nowhere in the felt, track or panels, so finding one means a token.
+COLOURS = {"gobbler": "#1f6bff", "hurley": "#ff3fd0", "dangle": "#00d2c8", "mum": "#a020ff"}
+
+
+def race_view(**changes: Any) -> dict[str, Any]:
+    """A public race view as the engine publishes it: everyone at the start, no card flipped yet."""
+    view: dict[str, Any] = {
+        "game": "hotstreak",
+        "phase": "race",
+        "race": 1,
+        "races": 3,
+        "track": {"lanes": 4, "length": 16, "stars": [[4, 11], [7], [3, 13], [9]], "white_lines": [5, 10]},
+        "bar": 0,
+        "mascots": {
+            key: {
+                "lane": i,
+                "pos": 0,
+                "facing": "forward",
+                "fallen": False,
+                "status": "racing",
+                "place": None,
+            }
+            for i, key in enumerate(COLOURS)
+        },
+        "mascot_info": {key: {"name": key.title(), "colour": colour} for key, colour in COLOURS.items()},
+        "last_card": None,
+        "cards_left": 14,
+        "burned": 3,
+        "podium": [None, None, None, None],
+    }
+    view.update(changes)
+    return view
+
+
+def with_mascot(view: dict[str, Any], key: str, **fields: Any) -> dict[str, Any]:
+    view = copy.deepcopy(view)
+    view["mascots"][key].update(fields)
+    return view
+
+
+def midrace() -> dict[str, Any]:
+    view = race_view(race=2, last_card="mum swerve-left 2", cards_left=8)
+    view = with_mascot(view, "gobbler", pos=6)
+    view = with_mascot(view, "hurley", pos=4, fallen=True)
+    view = with_mascot(view, "dangle", pos=9, facing="back")
+    return with_mascot(view, "mum", pos=11, lane=2)
+
+
+def late_race() -> dict[str, Any]:
+    view = race_view(
+        race=3, last_card="all +2", bar=10, cards_left=2, podium=["gobbler", None, None, "dangle"]
+    )
+    view = with_mascot(view, "gobbler", pos=16, status="finished", place=1)
+    view = with_mascot(view, "dangle", pos=-1, status="out", place=4)
+    view = with_mascot(view, "hurley", pos=12, lane=1, fallen=True, facing="back")
+    return with_mascot(view, "mum", pos=12, lane=1)
+
+
+def picture(view: dict[str, Any]) -> Image.Image:
+    return Image.open(io.BytesIO(render_race(view))).convert("RGB")
+
+
+def close(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int = 30) -> bool:
+    return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour, strict=False))
+
+
+def count_colour(img: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> int:
+    raw = img.crop(box).tobytes()
+    return sum(1 for i in range(0, len(raw), 3) if close(tuple(raw[i : i + 3]), colour))
+
+
+def token_d(view: dict[str, Any]) -> int:
+    return RaceLayout(view["track"]["lanes"], view["track"]["length"]).token_d
+
+
+def track_box(view: dict[str, Any]) -> tuple[int, int, int, int]:
+    layout = RaceLayout(view["track"]["lanes"], view["track"]["length"])
+    return (TRACK_LEFT, TRACK_TOP, layout.track_right, layout.track_bottom)
+
+
+VIEWS = {
+    "start": race_view(),
+    "midrace": midrace(),
+    "late": late_race(),
+    "long track": race_view(
+        track={"lanes": 4, "length": 20, "stars": [[4, 17], [], [3], [9]], "white_lines": [5, 15]}
+    ),
+    "short track": race_view(track={"lanes": 4, "length": 12, "stars": [[], [], [], []], "white_lines": [6]}),
+}
+
+
+@pytest.mark.parametrize("name", list(VIEWS))
+def test_the_picture_is_a_small_png_at_most_1200_wide(name: str) -> None:
+    data = render_race(VIEWS[name])
+    img = Image.open(io.BytesIO(data))
+    assert img.format == "PNG"
+    img.verify()
+    assert img.width <= 1200
+    assert len(data) < 250 * 1024
+
+
+@pytest.mark.parametrize("name", ["start", "midrace", "long track", "short track"])
+def test_every_racing_mascot_is_drawn_in_its_colour_where_it_stands(name: str) -> None:
+    view = VIEWS[name]
+    img = picture(view)
+    half = token_d(view) // 3
+    for key, colour in COLOURS.items():
+        if view["mascots"][key]["status"] != "racing":
+            continue
+        x, y = token_centre(view, key)
+        found = count_colour(img, (x - half, y - half, x + half, y + half), style.hex_rgb(colour))
+        assert found > (2 * half) ** 2 // 5, key
+
+
+def test_a_mascot_is_drawn_in_its_lane_and_space() -> None:
+    view = with_mascot(race_view(), "mum", lane=2, pos=7)
+    layout = RaceLayout(4, 16)
+    x, y = token_centre(view, "mum")
+    assert layout.x_at(7) < x < layout.x_at(8)
+    assert layout.lane_top(2) < y < layout.lane_top(3)
+
+
+def test_a_fallen_mascot_is_tipped_over() -> None:
+    standing = with_mascot(race_view(), "hurley", pos=5)
+    fallen = with_mascot(standing, "hurley", fallen=True)
+    x, y = token_centre(standing, "hurley")
+    assert token_centre(fallen, "hurley") == (x, y)
+    d = token_d(standing)
+    colour = style.hex_rgb(COLOURS["hurley"])
+    # Upper left of a standing disc (clear of its initial and highlight); above a tipped-over one.
+    above = (x - int(d * 0.35), y - int(d * 0.175))
+    assert close(picture(standing).getpixel(above), colour)
+    assert not close(picture(fallen).getpixel(above), colour)
+    box = (x - d, y - d, x + d, y + d)
+    assert picture(standing).crop(box).tobytes() != picture(fallen).crop(box).tobytes()
+
+
+def test_the_arrow_points_the_way_the_mascot_faces() -> None:
+    forward = with_mascot(race_view(), "dangle", pos=8)
+    back = with_mascot(forward, "dangle", facing="back")
+    x, y = token_centre(forward, "dangle")
+    reach = int(token_d(forward) * 0.62)
+    assert close(picture(forward).getpixel((x + reach, y)), style.ARROW_FORWARD)
+    assert close(picture(back).getpixel((x - reach, y)), style.ARROW_BACK)
+    assert not close(picture(back).getpixel((x + reach, y)), style.ARROW_FORWARD)
+
+
+@pytest.mark.parametrize("status", ["finished", "out"])
+def test_finished_and_disqualified_mascots_are_not_on_the_track(status: str) -> None:
+    view = with_mascot(race_view(), "gobbler", pos=16 if status == "finished" else -1, status=status, place=1)
+    view["podium"] = ["gobbler", None, None, None]
+    with pytest.raises(ValueError):
+        token_centre(view, "gobbler")
+    img = picture(view)
+    colour = style.hex_rgb(COLOURS["gobbler"])
+    assert count_colour(img, track_box(view), colour) == 0
+    # ...but they are still in the picture: on the podium (and in the disqualified box if out).
+    panels = panels_for(RaceLayout(4, 16))
+    assert count_colour(img, panels.podium, colour) > 100
+    if status == "out":
+        assert count_colour(img, panels.dq, colour) > 100
+
+
+def test_mascots_sharing_a_space_are_both_visible() -> None:
+    view = late_race()
+    hurley, mum = token_centre(view, "hurley"), token_centre(view, "mum")
+    assert hurley != mum
+    img = picture(view)
+    for key in ("hurley", "mum"):
+        x, y = token_centre(view, key)
+        assert count_colour(img, (x - 8, y - 8, x + 8, y + 8), style.hex_rgb(COLOURS[key])) > 20, key
+
+
+def test_the_card_just_flipped_is_coloured_by_its_mascot_or_green_for_all() -> None:
+    panels = panels_for(RaceLayout(4, 16))
+    x0, y0, _, _ = panels.card_face
+    band = (x0 + 8, y0 + 4, x0 + 12, y0 + 8)  # left of the title text, inside the coloured band
+    mum_card = picture(midrace())
+    assert count_colour(mum_card, band, style.hex_rgb(COLOURS["mum"])) == 16
+    all_card = picture(late_race())
+    assert count_colour(all_card, band, style.ALL_GREEN) == 16
+
+
+def test_the_folded_part_of_the_track_is_grey() -> None:
+    folded = picture(race_view(bar=10))
+    layout = RaceLayout(4, 16)
+    behind = (round(layout.cell_cx(2)) + 12, round(layout.lane_cy(3)) + 12)
+    ahead = (round(layout.cell_cx(12)) + 12, round(layout.lane_cy(3)) + 12)
+    r, g, b = folded.getpixel(behind)
+    assert max(r, g, b) - min(r, g, b) < 12
+    r, g, b = folded.getpixel(ahead)
+    assert r - b > 60
+
+
+def test_rendering_is_deterministic() -> None:
+    first = render_race(midrace())
+    render_race(late_race())
+    assert render_race(midrace()) == first
+
+
+def test_missing_optional_keys_still_draw() -> None:
+    view = race_view(track={"lanes": 4, "length": 14}, podium=[], last_card=None)
+    del view["mascot_info"]
+    del view["burned"]
+    img = Image.open(io.BytesIO(render_race(view)))
+    assert img.width <= 1200
+    assert "Gobbler" in alt_text(view)
+
+
+def test_alt_text_names_every_mascot_and_the_last_card() -> None:
+    text = alt_text(midrace())
+    for name in ("Gobbler", "Hurley", "Dangle", "Mum"):
+        assert name in text
+    assert "Race 2 of 3".lower() in text.lower()
+    assert "mum swerve-left 2" in text
+    assert "swerves left" in text
+    assert "fallen" in text  # Hurley
+    assert "turned around" in text  # Dangle
+    assert "8 cards left" in text
+
+
+def test_alt_text_gives_the_podium_and_the_disqualified() -> None:
+    text = alt_text(late_race())
+    assert "Gobbler: finished, 1st" in text
+    assert "Dangle: disqualified" in text
+    assert "Podium: 1st Gobbler, 2nd empty, 3rd empty, 4th Dangle" in text
+    assert "folded to space 10" in text
+
+
+def test_alt_text_stays_under_1000_characters() -> None:
+    view = late_race()
+    for key in view["mascot_info"]:
+        view["mascot_info"][key]["name"] = key.title() * 12
+    assert len(alt_text(view)) < 1000

@@ -1,0 +1,52 @@
+"""DATABASE_URL forms: the file each names, and the ones refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from bot.storage import Storage
+from bot.storage.location import database_path
+
+
+@pytest.mark.parametrize("url", [None, "", "  "])
+def test_no_url_means_data_bot_db(url: str | None) -> None:
+    assert database_path(url) == Path("data/bot.db")
+
+
+def test_three_slashes_is_relative_four_is_absolute() -> None:
+    assert database_path("sqlite:///relative/path.db") == Path("relative/path.db")
+    assert database_path("sqlite:////abs/path.db") == Path("/abs/path.db")
+    assert database_path("SQLITE:///x.db") == Path("x.db")
+
+
+def test_plain_path_is_taken_literally() -> None:
+    assert database_path("/var/lib/bot/bot.db") == Path("/var/lib/bot/bot.db")
+    assert database_path("games.db") == Path("games.db")
+
+
+def test_another_scheme_is_refused_clearly() -> None:
+    with pytest.raises(ValueError, match="scheme 'postgresql' is not supported"):
+        database_path("postgresql://user@host/db")
+
+
+@pytest.mark.parametrize("url", ["sqlite:///:memory:", "sqlite://", "sqlite:///", "sqlite:///x.db?mode=ro"])
+def test_urls_naming_no_plain_file_are_refused(url: str) -> None:
+    with pytest.raises(ValueError, match="DATABASE_URL"):
+        database_path(url)
+
+
+async def test_default_location_creates_the_data_folder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    storage = await Storage.open(None)
+    await storage.close()
+    assert (tmp_path / "data" / "bot.db").is_file()
+
+
+async def test_sqlite_url_creates_missing_folders(tmp_path: Path) -> None:
+    storage = await Storage.open(f"sqlite:///{tmp_path}/deep/er/bot.db")  # four slashes: absolute
+    await storage.close()
+    assert (tmp_path / "deep" / "er" / "bot.db").is_file()

@@ -1,0 +1,63 @@
+"""The real bot (RaceBot) on a fake Discord, with a real SQLite file and fast timings."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from bot.client import EXTENSIONS, RaceBot
+from bot.config import Settings
+from bot.tables.timing import Timing
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, running_bot
+
+# Discord's 5 messages per 5 s, scaled down by 20 on both sides: the pacer's logic is the same,
+# and the fake flags any burst beyond it, so games run fast and the limit is still checked.
+FAST = Timing(
+    turn_seconds=20.0,
+    phase_seconds=20.0,
+    lobby_seconds=600.0,
+    default_pace=0.0,
+    countdown_seconds=0.0,
+    channel_burst=5,
+    channel_window=0.25,
+    storage_retry_seconds=0.05,
+)
+
+
+@dataclass
+class World:
+    fake: FakeDiscord
+    guild: FakeGuild
+    channel: FakeChannel
+    db: Path
+    users: dict[str, FakeUser] = field(default_factory=dict)
+
+    def bot(self, timing: Timing = FAST, extensions: tuple[str, ...] = EXTENSIONS) -> RaceBot:
+        settings = Settings(token=self.fake.token, database_url=str(self.db))
+        return RaceBot(settings, timing=timing, extensions=extensions)
+
+
+@pytest.fixture
+async def world(tmp_path: Path) -> AsyncIterator[World]:
+    async with FakeDiscord(rate_limit=(FAST.channel_burst, FAST.channel_window)) as fake:
+        guild = fake.add_guild("Test Server")
+        channel = guild.add_text_channel("games")
+        users = {
+            "alice": fake.add_user("alice", guild=guild),
+            "bob": fake.add_user("bob", guild=guild),
+            "carol": fake.add_user("carol", guild=guild, dms_open=False),
+            "dave": fake.add_user("dave", guild=guild),
+            "mod": fake.add_user("mod", guild=guild, manage_guild=True),
+        }
+        yield World(fake, guild, channel, tmp_path / "bot.db", users)
+        assert fake.unknown_routes == []
+        assert fake.rate_limit_violations == []
+
+
+@pytest.fixture
+async def bot(world: World) -> AsyncIterator[RaceBot]:
+    async with running_bot(world.fake, world.bot()) as running:
+        yield running

@@ -1,0 +1,93 @@
+"""The Horse Race Game through the fake Discord: lobby, manual and auto rolls, one live board."""
+
+from __future__ import annotations
+
+import re
+
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.client import RaceBot
+from tests.cogs.conftest import World
+from tests.fakediscord import running_bot
+from tests.fakediscord import FakeMessage, text_of
+
+ROLL_ID = re.compile(r"g:\d+:d:(\d+):\d+:roll:")
+
+
+@pytest.fixture
+async def bot(world: World) -> AsyncIterator[RaceBot]:
+    async with running_bot(world.fake, world.bot(extensions=("cogs.horserace", "cogs.stats"))) as running:
+        yield running
+
+
+def standings(world: World) -> FakeMessage | None:
+    return next((m for m in world.fake.channel_messages(world.channel) if "Final standings" in m.text), None)
+
+
+async def open_lobby(world: World, **options: object) -> FakeMessage:
+    ix = await world.fake.slash(world.users["alice"], world.channel, "horserace start", **options)
+    return await ix.reply()
+
+
+async def test_auto_rolls_play_a_whole_game_on_one_live_board(world: World, bot: RaceBot) -> None:
+    lobby = await open_lobby(world, races=2, rolls="auto", pace=0.0)
+    await (await world.fake.click_button(world.users["bob"], lobby, "Join")).wait_response()
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+    await world.fake.wait_for(lambda: standings(world) is not None, timeout=60)
+    messages = world.fake.channel_messages(world.channel)
+    boards = [m for m in messages if any(a.filename == "board.png" for a in m.attachments)]
+    # One board message per race, edited after each roll instead of a new message per roll.
+    assert len(boards) == 2
+    assert all(len(board.edits) >= 5 for board in boards)
+    assert all(a.description for board in boards for a in board.attachments)  # alt text for screen readers
+    wins = [m for m in messages if "wins race" in m.text]
+    assert len(wins) == 2
+    final = standings(world)
+    assert final is not None and "alice" in final.text and "bob" in final.text
+
+
+async def test_manual_rolls_only_the_player_on_turn_may_roll(world: World, bot: RaceBot) -> None:
+    lobby = await open_lobby(world, races=1, rolls="manual", pace=0.0)
+    await (await world.fake.click_button(world.users["bob"], lobby, "Join")).wait_response()
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+    seats = {0: world.users["alice"], 1: world.users["bob"]}
+    wrong_user_checked = False
+    for _ in range(400):
+        if standings(world) is not None:
+            break
+        await world.fake.wait_for(
+            lambda: standings(world) is not None or any(ROLL_ID.match(b.custom_id or "") for b in _board_buttons(world)),
+            timeout=10,
+        )
+        buttons = [b for b in _board_buttons(world) if ROLL_ID.match(b.custom_id or "")]
+        if not buttons:
+            continue
+        board = _board(world)
+        seat = int(ROLL_ID.match(buttons[0].custom_id).group(1))  # type: ignore[union-attr]
+        if not wrong_user_checked:
+            other = seats[1 - seat]
+            before = board.text
+            ix = await world.fake.click(other, board, buttons[0].custom_id)
+            await ix.wait_response()
+            assert ix.ephemeral and "not you" in text_of(ix.messages)
+            assert board.text == before
+            wrong_user_checked = True
+        ix = await world.fake.click(seats[seat], board, buttons[0].custom_id)
+        await ix.wait_response()
+        # The same button again (a double click) changes nothing and says why.
+        again = await world.fake.click(seats[seat], board, buttons[0].custom_id)
+        await again.wait_response()
+        assert again.ephemeral
+    assert standings(world) is not None
+    assert wrong_user_checked
+
+
+def _board(world: World) -> FakeMessage:
+    return [m for m in world.fake.channel_messages(world.channel) if any(a.filename == "board.png" for a in m.attachments)][-1]
+
+
+def _board_buttons(world: World) -> list:
+    boards = [m for m in world.fake.channel_messages(world.channel) if any(a.filename == "board.png" for a in m.attachments)]
+    return boards[-1].buttons if boards else []

@@ -1,0 +1,63 @@
+"""A fake Discord that the real, unmodified discord.py client connects to, and the driver tests use to act
+as users (slash commands, clicks, selects, modals, DMs) and to read what each user sees.
+
+    async with FakeDiscord() as fake:                      # or the ``fake_discord`` fixture
+        guild = fake.add_guild("Test Server")
+        games = guild.add_text_channel("games")
+        alice = fake.add_user("alice", guild=guild, manage_guild=True)
+        carol = fake.add_user("carol", guild=guild, dms_open=False)
+        async with running_bot(fake, MyBot()) as bot:      # endpoints, token, ready; closed on exit
+            ix = await fake.slash(alice, games, "demo ping", players=4)   # returns once the bot responded
+            reply = await ix.reply()                       # the message holding the answer
+            click = await fake.click_button(carol, reply, "Join")
+            assert "joined" in (await click.reply()).text
+            await fake.select(alice, fake.dm_messages(alice)[-1], "pick", ["red"])
+        assert fake.rate_limit_violations == [] and fake.unknown_routes == []
+
+Acting: slash, autocomplete, click, click_button, select, submit_modal, say (plain message), force_reconnect.
+Seeing: channel_messages, dm_messages, ephemeral_for, visible_to, last_message, wait_for, wait_for_message;
+FakeMessage.text / text_of(...), .buttons, .selects, .attachments (bytes in .data), .edits.
+Watching the bot: requests, refused_requests, unknown_routes, late_interactions, rate_limit_violations,
+commands()/command_names(). Anything a real user could not do raises ImpossibleAction.
+See tests/test_fakediscord.py for every feature in use.
+"""
+
+from tests.fakediscord.bot_runner import running_bot
+from tests.fakediscord.fake import FakeDiscord
+from tests.fakediscord.http_api import RequestRecord
+from tests.fakediscord.interactions import FakeInteraction, ImpossibleAction, InteractionCallback
+from tests.fakediscord.model import (
+    Button,
+    FakeAttachment,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+    MessageVersion,
+    SelectMenu,
+)
+from tests.fakediscord.rate_limits import RateLimitViolation
+from tests.fakediscord.text import text_of
+
+__all__ = [
+    "Button",
+    "FakeAttachment",
+    "FakeChannel",
+    "FakeDiscord",
+    "FakeGuild",
+    "FakeInteraction",
+    "FakeMember",
+    "FakeMessage",
+    "FakeRole",
+    "FakeUser",
+    "ImpossibleAction",
+    "InteractionCallback",
+    "MessageVersion",
+    "RateLimitViolation",
+    "RequestRecord",
+    "SelectMenu",
+    "running_bot",
+    "text_of",
+]

@@ -1,0 +1,506 @@
+"""FakeDiscord: the server the real discord.py client talks to, and the driver tests use to act as users."""
+
+# ruff: noqa: ASYNC109 -- the driver's waits take a plain timeout= (the API tests read), not asyncio.timeout.
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from aiohttp import web
+
+from tests.fakediscord.gateway import GUILD_MEMBERS, GUILDS, Gateway
+from tests.fakediscord.http_api import API_PREFIX, DiscordHTTPError, RequestRecord, RestApi
+from tests.fakediscord.interaction_routes import ROUTES as INTERACTION_ROUTES
+from tests.fakediscord.interactions import (
+    APPLICATION_COMMAND,
+    AUTOCOMPLETE,
+    COMPONENT,
+    MODAL_SUBMIT,
+    FakeInteraction,
+    ImpossibleAction,
+    autocomplete_data,
+    command_data,
+    component_data,
+    find_command,
+    interaction_payload,
+    modal_data,
+)
+from tests.fakediscord.model import (
+    BOT_PERMISSIONS,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+)
+from tests.fakediscord.payloads import (
+    channel_payload,
+    guild_payload,
+    member_payload,
+    message_payload,
+    role_payload,
+)
+from tests.fakediscord.rate_limits import ChannelRateWatch, RateLimitViolation
+from tests.fakediscord.rest_routes import ROUTES as BOT_ROUTES
+from tests.fakediscord.snowflakes import SnowflakeMint, random_token
+
+T = TypeVar("T")
+
+
+class FakeDiscord:
+    """A Discord for one bot, on 127.0.0.1 at a free port.
+
+    ``response_deadline``: seconds the bot has for an interaction's initial response (Discord: 3).
+    ``rate_limit``: (messages, seconds) allowed per channel; going over is recorded in
+    ``rate_limit_violations``, and answered 429 only with ``enforce_rate_limits``.
+    """
+
+    def __init__(
+        self,
+        *,
+        bot_name: str = "Bot",
+        response_deadline: float = 3.0,
+        rate_limit: tuple[int, float] = (5, 5.0),
+        enforce_rate_limits: bool = False,
+        heartbeat_interval: float = 41.25,
+    ) -> None:
+        self.mint = SnowflakeMint()
+        self.token = random_token(self.mint, "fake-bot-token")
+        self.bot_user = FakeUser(self.mint.next(), bot_name, bot=True)
+        self.owner_user = FakeUser(self.mint.next(), "app-owner")
+        self.application_id = self.bot_user.id
+        self.response_deadline = response_deadline
+        self.enforce_rate_limits = enforce_rate_limits
+        self.dm_app_permissions = BOT_PERMISSIONS
+        self.users: dict[int, FakeUser] = {
+            self.bot_user.id: self.bot_user,
+            self.owner_user.id: self.owner_user,
+        }
+        self.guilds: dict[int, FakeGuild] = {}
+        self.channels: dict[int, FakeChannel] = {}
+        self.messages: dict[int, FakeMessage] = {}
+        self.interactions: dict[int, FakeInteraction] = {}
+        self.global_commands: list[dict[str, Any]] = []
+        self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        #: Every REST call the bot made, in order, with the status it got.
+        self.requests: list[RequestRecord] = []
+        #: REST calls to routes the fake does not know (answered 404 like Discord).
+        self.unknown_routes: list[RequestRecord] = []
+        #: Interactions the bot tried to answer after the deadline.
+        self.late_interactions: list[FakeInteraction] = []
+        #: Tracebacks of bugs in the fake itself; stop() raises if there are any.
+        self.internal_errors: list[str] = []
+        self._rates = ChannelRateWatch(*rate_limit)
+        self._dms: dict[int, FakeChannel] = {}
+        self._changed = asyncio.Event()
+        self.gateway = Gateway(self, heartbeat_interval)
+        self._rest = RestApi(self, BOT_ROUTES + INTERACTION_ROUTES)
+        self._runner: web.AppRunner | None = None
+        self._port = 0
+
+    # ---- lifecycle ------------------------------------------------------------------------------------
+    async def start(self) -> FakeDiscord:
+        app = web.Application()
+        app.router.add_get("/gateway", self.gateway.handle)
+        app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._serve_attachment)
+        app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest.handle)
+        self._runner = web.AppRunner(app, access_log=None, shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        await site.start()
+        self._port = self._runner.addresses[0][1]
+        return self
+
+    async def stop(self) -> None:
+        """Close the bot's websockets and the server. Stop the bot first, or it will try to reconnect.
+        Raises if the fake itself failed while serving (see ``internal_errors``)."""
+        if self._runner is not None:
+            await self.gateway.close_all()
+            await self._runner.cleanup()
+            self._runner = None
+        if self.internal_errors:
+            raise RuntimeError("the fake Discord failed while serving:\n" + "\n".join(self.internal_errors))
+
+    async def __aenter__(self) -> FakeDiscord:
+        return await self.start()
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.stop()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self._port}"
+
+    @property
+    def api_base(self) -> str:
+        """What ``Route.BASE`` should be (``use_endpoints(fake.api_base, fake.gateway_url)``)."""
+        return self.base_url + API_PREFIX
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self._port}/gateway"
+
+    @property
+    def cdn_base(self) -> str:
+        return self.base_url
+
+    # ---- the world ------------------------------------------------------------------------------------
+    def add_guild(
+        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int = BOT_PERMISSIONS
+    ) -> FakeGuild:
+        """A server the bot is in, with a managed role for the bot carrying ``bot_permissions``."""
+        guild = FakeGuild(self, name, owner.id if owner is not None else None)
+        self.guilds[guild.id] = guild
+        # @everyone applies to the bot too, so it may not grant what the bot was denied.
+        guild.everyone.permissions &= bot_permissions
+        bot_role = FakeRole(self.mint.next(), self.bot_user.name, bot_permissions, position=1, managed=True)
+        guild.roles[bot_role.id] = bot_role
+        guild.members[self.bot_user.id] = FakeMember(self.bot_user, [bot_role])
+        if owner is not None:
+            self.users[owner.id] = owner
+            guild.members[owner.id] = FakeMember(owner, [])
+        self.gateway.dispatch("GUILD_CREATE", guild_payload(guild), intent=GUILDS)
+        return guild
+
+    def add_user(
+        self,
+        name: str,
+        *,
+        guild: FakeGuild | None = None,
+        manage_guild: bool = False,
+        administrator: bool = False,
+        roles: tuple[FakeRole, ...] | list[FakeRole] = (),
+        dms_open: bool = True,
+    ) -> FakeUser:
+        """A person; with ``guild`` they join it (``manage_guild``/``administrator``/``roles`` apply there)."""
+        user = FakeUser(self.mint.next(), name, dms_open=dms_open)
+        self.users[user.id] = user
+        if guild is not None:
+            guild.add_member(user, roles=roles, manage_guild=manage_guild, administrator=administrator)
+        elif manage_guild or administrator or roles:
+            raise ValueError("manage_guild, administrator and roles need a guild")
+        return user
+
+    def dm_channel(self, user: FakeUser) -> FakeChannel:
+        """The DM channel between the bot and ``user`` (the same one every time)."""
+        if user.id not in self._dms:
+            channel = FakeChannel(self.mint.next(), user.name, 1, recipient=user)
+            self._dms[user.id] = channel
+            self.channels[channel.id] = channel
+        return self._dms[user.id]
+
+    def bot_guilds(self) -> list[FakeGuild]:
+        return [g for g in self.guilds.values() if self.bot_user.id in g.members]
+
+    # ---- commands the bot registered --------------------------------------------------------------------
+    def commands(self, guild: FakeGuild | None = None) -> list[dict[str, Any]]:
+        """Registered command payloads: global ones, or those registered for ``guild``."""
+        return list(self.global_commands if guild is None else self.guild_commands.get(guild.id, []))
+
+    def command_names(self, guild: FakeGuild | None = None) -> set[str]:
+        """Every invocable name, subcommands spelled out: ``{"demo ping", "demo file", ...}``."""
+        names: set[str] = set()
+
+        def walk(prefix: str, options: list[dict[str, Any]]) -> None:
+            subs = [o for o in options if o.get("type") in (1, 2)]
+            if not subs:
+                names.add(prefix)
+            for sub in subs:
+                walk(f"{prefix} {sub['name']}", sub.get("options") or [])
+
+        for command in self.commands(guild):
+            walk(command["name"], command.get("options") or [])
+        return names
+
+    # ---- acting as users ------------------------------------------------------------------------------
+    async def wait_ready(self, timeout: float = 5.0) -> None:
+        """Until the bot has identified on the gateway and been sent READY and its guilds."""
+        try:
+            await asyncio.wait_for(self.gateway.identified.wait(), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"the bot did not identify within {timeout}s\n{self.describe()}") from None
+
+    async def slash(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        /,
+        *,
+        wait: bool = True,
+        timeout: float = 5.0,
+        **options: Any,
+    ) -> FakeInteraction:
+        """``user`` runs ``/command`` (``"game start"`` for subcommands) in ``channel`` with ``options``
+        (str, int, float, bool, FakeUser, FakeChannel, FakeRole; a choice by value or name). Returns the
+        interaction once the bot responded (``wait=False``: at once)."""
+        path = command.strip().lstrip("/").split()
+        schema = find_command(self, user, channel, path)
+        data = command_data(schema, path, options, channel.guild)
+        interaction = FakeInteraction(
+            self, APPLICATION_COMMAND, user, channel, command=" ".join(path), options=options
+        )
+        return await self._send(interaction, data, wait, timeout)
+
+    async def autocomplete(
+        self,
+        user: FakeUser,
+        channel: FakeChannel,
+        command: str,
+        /,
+        focused: str,
+        typed: str,
+        *,
+        timeout: float = 5.0,
+        **options: Any,
+    ) -> list[dict[str, Any]]:
+        """``user`` types ``typed`` into the option ``focused`` of ``/command``; returns the bot's choices."""
+        path = command.strip().lstrip("/").split()
+        schema = find_command(self, user, channel, path)
+        data = autocomplete_data(schema, path, focused, typed, options, channel.guild)
+        interaction = FakeInteraction(
+            self, AUTOCOMPLETE, user, channel, command=" ".join(path), options=options
+        )
+        await self._send(interaction, data, True, timeout)
+        if interaction.autocomplete_choices is None:
+            raise AssertionError(f"the bot answered autocomplete with {interaction.callbacks}")
+        return interaction.autocomplete_choices
+
+    async def click(
+        self, user: FakeUser, message: FakeMessage, custom_id: str, *, wait: bool = True, timeout: float = 5.0
+    ) -> FakeInteraction:
+        """``user`` clicks the button ``custom_id`` on ``message``."""
+        data = component_data(message, user, custom_id, None)
+        interaction = FakeInteraction(
+            self, COMPONENT, user, message.channel, custom_id=custom_id, source_message=message
+        )
+        return await self._send(interaction, data, wait, timeout)
+
+    async def click_button(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        label: str | None = None,
+        *,
+        custom_id: str | None = None,
+        wait: bool = True,
+        timeout: float = 5.0,
+    ) -> FakeInteraction:
+        """Click the one button with this label (or custom_id)."""
+        button = message.button(label, custom_id=custom_id)
+        if button.custom_id is None:
+            raise ImpossibleAction(f"{label!r} is a link button; clicking it opens {button.url}")
+        return await self.click(user, message, button.custom_id, wait=wait, timeout=timeout)
+
+    async def select(
+        self,
+        user: FakeUser,
+        message: FakeMessage,
+        custom_id: str,
+        values: list[str],
+        *,
+        wait: bool = True,
+        timeout: float = 5.0,
+    ) -> FakeInteraction:
+        """``user`` picks ``values`` (option values, as strings) in the select ``custom_id``."""
+        data = component_data(message, user, custom_id, list(values))
+        interaction = FakeInteraction(
+            self,
+            COMPONENT,
+            user,
+            message.channel,
+            custom_id=custom_id,
+            values=list(values),
+            source_message=message,
+        )
+        return await self._send(interaction, data, wait, timeout)
+
+    async def submit_modal(
+        self,
+        user: FakeUser,
+        opened_by: FakeInteraction,
+        values: dict[str, Any],
+        *,
+        wait: bool = True,
+        timeout: float = 5.0,
+    ) -> FakeInteraction:
+        """Fill in and submit the modal the bot answered ``opened_by`` with (text inputs by custom_id)."""
+        if opened_by.modal is None:
+            raise ImpossibleAction(f"{opened_by!r} did not open a modal")
+        data = modal_data(opened_by.modal, values)
+        interaction = FakeInteraction(
+            self,
+            MODAL_SUBMIT,
+            user,
+            opened_by.channel,
+            custom_id=data["custom_id"],
+            source_message=opened_by.source_message,
+        )
+        return await self._send(interaction, data, wait, timeout)
+
+    async def say(self, user: FakeUser, channel: FakeChannel, content: str) -> FakeMessage:
+        """``user`` posts a plain message (MESSAGE_CREATE for the bot, content per its intents)."""
+        message = FakeMessage(self.mint.next(), channel, user, content=content)
+        if not message.visible_to(user):
+            raise ImpossibleAction(f"{user.name} cannot post in {channel!r}")
+        channel.messages.append(message)
+        self.messages[message.id] = message
+        self._announce_message("MESSAGE_CREATE", message)
+        self._touch()
+        return message
+
+    async def force_reconnect(self, timeout: float = 5.0) -> None:
+        """Tell the bot to reconnect (gateway op 7); returns once it has RESUMEd."""
+        before = self.gateway.resume_count
+        await self.gateway.reconnect_all()
+        await self.wait_for(lambda: self.gateway.resume_count > before, timeout=timeout, what="a RESUME")
+
+    async def _send(
+        self, interaction: FakeInteraction, data: dict[str, Any], wait: bool, timeout: float
+    ) -> FakeInteraction:
+        if not self.gateway.connected:
+            raise RuntimeError("the bot is not connected to the fake gateway")
+        self.interactions[interaction.id] = interaction
+        self.gateway.dispatch("INTERACTION_CREATE", interaction_payload(self, interaction, data))
+        if wait:
+            await interaction.wait_response(timeout)
+        return interaction
+
+    def interaction_by_token(self, token: str) -> FakeInteraction | None:
+        return next((i for i in self.interactions.values() if i.token == token), None)
+
+    # ---- what users see -------------------------------------------------------------------------------
+    def channel_messages(self, channel: FakeChannel, *, include_ephemeral: bool = False) -> list[FakeMessage]:
+        """Messages in ``channel`` as everyone sees them (not deleted), oldest first."""
+        return [
+            m for m in channel.messages if not m.deleted and (include_ephemeral or m.ephemeral_to is None)
+        ]
+
+    def dm_messages(self, user: FakeUser) -> list[FakeMessage]:
+        """Everything in the DM between the bot and ``user``."""
+        return [m for m in self.dm_channel(user).messages if not m.deleted]
+
+    def ephemeral_for(self, user: FakeUser) -> list[FakeMessage]:
+        """Ephemeral messages only ``user`` sees, anywhere."""
+        return [m for m in self.messages.values() if m.ephemeral_to is user and not m.deleted]
+
+    def visible_to(self, user: FakeUser) -> list[FakeMessage]:
+        """Every message ``user`` can see: their guilds' channels, their DM, their ephemerals."""
+        return [m for m in self.messages.values() if m.visible_to(user)]
+
+    def last_message(self, channel: FakeChannel) -> FakeMessage:
+        messages = self.channel_messages(channel)
+        if not messages:
+            raise LookupError(f"{channel!r} has no messages")
+        return messages[-1]
+
+    @property
+    def rate_limit_violations(self) -> list[RateLimitViolation]:
+        return self._rates.violations
+
+    @property
+    def refused_requests(self) -> list[RequestRecord]:
+        """REST calls answered with an error (4xx), unknown routes included."""
+        return [r for r in self.requests if r.status >= 400]
+
+    async def wait_for(
+        self, condition: Callable[[], T], *, timeout: float = 5.0, what: str | None = None
+    ) -> T:
+        """Until ``condition()`` is truthy, re-checked on every change and every 20 ms; returns its value."""
+        loop = asyncio.get_running_loop()
+        end = loop.time() + timeout
+        while True:
+            value = condition()
+            if value:
+                return value
+            left = end - loop.time()
+            if left <= 0:
+                raise TimeoutError(f"waited {timeout}s for {what or condition}\n{self.describe()}")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._changed.wait(), min(left, 0.02))
+
+    async def wait_for_message(
+        self,
+        check: Callable[[FakeMessage], bool] = lambda m: True,
+        *,
+        channel: FakeChannel | None = None,
+        visible_to: FakeUser | None = None,
+        timeout: float = 5.0,
+    ) -> FakeMessage:
+        """The newest message (in ``channel`` / seen by ``visible_to``) passing ``check``, waiting for one."""
+
+        def newest() -> FakeMessage | None:
+            for message in reversed(list(self.messages.values())):
+                if message.deleted or message.loading:
+                    continue
+                if channel is not None and message.channel is not channel:
+                    continue
+                if visible_to is not None and not message.visible_to(visible_to):
+                    continue
+                if check(message):
+                    return message
+            return None
+
+        return await self.wait_for(newest, timeout=timeout, what="a matching message")
+
+    def describe(self) -> str:
+        """A short account of recent activity, for failure messages."""
+        lines = [f"gateway connected={self.gateway.connected} identifies={self.gateway.identify_count}"]
+        lines += [f"FAKE BUG: {e.splitlines()[0]}" for e in self.internal_errors]
+        lines += [f"unknown route: {r}" for r in self.unknown_routes[-5:]]
+        lines += [f"refused: {r}" for r in self.refused_requests[-5:]]
+        lines += [f"message: {m!r}" for m in list(self.messages.values())[-5:]]
+        return "\n".join(lines)
+
+    # ---- internals called by the REST side and the model ------------------------------------------------
+    def _touch(self) -> None:
+        """Wake everything waiting in :meth:`wait_for`."""
+        self._changed.set()
+        self._changed = asyncio.Event()
+
+    def _check_rate(self, kind: str, channel: FakeChannel) -> None:
+        verdict = self._rates.record(kind, channel.id, enforce=self.enforce_rate_limits)
+        if not verdict.allowed:
+            error = DiscordHTTPError(
+                429, 20028, "You are being rate limited.", retry_after=verdict.reset_after
+            )
+            error.body["global"] = False
+            error.headers = {
+                "Via": "1.1 google",
+                "Retry-After": str(verdict.reset_after),
+                "X-RateLimit-Scope": "user",
+            }
+            raise error
+
+    def _announce_message(self, event: str, message: FakeMessage, data: dict[str, Any] | None = None) -> None:
+        self.gateway.dispatch_message(
+            event, data or message_payload(message), dm=message.channel.is_dm, author_id=message.author.id
+        )
+
+    def _on_channel_added(self, channel: FakeChannel) -> None:
+        self.channels[channel.id] = channel
+        self.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), intent=GUILDS)
+
+    def _on_role_added(self, guild: FakeGuild, role: FakeRole) -> None:
+        self.gateway.dispatch(
+            "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role_payload(role)}, intent=GUILDS
+        )
+
+    def _on_member_added(self, guild: FakeGuild, member: FakeMember) -> None:
+        self.users[member.user.id] = member.user
+        data = {"guild_id": str(guild.id), **member_payload(guild, member)}
+        self.gateway.dispatch("GUILD_MEMBER_ADD", data, intent=GUILD_MEMBERS)
+
+    async def _serve_attachment(self, request: web.Request) -> web.Response:
+        for message in self.messages.values():
+            for attachment in message.attachments:
+                if str(attachment.id) == request.match_info["attachment_id"]:
+                    return web.Response(
+                        body=attachment.data,
+                        content_type=attachment.content_type or "application/octet-stream",
+                    )
+        return web.Response(status=404)

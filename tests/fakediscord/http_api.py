@@ -1,0 +1,170 @@
+"""The REST surface: routing, auth, request bodies (JSON or multipart with files), Discord-style errors,
+and the record of every request, unknown routes included.
+
+Ruling: JSON replies carry exactly ``Content-Type: application/json`` because discord.py only decodes a body
+whose content type is exactly that. No X-RateLimit headers unless rate limits are enforced, so discord.py
+never throttles itself and the fake sees the bot's real request pattern.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import traceback
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from aiohttp import web
+
+if TYPE_CHECKING:
+    from tests.fakediscord.fake import FakeDiscord
+
+API_PREFIX = "/api/v10"
+
+
+class DiscordHTTPError(Exception):
+    """Raised by a handler to answer like Discord: ``status`` with ``{"code": code, "message": message}``."""
+
+    def __init__(self, status: int, code: int, message: str, **extra: Any) -> None:
+        super().__init__(f"{status} {code} {message}")
+        self.status = status
+        self.body: dict[str, Any] = {"code": code, "message": message, **extra}
+        self.headers: dict[str, str] = {}
+
+
+def unknown(what: str, code: int) -> DiscordHTTPError:
+    return DiscordHTTPError(404, code, f"Unknown {what}")
+
+
+@dataclass(frozen=True)
+class UploadedFile:
+    index: int
+    filename: str
+    data: bytes
+    content_type: str | None
+
+
+@dataclass
+class RequestBody:
+    json: Any = None
+    files: list[UploadedFile] = field(default_factory=list)
+
+    @property
+    def payload(self) -> dict[str, Any]:
+        return self.json if isinstance(self.json, dict) else {}
+
+
+@dataclass(frozen=True)
+class RequestRecord:
+    """One REST call the bot made, with what the fake answered."""
+
+    method: str
+    path: str
+    query: dict[str, str]
+    body: Any
+    status: int
+    error: dict[str, Any] | None = None
+
+    def __str__(self) -> str:
+        suffix = f" -> {self.error}" if self.error else ""
+        return f"{self.method} {self.path} {self.status}{suffix}"
+
+
+Handler = Callable[..., Awaitable[Any]]
+
+
+@dataclass(frozen=True)
+class Route:
+    method: str
+    pattern: re.Pattern[str]
+    handler: Handler
+    needs_auth: bool
+
+
+def route(method: str, path: str, handler: Handler, *, needs_auth: bool = True) -> Route:
+    """``path`` like ``/channels/{channel_id}/messages``; ``{name}`` captures one path segment."""
+    regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", re.escape(path).replace(r"\{", "{").replace(r"\}", "}"))
+    return Route(method, re.compile(f"^{regex}$"), handler, needs_auth)
+
+
+def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
+    return web.Response(
+        body=json.dumps(data).encode(),
+        status=status,
+        headers={"Content-Type": "application/json", **(headers or {})},
+    )
+
+
+async def read_body(request: web.Request) -> RequestBody:
+    if request.content_type.startswith("multipart/"):
+        body = RequestBody()
+        reader = await request.multipart()
+        while (part := await reader.next()) is not None:
+            name = getattr(part, "name", None) or ""
+            data = await part.read()  # type: ignore[union-attr]
+            if name == "payload_json":
+                body.json = json.loads(data)
+            elif match := re.fullmatch(r"files\[(\d+)\]", name):
+                filename = getattr(part, "filename", None) or f"file{match.group(1)}"
+                content_type = part.headers.get("Content-Type")
+                body.files.append(UploadedFile(int(match.group(1)), filename, bytes(data), content_type))
+        return body
+    raw = await request.read()
+    return RequestBody(json=json.loads(raw) if raw else None)
+
+
+class RestApi:
+    """Dispatches ``/api/v10/...`` to the handlers in :mod:`rest_routes` and :mod:`interaction_routes`."""
+
+    def __init__(self, fake: FakeDiscord, routes: list[Route]) -> None:
+        self.fake = fake
+        self.routes = routes
+
+    async def handle(self, request: web.Request) -> web.StreamResponse:
+        path = request.path[len(API_PREFIX) :] if request.path.startswith(API_PREFIX) else request.path
+        body = await read_body(request)
+        logged_body = (
+            body.json
+            if not body.files
+            else {"payload_json": body.json, "files": [f.filename for f in body.files]}
+        )
+        query = dict(request.query)
+        found = self._match(request.method, path)
+        if found is None:
+            record = RequestRecord(
+                request.method, path, query, logged_body, 404, {"code": 0, "message": "404: Not Found"}
+            )
+            self.fake.unknown_routes.append(record)
+            self.fake.requests.append(record)
+            return json_response(record.error, 404)
+        chosen, params = found
+        try:
+            if chosen.needs_auth and request.headers.get("Authorization") != f"Bot {self.fake.token}":
+                raise DiscordHTTPError(401, 0, "401: Unauthorized")
+            result = await chosen.handler(self.fake, request, body, **params)
+        except DiscordHTTPError as error:
+            self.fake.requests.append(
+                RequestRecord(request.method, path, query, logged_body, error.status, error.body)
+            )
+            self.fake._touch()
+            return json_response(error.body, error.status, error.headers)
+        except Exception:
+            # A bug in the fake, not in the bot: answer 400 at once (a 5xx would make discord.py retry for
+            # seconds) and keep the traceback; FakeDiscord.stop() raises it so the test cannot pass quietly.
+            self.fake.internal_errors.append(f"{request.method} {path}\n{traceback.format_exc()}")
+            error_body = {"code": 0, "message": "fake discord internal error"}
+            self.fake.requests.append(
+                RequestRecord(request.method, path, query, logged_body, 400, error_body)
+            )
+            return json_response(error_body, 400)
+        response = result if isinstance(result, web.StreamResponse) else json_response(result)
+        self.fake.requests.append(RequestRecord(request.method, path, query, logged_body, response.status))
+        self.fake._touch()
+        return response
+
+    def _match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
+        for candidate in self.routes:
+            if candidate.method == method and (match := candidate.pattern.match(path)):
+                return candidate, match.groupdict()
+        return None

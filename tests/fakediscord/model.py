@@ -1,0 +1,423 @@
+"""What exists inside the fake Discord: users, guilds (roles, members, channels), messages and attachments.
+
+These objects are the test's view of the world. Tests create users, guilds and channels through
+:class:`~tests.fakediscord.FakeDiscord` and read messages back to assert on what each user would see.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+import discord
+
+from tests.fakediscord.snowflakes import SnowflakeMint
+
+if TYPE_CHECKING:
+    from tests.fakediscord.interactions import FakeInteraction
+
+EPHEMERAL = 1 << 6
+LOADING = 1 << 7
+
+#: What @everyone may do in a fresh guild: read, talk, embed, attach, react, use commands.
+EVERYONE_PERMISSIONS = discord.Permissions(
+    view_channel=True,
+    send_messages=True,
+    send_messages_in_threads=True,
+    embed_links=True,
+    attach_files=True,
+    read_message_history=True,
+    add_reactions=True,
+    use_external_emojis=True,
+    use_application_commands=True,
+).value
+#: The bot's own managed role: what a board-game bot is invited with.
+BOT_PERMISSIONS = EVERYONE_PERMISSIONS | discord.Permissions(manage_messages=True).value
+ALL_PERMISSIONS = discord.Permissions.all().value
+ADMINISTRATOR = discord.Permissions(administrator=True).value
+MANAGE_GUILD = discord.Permissions(manage_guild=True).value
+
+
+def now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.UTC)
+
+
+class World(Protocol):
+    """The part of the fake that model objects call back into (ids, and gateway news for the bot)."""
+
+    mint: SnowflakeMint
+
+    def _on_channel_added(self, channel: FakeChannel) -> None: ...
+
+    def _on_role_added(self, guild: FakeGuild, role: FakeRole) -> None: ...
+
+    def _on_member_added(self, guild: FakeGuild, member: FakeMember) -> None: ...
+
+
+@dataclass(eq=False)
+class FakeUser:
+    """A Discord account. ``dms_open=False`` makes the bot's DMs to it fail with 403/50007."""
+
+    id: int
+    name: str
+    bot: bool = False
+    dms_open: bool = True
+
+    @property
+    def mention(self) -> str:
+        return f"<@{self.id}>"
+
+    def __repr__(self) -> str:
+        return f"<FakeUser {self.name} id={self.id}>"
+
+
+@dataclass(eq=False)
+class FakeRole:
+    id: int
+    name: str
+    permissions: int
+    position: int = 0
+    managed: bool = False
+
+    def __repr__(self) -> str:
+        return f"<FakeRole {self.name} id={self.id}>"
+
+
+@dataclass(eq=False)
+class FakeMember:
+    user: FakeUser
+    roles: list[FakeRole]
+    joined_at: datetime.datetime = field(default_factory=now)
+    nick: str | None = None
+
+
+class FakeGuild:
+    """A server: @everyone (id = guild id), roles, members and text channels.
+
+    Permissions are guild-wide (no channel overwrites): @everyone plus the member's roles, everything for
+    administrators and the owner.
+    """
+
+    def __init__(self, world: World, name: str, owner_id: int | None) -> None:
+        self._world = world
+        self.id = world.mint.next()
+        self.name = name
+        # Ruling: with no owner given, the owner is an account that is not a member, so no test user
+        # gets the owner's implicit permissions by accident.
+        self.owner_id = owner_id if owner_id is not None else world.mint.next()
+        self.roles: dict[int, FakeRole] = {self.id: FakeRole(self.id, "@everyone", EVERYONE_PERMISSIONS)}
+        self.members: dict[int, FakeMember] = {}
+        self.channels: list[FakeChannel] = []
+
+    def __repr__(self) -> str:
+        return f"<FakeGuild {self.name} id={self.id}>"
+
+    @property
+    def everyone(self) -> FakeRole:
+        return self.roles[self.id]
+
+    def add_text_channel(self, name: str, *, topic: str | None = None) -> FakeChannel:
+        channel = FakeChannel(self._world.mint.next(), name, 0, guild=self, topic=topic)
+        channel.position = len(self.channels)
+        self.channels.append(channel)
+        self._world._on_channel_added(channel)
+        return channel
+
+    def add_role(
+        self, name: str, permissions: int | discord.Permissions = 0, *, managed: bool = False
+    ) -> FakeRole:
+        value = permissions.value if isinstance(permissions, discord.Permissions) else int(permissions)
+        role = FakeRole(self._world.mint.next(), name, value, position=len(self.roles), managed=managed)
+        self.roles[role.id] = role
+        self._world._on_role_added(self, role)
+        return role
+
+    def add_member(
+        self,
+        user: FakeUser,
+        *,
+        roles: tuple[FakeRole, ...] | list[FakeRole] = (),
+        manage_guild: bool = False,
+        administrator: bool = False,
+    ) -> FakeMember:
+        """Make ``user`` join; ``manage_guild``/``administrator`` give them a role with that permission."""
+        wanted = list(roles)
+        if manage_guild:
+            wanted.append(self._role_with("Managers", MANAGE_GUILD))
+        if administrator:
+            wanted.append(self._role_with("Admins", ADMINISTRATOR))
+        member = FakeMember(user, wanted)
+        self.members[user.id] = member
+        self._world._on_member_added(self, member)
+        return member
+
+    def member(self, user: FakeUser) -> FakeMember | None:
+        return self.members.get(user.id)
+
+    def channel(self, name: str) -> FakeChannel:
+        for channel in self.channels:
+            if channel.name == name:
+                return channel
+        raise KeyError(f"{self.name} has no channel named {name!r}")
+
+    def permissions_of(self, user: FakeUser) -> int:
+        """The member's permission bits (0 for a non-member)."""
+        member = self.members.get(user.id)
+        if member is None:
+            return 0
+        if user.id == self.owner_id:
+            return ALL_PERMISSIONS
+        value = self.everyone.permissions
+        for role in member.roles:
+            value |= role.permissions
+        return ALL_PERMISSIONS if value & ADMINISTRATOR else value
+
+    def _role_with(self, name: str, permissions: int) -> FakeRole:
+        for role in self.roles.values():
+            if role.name == name and role.permissions == permissions:
+                return role
+        return self.add_role(name, permissions)
+
+
+class FakeChannel:
+    """A guild text channel (type 0) or a DM (type 1, ``recipient`` set). ``messages`` holds every message
+    ever posted in it, ephemeral ones included; use the fake's query helpers to see one user's view."""
+
+    def __init__(
+        self,
+        id: int,
+        name: str,
+        type: int,
+        *,
+        guild: FakeGuild | None = None,
+        recipient: FakeUser | None = None,
+        topic: str | None = None,
+    ) -> None:
+        self.id = id
+        self.name = name
+        self.type = type
+        self.guild = guild
+        self.recipient = recipient
+        self.topic = topic
+        self.position = 0
+        self.messages: list[FakeMessage] = []
+
+    @property
+    def is_dm(self) -> bool:
+        return self.type == 1
+
+    @property
+    def mention(self) -> str:
+        return f"<#{self.id}>"
+
+    def __repr__(self) -> str:
+        where = f"DM with {self.recipient.name}" if self.recipient else f"#{self.name}"
+        return f"<FakeChannel {where} id={self.id}>"
+
+
+@dataclass(eq=False)
+class FakeAttachment:
+    """A file as the bot uploaded it: exact bytes, filename, and ``description`` (Discord's alt text)."""
+
+    id: int
+    filename: str
+    data: bytes
+    description: str | None = None
+    content_type: str | None = None
+    url: str = ""
+
+    @property
+    def size(self) -> int:
+        return len(self.data)
+
+    def __repr__(self) -> str:
+        return f"<FakeAttachment {self.filename} {self.size} bytes>"
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button as a user sees it. ``custom_id`` is None for link buttons (which have ``url``)."""
+
+    label: str | None
+    custom_id: str | None
+    style: int
+    disabled: bool
+    emoji: str | None
+    url: str | None
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Button:
+        emoji = data.get("emoji") or {}
+        return cls(
+            label=data.get("label"),
+            custom_id=data.get("custom_id"),
+            style=int(data.get("style", 1)),
+            disabled=bool(data.get("disabled", False)),
+            emoji=emoji.get("name") if emoji else None,
+            url=data.get("url"),
+        )
+
+
+@dataclass(frozen=True)
+class SelectMenu:
+    """A select menu; ``options`` are the string select's choices as sent (label, value, description...)."""
+
+    custom_id: str
+    type: int
+    options: tuple[dict[str, Any], ...]
+    placeholder: str | None
+    min_values: int
+    max_values: int
+    disabled: bool
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> SelectMenu:
+        return cls(
+            custom_id=data["custom_id"],
+            type=int(data["type"]),
+            options=tuple(data.get("options", [])),
+            placeholder=data.get("placeholder"),
+            min_values=int(data.get("min_values", 1)),
+            max_values=int(data.get("max_values", 1)),
+            disabled=bool(data.get("disabled", False)),
+        )
+
+    @property
+    def labels(self) -> list[str]:
+        return [str(o.get("label", "")) for o in self.options]
+
+    @property
+    def values(self) -> list[str]:
+        return [str(o.get("value", "")) for o in self.options]
+
+
+BUTTON = 2
+SELECT_TYPES = (3, 5, 6, 7, 8)
+
+
+def iter_components(components: list[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+    """Every component, depth first, through action rows, containers, sections and labels."""
+    for component in components:
+        yield component
+        yield from iter_components(component.get("components", []))
+        for key in ("component", "accessory"):
+            if isinstance(component.get(key), dict):
+                yield from iter_components([component[key]])
+
+
+@dataclass(frozen=True)
+class MessageVersion:
+    """A message's content before one edit."""
+
+    content: str
+    embeds: list[dict[str, Any]]
+    components: list[dict[str, Any]]
+    attachments: list[FakeAttachment]
+    flags: int
+    at: datetime.datetime
+
+
+@dataclass(eq=False)
+class FakeMessage:
+    """A message as stored by the fake. Current state is on the object; ``edits`` holds earlier versions.
+
+    ``ephemeral_to`` is the only user who can see an ephemeral message. ``interaction`` is the interaction
+    whose response or followup this message is (None for plain channel messages).
+    """
+
+    id: int
+    channel: FakeChannel
+    author: FakeUser
+    content: str = ""
+    embeds: list[dict[str, Any]] = field(default_factory=list)
+    components: list[dict[str, Any]] = field(default_factory=list)
+    attachments: list[FakeAttachment] = field(default_factory=list)
+    flags: int = 0
+    type: int = 0
+    created_at: datetime.datetime = field(default_factory=now)
+    edited_at: datetime.datetime | None = None
+    ephemeral_to: FakeUser | None = None
+    interaction: FakeInteraction | None = None
+    webhook_id: int | None = None
+    deleted: bool = False
+    reactions: list[str] = field(default_factory=list)
+    edits: list[MessageVersion] = field(default_factory=list)
+
+    def __repr__(self) -> str:
+        flags = " ephemeral" if self.ephemeral else ""
+        return f"<FakeMessage id={self.id} in {self.channel!r}{flags} {self.text[:60]!r}>"
+
+    @property
+    def ephemeral(self) -> bool:
+        return bool(self.flags & EPHEMERAL)
+
+    @property
+    def loading(self) -> bool:
+        """True while this is a deferred "Bot is thinking..." placeholder."""
+        return bool(self.flags & LOADING)
+
+    @property
+    def text(self) -> str:
+        from tests.fakediscord.text import text_of
+
+        return text_of(self)
+
+    @property
+    def buttons(self) -> list[Button]:
+        return [Button.from_dict(c) for c in iter_components(self.components) if c.get("type") == BUTTON]
+
+    @property
+    def selects(self) -> list[SelectMenu]:
+        return [
+            SelectMenu.from_dict(c) for c in iter_components(self.components) if c.get("type") in SELECT_TYPES
+        ]
+
+    def button(self, label: str | None = None, *, custom_id: str | None = None) -> Button:
+        """The one button with this label (or custom_id); KeyError naming the buttons there are."""
+        found = [
+            b
+            for b in self.buttons
+            if (label is None or b.label == label) and (custom_id is None or b.custom_id == custom_id)
+        ]
+        if len(found) != 1:
+            have = [(b.label, b.custom_id) for b in self.buttons]
+            raise KeyError(f"{len(found)} buttons match label={label!r} custom_id={custom_id!r}; have {have}")
+        return found[0]
+
+    def select_menu(self, custom_id: str | None = None) -> SelectMenu:
+        found = [s for s in self.selects if custom_id is None or s.custom_id == custom_id]
+        if len(found) != 1:
+            raise KeyError(
+                f"{len(found)} selects match {custom_id!r}; have {[s.custom_id for s in self.selects]}"
+            )
+        return found[0]
+
+    def attachment(self, filename: str) -> FakeAttachment:
+        for attachment in self.attachments:
+            if attachment.filename == filename:
+                return attachment
+        raise KeyError(f"no attachment {filename!r}; have {[a.filename for a in self.attachments]}")
+
+    def visible_to(self, user: FakeUser) -> bool:
+        """Whether ``user`` can see this message (deleted ones are seen by nobody)."""
+        if self.deleted:
+            return False
+        if self.ephemeral_to is not None:
+            return self.ephemeral_to.id == user.id
+        channel = self.channel
+        if channel.is_dm:
+            return channel.recipient is not None and channel.recipient.id == user.id
+        return channel.guild is not None and user.id in channel.guild.members
+
+    def snapshot(self) -> MessageVersion:
+        return MessageVersion(
+            self.content,
+            copy.deepcopy(self.embeds),
+            copy.deepcopy(self.components),
+            list(self.attachments),
+            self.flags,
+            self.edited_at or self.created_at,
+        )

@@ -1,0 +1,207 @@
+"""The JSON shapes Discord sends for each object, as far as discord.py 2.7 reads them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from tests.fakediscord.model import (
+    FakeAttachment,
+    FakeChannel,
+    FakeGuild,
+    FakeMember,
+    FakeMessage,
+    FakeRole,
+    FakeUser,
+)
+
+if TYPE_CHECKING:
+    from tests.fakediscord.interactions import FakeInteraction
+
+
+def iso(moment: Any) -> str | None:
+    return moment.isoformat() if moment is not None else None
+
+
+def user_payload(user: FakeUser) -> dict[str, Any]:
+    return {
+        "id": str(user.id),
+        "username": user.name,
+        "global_name": user.name,
+        "discriminator": "0",
+        "avatar": None,
+        "bot": user.bot,
+        "public_flags": 0,
+        "flags": 0,
+    }
+
+
+def role_payload(role: FakeRole) -> dict[str, Any]:
+    return {
+        "id": str(role.id),
+        "name": role.name,
+        "permissions": str(role.permissions),
+        "position": role.position,
+        "color": 0,
+        "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
+        "hoist": False,
+        "managed": role.managed,
+        "mentionable": False,
+        "flags": 0,
+    }
+
+
+def member_payload(guild: FakeGuild, member: FakeMember, *, with_permissions: bool = False) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "user": user_payload(member.user),
+        "nick": member.nick,
+        "roles": [str(r.id) for r in member.roles],
+        "joined_at": iso(member.joined_at),
+        "deaf": False,
+        "mute": False,
+        "flags": 0,
+        "pending": False,
+    }
+    if with_permissions:
+        data["permissions"] = str(guild.permissions_of(member.user))
+    return data
+
+
+def channel_payload(channel: FakeChannel) -> dict[str, Any]:
+    if channel.is_dm:
+        assert channel.recipient is not None
+        return {
+            "id": str(channel.id),
+            "type": 1,
+            "last_message_id": None,
+            "recipients": [user_payload(channel.recipient)],
+        }
+    assert channel.guild is not None
+    return {
+        "id": str(channel.id),
+        "type": channel.type,
+        "guild_id": str(channel.guild.id),
+        "name": channel.name,
+        "position": channel.position,
+        "permission_overwrites": [],
+        "topic": channel.topic,
+        "nsfw": False,
+        "last_message_id": None,
+        "rate_limit_per_user": 0,
+        "parent_id": None,
+        "flags": 0,
+    }
+
+
+def guild_payload(guild: FakeGuild, *, full: bool = True) -> dict[str, Any]:
+    """A guild as GUILD_CREATE carries it (``full``), or as REST GET /guilds/{id} returns it."""
+    data: dict[str, Any] = {
+        "id": str(guild.id),
+        "name": guild.name,
+        "icon": None,
+        "splash": None,
+        "discovery_splash": None,
+        "owner_id": str(guild.owner_id),
+        "afk_channel_id": None,
+        "afk_timeout": 300,
+        "verification_level": 0,
+        "default_message_notifications": 0,
+        "explicit_content_filter": 0,
+        "roles": [role_payload(r) for r in guild.roles.values()],
+        "emojis": [],
+        "stickers": [],
+        "features": [],
+        "mfa_level": 0,
+        "system_channel_id": None,
+        "system_channel_flags": 0,
+        "rules_channel_id": None,
+        "vanity_url_code": None,
+        "description": None,
+        "banner": None,
+        "premium_tier": 0,
+        "preferred_locale": "en-US",
+        "public_updates_channel_id": None,
+        "nsfw_level": 0,
+        "premium_progress_bar_enabled": False,
+    }
+    if full:
+        data.update(
+            unavailable=False,
+            large=False,
+            member_count=len(guild.members),
+            joined_at=iso(next(iter(guild.members.values())).joined_at) if guild.members else None,
+            members=[member_payload(guild, m) for m in guild.members.values()],
+            channels=[channel_payload(c) for c in guild.channels],
+            threads=[],
+            presences=[],
+            voice_states=[],
+            stage_instances=[],
+            guild_scheduled_events=[],
+            soundboard_sounds=[],
+        )
+    return data
+
+
+def attachment_payload(attachment: FakeAttachment) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": str(attachment.id),
+        "filename": attachment.filename,
+        "size": attachment.size,
+        "url": attachment.url,
+        "proxy_url": attachment.url,
+        "content_type": attachment.content_type,
+    }
+    if attachment.description is not None:
+        data["description"] = attachment.description
+    if attachment.content_type is None:
+        del data["content_type"]
+    return data
+
+
+def message_payload(message: FakeMessage) -> dict[str, Any]:
+    channel = message.channel
+    data: dict[str, Any] = {
+        "id": str(message.id),
+        "channel_id": str(channel.id),
+        "type": message.type,
+        "author": user_payload(message.author),
+        "content": message.content,
+        "timestamp": iso(message.created_at),
+        "edited_timestamp": iso(message.edited_at),
+        "tts": False,
+        "mention_everyone": False,
+        "mentions": [],
+        "mention_roles": [],
+        "attachments": [attachment_payload(a) for a in message.attachments],
+        "embeds": message.embeds,
+        "components": message.components,
+        "pinned": False,
+        "flags": message.flags,
+        "reactions": [],
+    }
+    if channel.guild is not None:
+        data["guild_id"] = str(channel.guild.id)
+        member = channel.guild.member(message.author)
+        if member is not None:
+            member_data = member_payload(channel.guild, member)
+            del member_data["user"]
+            data["member"] = member_data
+    if message.webhook_id is not None:
+        data["webhook_id"] = str(message.webhook_id)
+        data["application_id"] = str(message.webhook_id)
+    if message.interaction is not None:
+        data["interaction_metadata"] = interaction_metadata(message.interaction)
+    return data
+
+
+def interaction_metadata(interaction: FakeInteraction) -> dict[str, Any]:
+    data: dict[str, Any] = {
+        "id": str(interaction.id),
+        "type": interaction.type,
+        "user": user_payload(interaction.user),
+        "authorizing_integration_owners": {},
+    }
+    if interaction.command is not None:
+        data["name"] = interaction.command
+    if interaction.source_message is not None:
+        data["interacted_message_id"] = str(interaction.source_message.id)
+    return data
