@@ -220,11 +220,11 @@ async def measure(path: Path, facts: dict[str, Any], repeat: int) -> None:
             for period in ("all", "month", "week", "30 days"):
                 since = time.time() - 30 * 86400 if period == "30 days" else period_start(period)
                 for kind in (None, "hotstreak", "horserace"):
-                    for page in (1, 20):
+                    for page in (0, 19):
                         median, p95 = await timed(
                             repeat, lambda g=guild, k=kind, s=since, p=page: storage.leaderboard(g, k, s, p)
                         )
-                        name = f"leaderboard {period:<7} {kind or 'all games':<10} page {page}"
+                        name = f"leaderboard {period:<7} {kind or 'all games':<10} page {page + 1}"
                         print(f"{name:<58} {median:>10.2f} {p95:>8.2f}")
             users = facts["members"][guild]
             rng = random.Random(7)

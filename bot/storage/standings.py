@@ -105,8 +105,7 @@ async def leaderboard(
 ) -> tuple[list[LeaderRow], int]:
     if per_page < 1:
         raise ValueError(f"per_page must be at least 1, not {per_page}")
-    page = max(page, 1)
-    offset = (page - 1) * per_page
+    offset = max(page, 0) * per_page
     source, params = _board_source(guild_id, kind, since)
     rows = await fetch_all(
         db,

@@ -218,8 +218,12 @@ class Storage:
         seats: list[dict[str, Any]] | None = None,
         status: str | None = None,
         meta: dict[str, Any] | None = None,
+        settings: dict[str, Any] | None = None,
     ) -> None:
-        """Change a game's seats, open status (lobby -> running) or meta (``meta`` replaces the whole dict).
+        """Change a game's seats, open status (lobby -> running), meta or settings (each replaces the whole value).
+
+        Settings change only before the first action (a lobby fixes them when the host presses Start):
+        afterwards they are part of what replays the game, so changing them raises StorageError.
 
         Ruling: ending a game goes through ``finish_game`` or ``close_game`` only, and an ended game
         cannot be reopened (StorageError); its seats and meta may still change (e.g. a message id).
@@ -233,11 +237,17 @@ class Storage:
             changes["status"] = status
         if meta is not None:
             changes["meta"] = _dump(meta, "meta")
+        if settings is not None:
+            changes["settings"] = _dump(settings, "settings")
         changes["updated_at"] = self._clock()
         async with self._transaction(f"update game {game_id}", write=True) as db:
             current = await self._status(db, game_id)
             if status is not None and current not in OPEN_STATUSES:
                 raise StorageError(f"Game {game_id} has ended ({current}); it cannot be set to {status!r}.")
+            if settings is not None:
+                async with db.execute("SELECT 1 FROM actions WHERE game_id = ? LIMIT 1", (game_id,)) as cursor:
+                    if await cursor.fetchone() is not None:
+                        raise StorageError(f"Game {game_id} has started; its settings can no longer change.")
             assignments = ", ".join(f"{column} = ?" for column in changes)
             await db.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*changes.values(), game_id))
 
@@ -369,7 +379,8 @@ class Storage:
         """One page of the guild's board and the number of ranked players.
 
         ``kind`` None: all games together; ``since`` None: all time (see ``period_start``).
-        ``page`` counts from 1; a page below 1 is the first page, a page past the end is empty.
+        ``page`` counts from 0 (as the stats cog pages: "page {page + 1} of N"); a negative page is
+        the first page, a page past the end is empty.
         Players are ranked by net winnings (ties: more wins, then fewer games).
         """
         async with self._transaction("read the leaderboard", write=False) as db:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import time
 from typing import Any
 
@@ -151,9 +150,8 @@ async def start_game(table: Table, message: discord.Message | None) -> None:
             return
         table.start_engine([])
         if message is not None:
-            with contextlib.suppress(discord.HTTPException):
-                started = message_kwargs(lobby_message(table, "The game has started."), editing=True)
-                await message.edit(**{**started, "view": None})
+            started = message_kwargs(lobby_message(table, "The game has started."), editing=True)
+            await table.edit(message, **{**started, "view": None})
         for out in await table.presenter.snapshot(table):
             await table.send(out)
     table.run()

@@ -253,6 +253,8 @@ class Table:
         await self.publish(events)
 
     async def publish(self, events: list[Event]) -> None:
+        if self.engine is not None and self.engine.is_over:
+            await self._settle()  # results are stored before the final standings are shown
         for out in await self.presenter.announce(self, events):
             await self.send(out)
         if self.engine is not None and not self.engine.is_over:
@@ -263,14 +265,16 @@ class Table:
             return
         self.closed = True
         await self._retire_prompt()
+        await self._settle()
+        self.bot.tables.forget(self)
+
+    async def _settle(self) -> None:
+        """Write the results once (the storage refuses a second write, so calling this again is safe)."""
         try:
             await self.bot.storage.finish_game(self.game_id, self.presenter.results(self))
         except StorageError:
             # The action log holds the whole game: the next start replays it and writes the results then.
-            log.exception(
-                "Could not store the results of game %s; they will be written on restart", self.game_id
-            )
-        self.bot.tables.forget(self)
+            log.exception("Could not store the results of game %s; they will be written on restart", self.game_id)
 
     # --- clicks ----------------------------------------------------------------
 
@@ -331,9 +335,9 @@ class Table:
         channel = self.channel
         if channel is None:
             return None
-        await self.bot.pacer.wait_turn(self.channel_id)
         try:
-            return await channel.send(**message_kwargs(out))
+            async with self.bot.pacer.turn(self.channel_id):
+                return await channel.send(**message_kwargs(out))
         except discord.HTTPException:
             log.exception("Could not post in channel %s for game %s", self.channel_id, self.game_id)
             return None
@@ -383,9 +387,7 @@ class Table:
         else:
             key, out = prompt
             if key == self._prompt_key and self._prompt_message is not None:
-                await self.bot.pacer.wait_turn(self.channel_id)
-                with contextlib.suppress(discord.HTTPException):
-                    await self._prompt_message.edit(**message_kwargs(out, editing=True))
+                await self.edit(self._prompt_message, **message_kwargs(out, editing=True))
             else:
                 await self._retire_prompt()
                 self._prompt_message = await self.send(out)
@@ -400,10 +402,15 @@ class Table:
                     decision.player, self.presenter.private_prompt(self, decision.player, decision)
                 )
 
+    async def edit(self, message: discord.Message, **changes: Any) -> None:
+        """Edit one of the table's channel messages, paced like a new message."""
+        with contextlib.suppress(discord.HTTPException):
+            async with self.bot.pacer.turn(self.channel_id):
+                await message.edit(**changes)
+
     async def _retire_prompt(self) -> None:
         if self._prompt_message is not None:
-            with contextlib.suppress(discord.HTTPException):
-                await self._prompt_message.edit(view=None)
+            await self.edit(self._prompt_message, view=None)
         self._prompt_message = None
         self._prompt_key = None
 

@@ -21,7 +21,8 @@ def signed(amount: int) -> str:
 def card_label(notation: str) -> str:
     """``gobbler swerve-left 2`` -> ``🐻 Gobbler swerve left 2``."""
     who, _, what = notation.partition(" ")
-    return f"{EMOJI.get(who, '')} {who.title()} {what.replace('-', ' ')}".strip()
+    what = what.replace("swerve-", "swerve ")
+    return f"{EMOJI.get(who, '')} {who.title()} {what}".strip()
 
 
 def cards_label(notations: list[str]) -> str:

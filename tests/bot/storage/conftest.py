@@ -6,9 +6,9 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from tests.bot.storage.storage_support import Clock
 
 from bot.storage import Storage
+from tests.bot.storage.storage_support import Clock
 
 
 @pytest.fixture

@@ -8,9 +8,9 @@ from contextlib import closing, contextmanager
 from pathlib import Path
 
 import pytest
-from tests.bot.storage.storage_support import count_rows, result, seats
 
 from bot.storage import BetRecord, Storage, StorageError
+from tests.bot.storage.storage_support import count_rows, result, seats
 
 
 @contextmanager

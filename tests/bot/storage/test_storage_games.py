@@ -6,9 +6,9 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from tests.bot.storage.storage_support import Clock, count_rows, result, seats
 
 from bot.storage import BetRecord, StaleAction, Storage, StorageError
+from tests.bot.storage.storage_support import Clock, count_rows, result, seats
 
 GUILD, CHANNEL = 111, 222
 BIG_SEED = 2**70 + 12345  # a seed wider than SQLite's integers still round-trips
@@ -233,3 +233,15 @@ async def test_concurrent_settlements_pay_once(storage: Storage, db_path: Path) 
     outcomes = await asyncio.gather(*(storage.finish_game(game_id, results) for _ in range(3)))
     assert sorted(outcomes) == [False, False, True]
     assert count_rows(db_path, "results") == 2
+
+
+async def test_settings_are_fixed_at_start_and_frozen_once_the_game_has_an_action(storage: Storage) -> None:
+    game_id = await new_game(storage, 5, status="lobby")
+    await storage.update_game(game_id, status="running", settings={"races": 3, "engine": {"first_better": 1}})
+    stored = await storage.load_game(game_id)
+    assert stored is not None and stored.settings["engine"] == {"first_better": 1}
+    await storage.append_action(game_id, 0, action(0))
+    with pytest.raises(StorageError, match="settings can no longer change"):
+        await storage.update_game(game_id, settings={"races": 1})
+    stored = await storage.load_game(game_id)
+    assert stored is not None and stored.settings["engine"] == {"first_better": 1}

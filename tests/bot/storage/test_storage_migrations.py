@@ -8,10 +8,10 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
-from tests.bot.storage.storage_support import count_rows
 
 from bot.storage import Storage, StorageError
 from bot.storage.migrations import MIGRATIONS, SCHEMA_VERSION, Migration, migrate
+from tests.bot.storage.storage_support import count_rows
 
 
 def versions(path: Path) -> list[int]:

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from tests.bot.storage.storage_support import DAY, START, Clock, result, seats
 
 from bot.storage import BetRecord, LeaderRow, PlayerResult, Storage, period_start
+from tests.bot.storage.storage_support import DAY, START, Clock, result, seats
 
 GUILD = 1
 OTHER_GUILD = 2
@@ -27,7 +27,7 @@ def board(rows: list[LeaderRow]) -> list[tuple[int, int, int]]:
 async def test_the_board_ranks_by_net_winnings_and_ignores_ai_seats(storage: Storage) -> None:
     await play(storage, [result(0, 1, 5, won=True), result(1, 2, -3), result(2, None, 50, won=True)])
     await play(storage, [result(0, 2, 2, won=True), result(1, 3, 1)])
-    rows, total = await storage.leaderboard(GUILD, None, None, page=1)
+    rows, total = await storage.leaderboard(GUILD, None, None, page=0)
     assert total == 3
     assert board(rows) == [(1, 1, 5), (2, 3, 1), (3, 2, -1)]
     assert (rows[2].games, rows[2].wins, rows[2].win_rate) == (2, 1, 0.5)
@@ -37,7 +37,7 @@ async def test_equal_net_goes_to_more_wins_then_fewer_games(storage: Storage) ->
     await play(storage, [result(0, 1, 4), result(1, 2, 4, won=True)])
     await play(storage, [result(0, 3, 2, won=True), result(1, 4, 0)])
     await play(storage, [result(0, 3, 2), result(1, 4, 4)])
-    rows, _ = await storage.leaderboard(GUILD, None, None, page=1)
+    rows, _ = await storage.leaderboard(GUILD, None, None, page=0)
     # all on $4: user 2 (1 win in 1 game), 3 (1 win in 2), 1 (no win in 1), 4 (no win in 2)
     assert [(row.user_id, row.net) for row in rows] == [(2, 4), (3, 4), (1, 4), (4, 4)]
 
@@ -46,28 +46,28 @@ async def test_the_board_shows_the_latest_name(storage: Storage, clock: Clock) -
     await play(storage, [result(0, 1, 1, name="Old name")])
     clock.advance(60)
     await play(storage, [result(0, 1, 1, name="New name")])
-    rows, _ = await storage.leaderboard(GUILD, "hotstreak", START, page=1)
+    rows, _ = await storage.leaderboard(GUILD, "hotstreak", START, page=0)
     assert rows[0].name == "New name"
 
 
-async def test_pages_count_from_one_and_report_the_total(storage: Storage) -> None:
+async def test_pages_count_from_zero_and_report_the_total(storage: Storage) -> None:
     await play(storage, [result(seat, 100 + seat, 20 - seat) for seat in range(8)])
-    first, total = await storage.leaderboard(GUILD, None, None, page=1, per_page=3)
-    third, _ = await storage.leaderboard(GUILD, None, None, page=3, per_page=3)
-    beyond, total_beyond = await storage.leaderboard(GUILD, None, None, page=4, per_page=3)
+    first, total = await storage.leaderboard(GUILD, None, None, page=0, per_page=3)
+    third, _ = await storage.leaderboard(GUILD, None, None, page=2, per_page=3)
+    beyond, total_beyond = await storage.leaderboard(GUILD, None, None, page=3, per_page=3)
     assert total == total_beyond == 8
     assert board(first) == [(1, 100, 20), (2, 101, 19), (3, 102, 18)]
     assert board(third) == [(7, 106, 14), (8, 107, 13)]
     assert beyond == []
-    assert await storage.leaderboard(GUILD, None, None, page=0, per_page=3) == (first, 8)
+    assert await storage.leaderboard(GUILD, None, None, page=-1, per_page=3) == (first, 8)
 
 
 async def test_boards_per_game_kind_and_for_all_games(storage: Storage) -> None:
     await play(storage, [result(0, 1, 5), result(1, 2, 1)], kind="hotstreak")
     await play(storage, [result(0, 1, -9), result(1, 3, 2)], kind="horserace")
-    assert board((await storage.leaderboard(GUILD, "hotstreak", None, 1))[0]) == [(1, 1, 5), (2, 2, 1)]
-    assert board((await storage.leaderboard(GUILD, "horserace", None, 1))[0]) == [(1, 3, 2), (2, 1, -9)]
-    rows, total = await storage.leaderboard(GUILD, None, None, 1)
+    assert board((await storage.leaderboard(GUILD, "hotstreak", None, 0))[0]) == [(1, 1, 5), (2, 2, 1)]
+    assert board((await storage.leaderboard(GUILD, "horserace", None, 0))[0]) == [(1, 3, 2), (2, 1, -9)]
+    rows, total = await storage.leaderboard(GUILD, None, None, 0)
     assert (board(rows), total) == ([(1, 3, 2), (2, 2, 1), (3, 1, -4)], 3)
     assert rows[2].games == 2
 
@@ -81,19 +81,19 @@ async def test_a_period_board_counts_only_games_since_then(
     since = clock.now - DAY
     await play(storage, [result(0, 2, 3, won=True), result(1, 3, 2)])
     await play(storage, [result(0, 1, -1)], kind="horserace")
-    rows, total = await storage.leaderboard(GUILD, kind, since, page=1)
+    rows, total = await storage.leaderboard(GUILD, kind, since, page=0)
     expected = [(1, 2, 3), (2, 3, 2)] + ([(3, 1, -1)] if kind is None else [])
     assert (board(rows), total) == (expected, len(expected))
-    all_time, _ = await storage.leaderboard(GUILD, kind, None, page=1)
+    all_time, _ = await storage.leaderboard(GUILD, kind, None, page=0)
     assert all_time[0].user_id == 1
 
 
 async def test_boards_belong_to_their_guild(storage: Storage) -> None:
     await play(storage, [result(0, 1, 5)], guild=OTHER_GUILD)
     await play(storage, [result(0, 2, 1)])
-    assert board((await storage.leaderboard(GUILD, None, None, 1))[0]) == [(1, 2, 1)]
-    assert board((await storage.leaderboard(OTHER_GUILD, None, 0.0, 1))[0]) == [(1, 1, 5)]
-    assert await storage.leaderboard(3, None, None, 1) == ([], 0)
+    assert board((await storage.leaderboard(GUILD, None, None, 0))[0]) == [(1, 2, 1)]
+    assert board((await storage.leaderboard(OTHER_GUILD, None, 0.0, 0))[0]) == [(1, 1, 5)]
+    assert await storage.leaderboard(3, None, None, 0) == ([], 0)
 
 
 def bets(*specs: tuple[str, bool]) -> list[BetRecord]:
@@ -143,7 +143,7 @@ async def test_the_streak_is_the_current_run(
 
 
 async def test_history_lists_finished_games_newest_first(storage: Storage, clock: Clock) -> None:
-    first = await play(storage, [result(0, 1, 3, won=True), result(1, None, 1)])
+    first = await play(storage, [result(0, 1, 3, won=True), result(1, None, 0)])
     clock.advance(60)
     second = await play(storage, [result(0, 1, 3, won=True), result(1, 2, 3, won=True), result(2, 3, -6)])
     cancelled = await storage.create_game("hotstreak", GUILD, 10, 1, {}, seats(1))
@@ -190,10 +190,10 @@ async def test_a_board_since_a_month_start_matches_one_since_any_moment(
     await play(storage, [result(0, 3, 1), result(1, 2, -1)])
     january = period_start("month", clock.now)
     assert january == START
-    from_months = await storage.leaderboard(GUILD, kind, january, page=1)
-    from_results = await storage.leaderboard(GUILD, kind, january - 0.5, page=1)
+    from_months = await storage.leaderboard(GUILD, kind, january, page=0)
+    from_results = await storage.leaderboard(GUILD, kind, january - 0.5, page=0)
     assert from_months == from_results
     expected = [(1, 3, 4), (2, 2, 2), (3, 1, -1)] if kind is None else [(1, 2, 2), (2, 3, -1)]
     assert board(from_months[0]) == expected
     december = period_start("month", START - DAY)
-    assert board((await storage.leaderboard(GUILD, kind, december, 1))[0])[0] == (1, 1, 30 if kind else 29)
+    assert board((await storage.leaderboard(GUILD, kind, december, 0))[0])[0] == (1, 1, 30 if kind else 29)

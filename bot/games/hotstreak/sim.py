@@ -1,0 +1,313 @@
+"""Simulate many Hot Streak games with AI players and print what the content does.
+
+``python -m bot sim hotstreak --games N --seed S [--players P] [--ai normal,easy] [--json]``
+
+Every game is played through the engine itself (``ai.play_ai_game``). Reported:
+
+* each mascot's share of race wins, cards flipped per race, the share of races where the
+  yellow bar folds;
+* the payout of every ticket side (by stack position, safe/risky) and every side-bet slip
+  (by answer, stack position, safe/risky): mean and spread (standard deviation). These are
+  what the ticket or slip *would* pay if held, taken over every race (and every mascot for
+  tickets), so they measure the content, not which bets the AI happened to take;
+* per side-bet card: how often its condition held;
+* head to head (``--ai`` names levels): seat-games won (shared first places count for every
+  seat sharing) and mean final cash, per level. Levels go round the seats and rotate by one
+  seat each game, so every level sits in every seat (and bets first) equally often.
+
+Games are independent and seeded from ``--seed`` and their index, so the figures do not
+depend on ``--workers`` (games are spread over that many processes).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import multiprocessing
+import os
+import statistics
+import sys
+import time
+from typing import Any
+
+from bot.games.hotstreak.ai import LEVELS, RACE_BUDGET, play_ai_game
+from bot.games.hotstreak.betting import ANSWERS, RISKS
+from bot.games.hotstreak.cards import MASCOTS
+from bot.games.hotstreak.content import Content, default_content
+from bot.games.hotstreak.game import HotStreak
+
+
+class Moments:
+    """Count, sum and sum of squares: mean and spread that merge across processes."""
+
+    def __init__(self, n: int = 0, total: float = 0.0, squares: float = 0.0) -> None:
+        self.n, self.total, self.squares = n, total, squares
+
+    def add(self, value: float) -> None:
+        self.n += 1
+        self.total += value
+        self.squares += value * value
+
+    def merge(self, other: Moments) -> None:
+        self.n += other.n
+        self.total += other.total
+        self.squares += other.squares
+
+    def summary(self) -> dict[str, float]:
+        if not self.n:
+            return {"n": 0, "mean": 0.0, "sd": 0.0}
+        mean = self.total / self.n
+        variance = max(0.0, self.squares / self.n - mean * mean)
+        return {"n": self.n, "mean": round(mean, 4), "sd": round(math.sqrt(variance), 4)}
+
+
+class Tally:
+    """Everything counted over a batch of games; batches merge into one."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.races = 0
+        self.wins = dict.fromkeys(MASCOTS, 0)
+        self.flips: list[int] = []
+        self.folded = 0
+        self.tickets: dict[str, Moments] = {}
+        self.slips: dict[str, Moments] = {}
+        self.side_cards: dict[str, list[int]] = {}  # id -> [races, held]
+        self.level_seats: dict[str, int] = {}
+        self.level_wins: dict[str, int] = {}
+        self.level_cash: dict[str, int] = {}
+
+    def add_game(self, game: HotStreak, levels: list[str], content: Content) -> None:
+        self.games += 1
+        slips_by_id = {card["id"]: card["slips"] for card in content.side_bets}
+        public = game.view(None)
+        for record in public["history"]:
+            self.races += 1
+            self.wins[record["podium"][0]] += 1
+            self.flips.append(record["tally"]["flips"])
+            self.folded += record["tally"]["folds"] >= 1
+            for mascot in MASCOTS:
+                place = record["places"][mascot]
+                for position, ticket in enumerate(content.tickets[mascot], start=1):
+                    for risk in RISKS:
+                        value = ticket[risk][place - 1] if place <= 3 else 0
+                        self.tickets.setdefault(f"{position}:{risk}", Moments()).add(value)
+            side = record["side_bet"]
+            seen = self.side_cards.setdefault(side["id"], [0, 0])
+            seen[0] += 1
+            seen[1] += side["happened"]
+            for answer in ANSWERS:
+                right = (answer == "yes") == side["happened"]
+                for position, slip in enumerate(slips_by_id[side["id"]][answer], start=1):
+                    for risk in RISKS:
+                        if risk == "safe":
+                            value = slip["safe"] if right else 0
+                        else:
+                            value = slip["risky"][0] if right else slip["risky"][1]
+                        self.slips.setdefault(f"{answer}:{position}:{risk}", Moments()).add(value)
+        for standing in public["standings"]:
+            level = levels[standing["seat"]]
+            self.level_seats[level] = self.level_seats.get(level, 0) + 1
+            self.level_wins[level] = self.level_wins.get(level, 0) + standing["won"]
+            self.level_cash[level] = self.level_cash.get(level, 0) + standing["cash"]
+
+    def merge(self, other: Tally) -> None:
+        self.games += other.games
+        self.races += other.races
+        for m in MASCOTS:
+            self.wins[m] += other.wins[m]
+        self.flips += other.flips
+        self.folded += other.folded
+        for mine, theirs in ((self.tickets, other.tickets), (self.slips, other.slips)):
+            for key, moments in theirs.items():
+                mine.setdefault(key, Moments()).merge(moments)
+        for key, (races, held) in other.side_cards.items():
+            seen = self.side_cards.setdefault(key, [0, 0])
+            seen[0] += races
+            seen[1] += held
+        for mine, theirs in (
+            (self.level_seats, other.level_seats),
+            (self.level_wins, other.level_wins),
+            (self.level_cash, other.level_cash),
+        ):
+            for key, value in theirs.items():
+                mine[key] = mine.get(key, 0) + value
+
+
+def seat_levels(levels: list[str], seats: int, game_index: int) -> list[str]:
+    """Levels round the seats, rotated one seat per game."""
+    return [levels[(seat + game_index) % len(levels)] for seat in range(seats)]
+
+
+def game_seed(seed: int, game_index: int) -> int:
+    return seed * 1_000_003 + game_index
+
+
+def _play_batch(job: tuple[int, int, int, int, list[str], int, int]) -> Tally:
+    """Games ``first, first + step, ...`` below ``games`` (one worker's share)."""
+    seed, first, step, games, levels, players, budget = job
+    content = default_content()
+    tally = Tally()
+    for index in range(first, games, step):
+        by_seat = seat_levels(levels, players, index)
+        game = play_ai_game(players, game_seed(seed, index), by_seat, budget=budget)
+        tally.add_game(game, by_seat, content)
+    return tally
+
+
+def simulate(
+    games: int,
+    seed: int,
+    players: int = 4,
+    levels: list[str] | None = None,
+    *,
+    workers: int = 1,
+    budget: int = RACE_BUDGET,
+) -> dict[str, Any]:
+    """Play ``games`` AI games and return the figures as one JSON-able dict."""
+    levels = list(levels or ["easy"])
+    started = time.perf_counter()
+    workers = max(1, min(workers, games))
+    jobs = [(seed, w, workers, games, levels, players, budget) for w in range(workers)]
+    if workers == 1:
+        parts = [_play_batch(jobs[0])]
+    else:
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            parts = pool.map(_play_batch, jobs)
+    tally = Tally()
+    for part in parts:
+        tally.merge(part)
+    return report(tally, seed, players, levels, time.perf_counter() - started)
+
+
+def report(tally: Tally, seed: int, players: int, levels: list[str], seconds: float) -> dict[str, Any]:
+    races = max(tally.races, 1)
+    tickets = {
+        str(position): {risk: tally.tickets[f"{position}:{risk}"].summary() for risk in RISKS}
+        for position in sorted({int(k.split(":")[0]) for k in tally.tickets})
+    }
+    slips = {
+        answer: {
+            str(position): {risk: tally.slips[f"{answer}:{position}:{risk}"].summary() for risk in RISKS}
+            for position in sorted({int(k.split(":")[1]) for k in tally.slips if k.startswith(answer)})
+        }
+        for answer in ANSWERS
+    }
+    calm_risky = [f"ticket {p}" for p, s in tickets.items() if s["risky"]["sd"] <= s["safe"]["sd"]]
+    calm_risky += [
+        f"side {a} {p}"
+        for a, by in slips.items()
+        for p, s in by.items()
+        if s["risky"]["sd"] <= s["safe"]["sd"]
+    ]
+    flips = tally.flips or [0]
+    head_to_head = {
+        level: {
+            "seat_games": tally.level_seats[level],
+            "wins": tally.level_wins[level],
+            "win_rate": round(tally.level_wins[level] / tally.level_seats[level], 4),
+            "mean_cash": round(tally.level_cash[level] / tally.level_seats[level], 3),
+        }
+        for level in levels
+        if tally.level_seats.get(level)
+    }
+    return {
+        "games": tally.games,
+        "races": tally.races,
+        "players": players,
+        "seed": seed,
+        "ai": levels,
+        "mascot_wins": {m: round(tally.wins[m] / races, 4) for m in MASCOTS},
+        "flips": {
+            "mean": round(statistics.fmean(flips), 3),
+            "median": statistics.median(flips),
+            "max": max(flips),
+        },
+        "fold_share": round(tally.folded / races, 4),
+        "tickets": tickets,
+        "side_slips": slips,
+        "side_bets": {
+            key: {"races": n, "happened": round(held / n, 4)}
+            for key, (n, held) in sorted(tally.side_cards.items())
+        },
+        "risky_not_wider": calm_risky,
+        "head_to_head": head_to_head,
+        "seconds": round(seconds, 2),
+    }
+
+
+def _table(out: dict[str, Any]) -> str:
+    lines = [
+        f"Hot Streak: {out['games']} games, {out['races']} races, {out['players']} players, "
+        f"AI {','.join(out['ai'])}, seed {out['seed']} ({out['seconds']} s)",
+        "",
+        "Mascot wins: " + "  ".join(f"{m} {share:.1%}" for m, share in out["mascot_wins"].items()),
+        f"Cards flipped per race: mean {out['flips']['mean']:.1f}, median {out['flips']['median']}, "
+        f"max {out['flips']['max']}",
+        f"Races where the yellow bar folds: {out['fold_share']:.1%}",
+        "",
+        "Tickets if held (every race, every mascot): mean / spread",
+        f"{'stack':>7}  {'safe':>15}  {'risky':>15}",
+    ]
+    for position, sides in out["tickets"].items():
+        lines.append(
+            f"{position:>7}  "
+            + "  ".join(f"{sides[r]['mean']:>7.2f} / {sides[r]['sd']:<5.2f}" for r in RISKS)
+        )
+    lines += [
+        "",
+        "Side-bet slips if held (every race): mean / spread",
+        f"{'slip':>7}  {'safe':>15}  {'risky':>15}",
+    ]
+    for answer, by in out["side_slips"].items():
+        for position, sides in by.items():
+            lines.append(
+                f"{answer + ' ' + position:>7}  "
+                + "  ".join(f"{sides[r]['mean']:>7.2f} / {sides[r]['sd']:<5.2f}" for r in RISKS)
+            )
+    lines += ["", "Side-bet cards: how often they happen"]
+    for key, seen in out["side_bets"].items():
+        lines.append(f"  {key:<20} {seen['happened']:>6.1%}  ({seen['races']} races)")
+    if out["risky_not_wider"]:
+        lines.append("Risky sides with no wider spread than safe: " + ", ".join(out["risky_not_wider"]))
+    else:
+        lines.append("Every risky side has a wider spread than its safe side.")
+    if out["head_to_head"]:
+        lines += ["", "Head to head (per seat-game): win rate, mean final cash"]
+        for level, h in out["head_to_head"].items():
+            lines.append(
+                f"  {level:<7} {h['win_rate']:>6.1%} of {h['seat_games']} seat-games, ${h['mean_cash']:.2f}"
+            )
+    return "\n".join(lines)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bot sim hotstreak")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--ai", default="easy", help="comma-separated levels, round the seats (easy, normal)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes to spread the games over"
+    )
+    parser.add_argument("--budget", type=int, default=RACE_BUDGET, help="imagined races per normal decision")
+    args = parser.parse_args(argv)
+    levels = [level.strip() for level in args.ai.split(",") if level.strip()]
+    unknown = [level for level in levels if level not in LEVELS]
+    if not levels or unknown:
+        print(
+            f"unknown AI level {', '.join(unknown) or '(none)'}; choose from {', '.join(LEVELS)}",
+            file=sys.stderr,
+        )
+        return 2
+    if not HotStreak.min_players <= args.players <= HotStreak.max_players or args.games < 1:
+        print(
+            f"--players must be {HotStreak.min_players}..{HotStreak.max_players} and --games at least 1",
+            file=sys.stderr,
+        )
+        return 2
+    out = simulate(args.games, args.seed, args.players, levels, workers=args.workers, budget=args.budget)
+    print(json.dumps(out, sort_keys=True) if args.json else _table(out))
+    return 0

@@ -1,0 +1,120 @@
+"""Hot Streak through the fake Discord, as players see it: lobby, bets, secret picks, races, standings."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+
+from bot.client import RaceBot
+from tests.cogs.conftest import FAST, World, private_answer
+from tests.cogs.hotstreak_player import BET_ID, HotStreakTable
+from tests.fakediscord import FakeMessage, running_bot, text_of
+
+
+async def open_table(world: World, *joiners: str, ai: int = 1) -> tuple[FakeMessage, HotStreakTable]:
+    fake, users = world.fake, world.users
+    ix = await fake.slash(users["alice"], world.channel, "hotstreak start", pace=0.0)
+    lobby = await ix.reply()
+    for name in joiners:
+        await (await fake.click_button(users[name], lobby, "Join")).wait_response()
+    for _ in range(ai):
+        await (await fake.click_button(users["alice"], lobby, "Add AI")).wait_response()
+    seats = {0: users["alice"]} | {i + 1: users[name] for i, name in enumerate(joiners)}
+    return lobby, HotStreakTable(world, seats)
+
+
+def public_text(world: World) -> str:
+    """Everything anyone in the channel could ever read there, every edit included."""
+    parts = []
+    for message in world.fake.channel_messages(world.channel):
+        parts.append(message.text)
+        parts.extend(text_of(version) for version in message.edits)
+    return "\n".join(parts)
+
+
+async def test_three_humans_and_an_ai_play_a_whole_game_to_the_final_standings(world: World, bot: RaceBot) -> None:
+    lobby, table = await open_table(world, "bob", "carol")
+    assert world.users["alice"].mention in lobby.text and "Hot Streak" in lobby.text
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+    await table.play_to_the_end(dm_less={"carol"})
+
+    channel = world.fake.channel_messages(world.channel)
+    frames = [m for m in channel if m.attachments and m.content.startswith("**Card")]
+    assert len(frames) >= 3 * 5  # a picture after every flipped card, three races
+    assert all(a.description and "Gobbler" in a.description for m in frames for a in m.attachments)
+    assert sum("Race" in m.text and "results" in m.text for m in channel) == 3
+    final = next(m for m in channel if "Final standings" in m.text)
+    for name in ("alice", "bob", "carol"):
+        assert name in final.text
+    # carol's DMs are closed: the channel says so without naming her cards, and she played through My hand.
+    assert any("can't send you direct messages" in m.text and "carol" in m.text.lower() or "<@" in m.text for m in channel)
+    assert world.fake.dm_messages(world.users["carol"]) == []
+    assert any(m.selects for m in world.fake.ephemeral_for(world.users["carol"]))
+    # Results were written once, for the leaderboard.
+    rows, total = await bot.storage.leaderboard(world.guild.id, "hotstreak", None, 0)
+    assert total == 3 and {r.name for r in rows} == {"alice", "bob", "carol"}
+
+
+async def test_no_public_message_reveals_a_hand_or_a_secret_pick(world: World, bot: RaceBot) -> None:
+    lobby, table = await open_table(world, "bob")
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+    hands = {}
+    for name in ("alice", "bob"):
+        await world.fake.wait_for(lambda n=name: bool(world.fake.dm_messages(world.users[n])), timeout=5)
+        dealt = world.fake.dm_messages(world.users[name])[0].text
+        hands[name] = dealt.split("Your hand:")[1].strip()
+    # Bet until the secret picks are due, then pick, and look at the channel before any card is flipped.
+    while not any(table.open_selects(u) for u in table.seats.values()):
+        await table.step(set())
+        await asyncio.sleep(0.01)
+    for _ in range(2):
+        await table.step(set())
+    await world.fake.wait_for(lambda: "Three cards burned" in public_text(world), timeout=10)
+    before_race = public_text(world).split("Three cards burned")[0]
+    for name, hand in hands.items():
+        assert hand not in before_race
+        assert "Your hand" not in before_race and "secret pick is in" not in before_race
+    face_up = next(m for m in world.fake.channel_messages(world.channel) if "Face-up race cards" in m.text).text
+    for name, labels in table.picks.items():
+        for label in labels:
+            if label not in face_up:
+                assert label not in before_race, f"{name}'s secret pick {label} was shown before it was flipped"
+
+
+async def test_wrong_user_and_stale_clicks_get_a_private_answer_and_change_nothing(world: World, bot: RaceBot) -> None:
+    lobby, table = await open_table(world, "bob", ai=0)
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+    await world.fake.wait_for(lambda: bool(table.bet_buttons()), timeout=5)
+    message, custom_id, seat = table.bet_buttons()[-1]
+    on_turn, other = table.seats[seat], table.seats[1 - seat]
+    before = message.text
+    stranger = await world.fake.click(world.users["dave"], message, custom_id)
+    assert "not playing" in await private_answer(world.fake, stranger)
+    wrong = await world.fake.click(other, message, custom_id)
+    assert "not you" in await private_answer(world.fake, wrong)
+    assert message.text == before
+    first = await world.fake.click(on_turn, message, custom_id)
+    assert "You took" in await private_answer(world.fake, first)
+    stale = await world.fake.click(on_turn, message, custom_id)
+    assert "already decided" in await private_answer(world.fake, stale)
+    game = await bot.storage.active_game_in_channel(world.channel.id)
+    assert game is not None and len(game.actions) == 1  # the double click was not applied twice
+    # A menu left in a DM from a game that is over answers that the game has ended.
+    await table.play_to_the_end()
+    old = next(m for m in world.fake.dm_messages(world.users["alice"]) if m.selects)
+    menu = old.selects[0]
+    late = await world.fake.select(world.users["alice"], old, menu.custom_id, [menu.values[0]])
+    assert "ended" in await private_answer(world.fake, late)
+    assert BET_ID.match(custom_id)
+
+
+async def test_a_late_player_is_played_by_the_ai_at_the_deadline(world: World) -> None:
+    quick = dataclasses.replace(FAST, turn_seconds=0.3, phase_seconds=0.3)
+    async with running_bot(world.fake, world.bot(timing=quick)):
+        lobby, table = await open_table(world, ai=1)
+        await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+        # alice never clicks: every decision of hers is taken at its deadline, and the channel is told.
+        await world.fake.wait_for(table.finished, timeout=60)
+    channel = public_text(world)
+    assert "Time's up for alice" in channel
+    assert "Final standings" in channel
