@@ -43,7 +43,7 @@ def main() -> None:
     print(f"normal AI, {RACE_BUDGET} imagined races per decision, {games} games per table size")
     for seats in (2, 4, 6):
         for kind, ms in time_decisions(seats, games).items():
-            p95 = statistics.quantiles(ms, n=20)[-1] if len(ms) > 1 else ms[0]
+            p95 = statistics.quantiles(ms, n=20, method="inclusive")[-1] if len(ms) > 1 else ms[0]
             print(
                 f"  {seats} players  {kind:<7} n={len(ms):<4} mean {statistics.fmean(ms):6.1f} ms"
                 f"  p95 {p95:6.1f} ms  max {max(ms):6.1f} ms"

@@ -55,7 +55,12 @@ class Decision:
     prompt: str = ""
 
     def to_json(self) -> dict[str, JSON]:
-        return {"player": self.player, "kind": self.kind, "options": list(self.options), "prompt": self.prompt}
+        return {
+            "player": self.player,
+            "kind": self.kind,
+            "options": list(self.options),
+            "prompt": self.prompt,
+        }
 
 
 @dataclass(frozen=True)

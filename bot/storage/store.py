@@ -245,7 +245,9 @@ class Storage:
             if status is not None and current not in OPEN_STATUSES:
                 raise StorageError(f"Game {game_id} has ended ({current}); it cannot be set to {status!r}.")
             if settings is not None:
-                async with db.execute("SELECT 1 FROM actions WHERE game_id = ? LIMIT 1", (game_id,)) as cursor:
+                async with db.execute(
+                    "SELECT 1 FROM actions WHERE game_id = ? LIMIT 1", (game_id,)
+                ) as cursor:
                     if await cursor.fetchone() is not None:
                         raise StorageError(f"Game {game_id} has started; its settings can no longer change.")
             assignments = ", ".join(f"{column} = ?" for column in changes)
@@ -395,6 +397,19 @@ class Storage:
         """The guild's last finished games, newest first (cancelled/abandoned games are not listed)."""
         async with self._transaction("read the game history", write=False) as db:
             return await standings.history(db, guild_id, limit)
+
+    async def game_results(self, game_id: int) -> list[PlayerResult]:
+        """The stored outcome of one game, every seat (AI seats too), in seat order; [] if not settled."""
+        async with self._transaction(f"read the results of game {game_id}", write=False) as db:
+            async with db.execute(
+                "SELECT seat, user_id, name, cash, net, place, won FROM results WHERE game_id = ? ORDER BY seat",
+                (game_id,),
+            ) as cursor:
+                rows = await cursor.fetchall()
+        return [
+            PlayerResult(seat=r[0], user_id=r[1], name=r[2], cash=r[3], net=r[4], place=r[5], won=bool(r[6]))
+            for r in rows
+        ]
 
     async def lifetime_winnings(self, guild_id: int, kind: str, user_ids: list[int]) -> dict[int, int]:
         """Each user's total net at ``kind`` in this guild; 0 for a newcomer."""

@@ -232,7 +232,10 @@ class Tables:
                 content=f"♻️ I restarted; {presenter.title} game #{game.id} carries on from where it stopped."
             )
         )
-        if table.engine is not None and not table.engine.is_over:
+        if table.engine is not None and table.engine.is_over:
+            # Stopped between storing the last action and announcing it: settle and show the end now.
+            await table.publish(table.last_events)
+        elif table.engine is not None:
             for out in await presenter.snapshot(table):
                 await table.send(out)
         table.run()

@@ -105,7 +105,9 @@ class HotStreakPresenter(Presenter):
         if phase == "draft":
             return f"draft:{race}", self._draft_prompt(table, view)
         if phase in ("submit", "double"):
-            waiting = sorted({table.seats[d.player].name for d in table.human_pending() if d.player is not None})
+            waiting = sorted(
+                {table.seats[d.player].name for d in table.human_pending() if d.player is not None}
+            )
             if phase == "submit":
                 n = 2 if table.engine.seats == 2 else 1  # type: ignore[union-attr]
                 what = f"Everyone adds {n} card{'s' if n > 1 else ''} from their hand to the race deck, face down."

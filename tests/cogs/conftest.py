@@ -11,7 +11,15 @@ import pytest
 from bot.client import EXTENSIONS, RaceBot
 from bot.config import Settings
 from bot.tables.timing import Timing
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeInteraction, FakeUser, running_bot, text_of
+from tests.fakediscord import (
+    FakeChannel,
+    FakeDiscord,
+    FakeGuild,
+    FakeInteraction,
+    FakeUser,
+    running_bot,
+    text_of,
+)
 
 # Discord's 5 messages per 5 s, scaled down by 20 on both sides: the pacer's logic is the same,
 # and the fake flags any burst beyond it, so games run fast and the limit is still checked.
@@ -65,5 +73,7 @@ async def bot(world: World) -> AsyncIterator[RaceBot]:
 
 async def private_answer(fake: FakeDiscord, ix: FakeInteraction, timeout: float = 5.0) -> str:
     """What the bot told only this user about their click or command (an ephemeral reply or followup)."""
-    await fake.wait_for(lambda: any(m.ephemeral for m in ix.messages), timeout=timeout, what="an ephemeral answer")
+    await fake.wait_for(
+        lambda: any(m.ephemeral for m in ix.messages), timeout=timeout, what="an ephemeral answer"
+    )
     return text_of([m for m in ix.messages if m.ephemeral])

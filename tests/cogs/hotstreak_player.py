@@ -99,7 +99,10 @@ class HotStreakTable:
         tail = "\n---\n".join(m.text[:300] for m in self.channel()[-4:])
         tail += f"\nrefused: {self.fake.refused_requests[-3:]}"
         for user in self.seats.values():
-            tail += f"\n{user.name} DMs: " + " | ".join(str([s.custom_id for s in m.selects]) + str(m.components)[:300] for m in self.fake.dm_messages(user))
+            tail += f"\n{user.name} DMs: " + " | ".join(
+                str([s.custom_id for s in m.selects]) + str(m.components)[:300]
+                for m in self.fake.dm_messages(user)
+            )
         tail += f"\ndone: {self.done} bets: {self.bet_buttons()}"
         raise AssertionError(f"the game did not finish; the channel ends with:\n{tail}")
 

@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import re
-
 from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.client import RaceBot
 from tests.cogs.conftest import World, private_answer
-from tests.fakediscord import running_bot
-from tests.fakediscord import FakeMessage, text_of
+from tests.fakediscord import FakeMessage, running_bot
 
 ROLL_ID = re.compile(r"g:\d+:d:(\d+):\d+:roll:")
 
@@ -58,7 +56,10 @@ async def test_manual_rolls_only_the_player_on_turn_may_roll(world: World, bot: 
         if standings(world) is not None:
             break
         await world.fake.wait_for(
-            lambda: standings(world) is not None or any(ROLL_ID.match(b.custom_id or "") for b in _board_buttons(world)),
+            lambda: (
+                standings(world) is not None
+                or any(ROLL_ID.match(b.custom_id or "") for b in _board_buttons(world))
+            ),
             timeout=10,
         )
         buttons = [b for b in _board_buttons(world) if ROLL_ID.match(b.custom_id or "")]
@@ -83,9 +84,17 @@ async def test_manual_rolls_only_the_player_on_turn_may_roll(world: World, bot: 
 
 
 def _board(world: World) -> FakeMessage:
-    return [m for m in world.fake.channel_messages(world.channel) if any(a.filename == "board.png" for a in m.attachments)][-1]
+    return [
+        m
+        for m in world.fake.channel_messages(world.channel)
+        if any(a.filename == "board.png" for a in m.attachments)
+    ][-1]
 
 
 def _board_buttons(world: World) -> list:
-    boards = [m for m in world.fake.channel_messages(world.channel) if any(a.filename == "board.png" for a in m.attachments)]
+    boards = [
+        m
+        for m in world.fake.channel_messages(world.channel)
+        if any(a.filename == "board.png" for a in m.attachments)
+    ]
     return boards[-1].buttons if boards else []

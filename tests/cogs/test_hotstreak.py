@@ -32,7 +32,9 @@ def public_text(world: World) -> str:
     return "\n".join(parts)
 
 
-async def test_three_humans_and_an_ai_play_a_whole_game_to_the_final_standings(world: World, bot: RaceBot) -> None:
+async def test_three_humans_and_an_ai_play_a_whole_game_to_the_final_standings(
+    world: World, bot: RaceBot
+) -> None:
     lobby, table = await open_table(world, "bob", "carol")
     assert world.users["alice"].mention in lobby.text and "Hot Streak" in lobby.text
     await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
@@ -47,7 +49,10 @@ async def test_three_humans_and_an_ai_play_a_whole_game_to_the_final_standings(w
     for name in ("alice", "bob", "carol"):
         assert name in final.text
     # carol's DMs are closed: the channel says so without naming her cards, and she played through My hand.
-    assert any("can't send you direct messages" in m.text and "carol" in m.text.lower() or "<@" in m.text for m in channel)
+    assert any(
+        "can't send you direct messages" in m.text and "carol" in m.text.lower() or "<@" in m.text
+        for m in channel
+    )
     assert world.fake.dm_messages(world.users["carol"]) == []
     assert any(m.selects for m in world.fake.ephemeral_for(world.users["carol"]))
     # Results were written once, for the leaderboard.
@@ -74,14 +79,20 @@ async def test_no_public_message_reveals_a_hand_or_a_secret_pick(world: World, b
     for name, hand in hands.items():
         assert hand not in before_race
         assert "Your hand" not in before_race and "secret pick is in" not in before_race
-    face_up = next(m for m in world.fake.channel_messages(world.channel) if "Face-up race cards" in m.text).text
+    face_up = next(
+        m for m in world.fake.channel_messages(world.channel) if "Face-up race cards" in m.text
+    ).text
     for name, labels in table.picks.items():
         for label in labels:
             if label not in face_up:
-                assert label not in before_race, f"{name}'s secret pick {label} was shown before it was flipped"
+                assert label not in before_race, (
+                    f"{name}'s secret pick {label} was shown before it was flipped"
+                )
 
 
-async def test_wrong_user_and_stale_clicks_get_a_private_answer_and_change_nothing(world: World, bot: RaceBot) -> None:
+async def test_wrong_user_and_stale_clicks_get_a_private_answer_and_change_nothing(
+    world: World, bot: RaceBot
+) -> None:
     lobby, table = await open_table(world, "bob", ai=0)
     await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
     await world.fake.wait_for(lambda: bool(table.bet_buttons()), timeout=5)
