@@ -13,10 +13,10 @@ import discord
 
 from bot.games.base import GameError
 from bot.storage import StorageError, StoredGame
-from bot.tables.lobby import OPS, expire_lobby, lobby_message, on_lobby
+from bot.tables.lobby import OPS, expire_lobby, lobby_message, on_lobby, start_game
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat, ai_seat
-from bot.tables.table import SAVE_FAILED, Table, message_kwargs, reply
+from bot.tables.table import SAVE_FAILED, Table, followup, message_kwargs, reply
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
@@ -32,6 +32,7 @@ class Tables:
         self.presenters: dict[str, Presenter] = {}
         self.by_id: dict[int, Table] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
+        self._opening = asyncio.Lock()
 
     def add_presenter(self, presenter: Presenter) -> None:
         self.presenters[presenter.kind] = presenter
@@ -62,61 +63,62 @@ class Tables:
     ) -> Table | None:
         """``/<game> start``: one game per channel, one game per player in a server."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        existing = self.in_channel(interaction.channel_id)
-        if existing is not None:
-            await reply(
-                interaction,
-                f"A {existing.presenter.title} game is already running here (game #{existing.game_id}).",
-            )
-            return None
-        other = self.of_user(interaction.guild_id, interaction.user.id)
-        if other is not None:
-            await reply(
-                interaction,
-                f"You're already playing in <#{other.channel_id}>; finish or leave that game first.",
-            )
-            return None
-        seats = [Seat(name=interaction.user.display_name, user_id=interaction.user.id)]
-        level = str(settings.get("ai_level", "normal"))
-        for _ in range(min(bots, int(settings["players"]) - 1)):
-            seats.append(ai_seat(seats, level))
-        settings["host_id"] = interaction.user.id
-        meta = {"lobby_closes": time.time() + self.bot.timing.lobby_seconds}
-        seed = secrets.randbits(48)
-        try:
-            game_id = await self.bot.storage.create_game(
-                presenter.kind,
-                interaction.guild_id,
-                interaction.channel_id,
-                seed,
-                settings,
-                [s.to_json() for s in seats],
-                status="lobby",
+        async with self._opening:  # two starts at once in one channel must not both get a lobby
+            existing = self.in_channel(interaction.channel_id)
+            if existing is not None:
+                title = existing.presenter.title
+                await reply(
+                    interaction, f"A {title} game is already running here (game #{existing.game_id})."
+                )
+                return None
+            other = self.of_user(interaction.guild_id, interaction.user.id)
+            if other is not None:
+                await reply(
+                    interaction,
+                    f"You're already playing in <#{other.channel_id}>; finish or leave that game first.",
+                )
+                return None
+            # Acknowledge before touching the database, so a slow disk never makes the command time out.
+            await interaction.response.defer()
+            seats = [Seat(name=interaction.user.display_name, user_id=interaction.user.id)]
+            level = str(settings.get("ai_level", "normal"))
+            for _ in range(min(bots, int(settings["players"]) - 1)):
+                seats.append(ai_seat(seats, level))
+            settings["host_id"] = interaction.user.id
+            meta = {"lobby_closes": time.time() + self.bot.timing.lobby_seconds}
+            seed = secrets.randbits(48)
+            try:
+                game_id = await self.bot.storage.create_game(
+                    presenter.kind,
+                    interaction.guild_id,
+                    interaction.channel_id,
+                    seed,
+                    settings,
+                    [s.to_json() for s in seats],
+                    status="lobby",
+                    meta=meta,
+                )
+            except StorageError:
+                log.exception("Could not create a game")
+                await followup(interaction, SAVE_FAILED)
+                return None
+            table = Table(
+                self.bot,
+                presenter,
+                game_id=game_id,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id,
+                host_id=interaction.user.id,
+                seed=seed,
+                seats=seats,
+                settings=settings,
                 meta=meta,
             )
-        except StorageError:
-            log.exception("Could not create a game")
-            await reply(interaction, SAVE_FAILED)
-            return None
-        table = Table(
-            self.bot,
-            presenter,
-            game_id=game_id,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id,
-            host_id=interaction.user.id,
-            seed=seed,
-            seats=seats,
-            settings=settings,
-            meta=meta,
-        )
-        self.by_id[game_id] = table
-        await interaction.response.send_message(**message_kwargs(lobby_message(table)))
+            self.by_id[game_id] = table
+        lobby = await interaction.followup.send(**message_kwargs(lobby_message(table)), wait=True)
         self._lobby_timers[game_id] = asyncio.create_task(expire_lobby(table, self.bot.timing.lobby_seconds))
         if len(seats) >= int(settings["players"]):
-            from bot.tables.lobby import start_game
-
-            await start_game(table, await interaction.original_response())
+            await start_game(table, lobby)
         return table
 
     async def close(self, table: Table, status: str, why: str) -> None:

@@ -292,6 +292,9 @@ class Table:
         if mine is None:
             await reply(interaction, "You're not playing in this game.")
             return
+        if self.engine is None:
+            await reply(interaction, "The game hasn't started yet.")
+            return
         if mine != seat:
             await reply(interaction, f"That's for {self.seats[seat].name}, not you.")
             return

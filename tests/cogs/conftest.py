@@ -71,9 +71,7 @@ async def bot(world: World) -> AsyncIterator[RaceBot]:
         yield running
 
 
-async def private_answer(fake: FakeDiscord, ix: FakeInteraction, timeout: float = 5.0) -> str:
+async def private_answer(fake: FakeDiscord, ix: FakeInteraction) -> str:
     """What the bot told only this user about their click or command (an ephemeral reply or followup)."""
-    await fake.wait_for(
-        lambda: any(m.ephemeral for m in ix.messages), timeout=timeout, what="an ephemeral answer"
-    )
+    await fake.wait_for(lambda: any(m.ephemeral for m in ix.messages), timeout=5.0, what="an ephemeral answer")
     return text_of([m for m in ix.messages if m.ephemeral])

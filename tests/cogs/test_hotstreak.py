@@ -76,7 +76,7 @@ async def test_no_public_message_reveals_a_hand_or_a_secret_pick(world: World, b
         await table.step(set())
     await world.fake.wait_for(lambda: "Three cards burned" in public_text(world), timeout=10)
     before_race = public_text(world).split("Three cards burned")[0]
-    for name, hand in hands.items():
+    for hand in hands.values():
         assert hand not in before_race
         assert "Your hand" not in before_race and "secret pick is in" not in before_race
     face_up = next(

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 import pytest
-from tests.bot.games.horserace.horserace_table import of_kind, step, table
 
 from bot.games.horserace.deck import build_deck, deal
+from tests.bot.games.horserace.horserace_table import of_kind, step, table
 
 
 @pytest.mark.parametrize("players", range(2, 7))

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from tests.bot.games.horserace.horserace_table import kinds, of_kind, rolls, start_race, step, table
 
 from bot.games.base import Action, IllegalAction
 from bot.games.horserace.ai import play_out
 from bot.games.horserace.game import HorseRace
+from tests.bot.games.horserace.horserace_table import kinds, of_kind, rolls, start_race, step, table
 
 TIME_UP = Action(None, "time_up", None)
 

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from tests.bot.games.horserace.horserace_table import rolls, start_race, step, table
 
 from bot.games.base import Action
 from bot.games.horserace.game import HorseRace
 from bot.games.horserace.narration import narrate
+from tests.bot.games.horserace.horserace_table import rolls, start_race, step, table
 
 
 def whole_game_events() -> list:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from tests.bot.games.horserace.horserace_table import of_kind, rolls, start_race, step, table
-
 from bot.games.horserace.jackpot import split_jackpot
+from tests.bot.games.horserace.horserace_table import of_kind, rolls, start_race, step, table
 
 
 def test_players_roll_in_turn_round_the_table():

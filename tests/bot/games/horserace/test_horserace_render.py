@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import io
 
-from tests.bot.games.horserace.horserace_table import rolls, start_race, table
 from PIL import Image
 
 from bot.games.horserace.ai import play_out
 from bot.games.horserace.game import HorseRace
 from bot.games.horserace.render import alt_text, render_board
+from tests.bot.games.horserace.horserace_table import rolls, start_race, table
 
 
 def mid_race() -> HorseRace:
