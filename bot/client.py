@@ -48,7 +48,9 @@ class RaceBot(commands.Bot):
         self._page_handlers: dict[str, object] = {}
 
     async def setup_hook(self) -> None:
-        self.storage = await Storage.open(self.settings.database_url)
+        self.storage = await Storage.open(
+            self.settings.database_url, busy_timeout=self.timing.storage_busy_timeout
+        )
         self.add_dynamic_items(GameButton, GameSelect)
         for extension in self._extensions:
             await self.load_extension(extension)

@@ -8,11 +8,14 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot.storage.location import database_path
+
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
     "open its Bot tab, press 'Reset Token', and put the token in the environment or in a .env file "
     "(see .env.example)."
 )
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
 
 
 class ConfigError(Exception):
@@ -36,14 +39,22 @@ class Settings:
         if not token:
             raise ConfigError(TOKEN_HELP)
         guild = os.environ.get("DEV_GUILD_ID", "").strip()
-        if guild and not guild.isdigit():
+        # ASCII digits only ("²".isdigit() is True but int() refuses it), and never 0: a falsy id
+        # would silently sync the commands globally instead of to the development server.
+        if guild and not (guild.isascii() and guild.isdigit() and int(guild) > 0):
             raise ConfigError(f"DEV_GUILD_ID must be a server id (digits), not {guild!r}.")
         level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
-        if level not in ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"):
-            raise ConfigError(f"LOG_LEVEL must be DEBUG, INFO, WARNING or ERROR, not {level!r}.")
+        if level not in LOG_LEVELS:
+            raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+        database_url = os.environ.get("DATABASE_URL") or None
+        try:
+            # Checked here so a wrong URL stops the bot before it connects, not inside setup_hook.
+            database_path(database_url)
+        except ValueError as error:
+            raise ConfigError(str(error)) from None
         return cls(
             token=token,
-            database_url=os.environ.get("DATABASE_URL") or None,
+            database_url=database_url,
             api_base=os.environ.get("DISCORD_API_BASE") or None,
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
             dev_guild_id=int(guild) if guild else None,

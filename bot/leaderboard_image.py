@@ -9,6 +9,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.paths import FONT_BOLD, FONT_REGULAR
+from bot.words import count
 
 WIDTH = 760
 ROW = 46
@@ -81,7 +82,7 @@ def alt_text(title: str, lines: list[BoardLine]) -> str:
     if not lines:
         return f"{title}: no finished games yet."
     body = "; ".join(
-        f"{line.rank}. {line.name}, {money(line.net)}, {line.wins} wins in {line.games} games"
+        f"{line.rank}. {line.name}, {money(line.net)}, {count(line.wins, 'win')} in {count(line.games, 'game')}"
         for line in lines
     )
     return f"{title}: {body}"[:1000]

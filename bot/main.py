@@ -1,11 +1,22 @@
-"""Start the bot: read settings, point discord.py at its endpoints, run until stopped."""
+"""Start the bot: read settings, check the database, point discord.py at its endpoints, run until stopped.
+
+Whatever stops the bot before it is running (a setting, the database, the token) ends the process
+with one ``error: ...`` line and a non-zero code, never a traceback: the person reading it is
+setting the bot up, not debugging it.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import sys
 
 from bot.config import ConfigError, Settings
+
+BAD_TOKEN = (
+    "Discord refused DISCORD_TOKEN (401 Unauthorized). Copy the token again from the Bot tab of your "
+    "application at https://discord.com/developers/applications ('Reset Token' makes a new one)."
+)
 
 
 def run() -> int:
@@ -17,9 +28,36 @@ def run() -> int:
     logging.basicConfig(
         level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
     )
+    import aiohttp
+    import discord
+
     from bot.client import RaceBot
     from bot.discord_endpoints import use_endpoints
+    from bot.storage import StorageError
 
-    use_endpoints(settings.api_base, settings.gateway_url)
-    RaceBot(settings).run(settings.token, log_handler=None)
+    try:
+        # Before logging in: RaceBot opens the storage in setup_hook, which discord.py runs only after
+        # a successful login, so a corrupt or locked database would otherwise surface late and as a
+        # traceback (or not at all, hidden behind a network error).
+        asyncio.run(check_storage(settings.database_url))
+        use_endpoints(settings.api_base, settings.gateway_url)
+        RaceBot(settings).run(settings.token, log_handler=None)
+    except StorageError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except discord.LoginFailure:
+        print(f"error: {BAD_TOKEN}", file=sys.stderr)
+        return 1
+    except aiohttp.ClientConnectorError as error:
+        # Logging in is not retried by discord.py (reconnecting later is): say where it tried.
+        print(f"error: Could not reach Discord at {discord.http.Route.BASE}: {error}", file=sys.stderr)
+        return 1
     return 0
+
+
+async def check_storage(url: str | None) -> None:
+    """Open (creating and migrating if needed) and close the database; raises StorageError if it can't."""
+    from bot.storage import Storage
+
+    storage = await Storage.open(url)
+    await storage.close()

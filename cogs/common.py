@@ -10,7 +10,7 @@ import discord
 from bot.storage import StorageError
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat
-from bot.tables.table import SAVE_FAILED, Table, reply
+from bot.tables.table import SAVE_FAILED, Table, followup, reply
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
@@ -54,8 +54,10 @@ async def cancel_game(bot: RaceBot, interaction: discord.Interaction, presenter:
     if not table.is_manager(interaction.user):
         await reply(interaction, "Only the host or someone with Manage Server can cancel the game.")
         return
+    # Closing writes to the database, which may wait for a lock longer than Discord's three seconds.
+    await interaction.response.defer(thinking=True)
     await bot.tables.close(table, "cancelled", f"Cancelled by {interaction.user.display_name}.")
-    await interaction.response.send_message(
+    await interaction.followup.send(
         f"🛑 {presenter.title} game #{table.game_id} was cancelled by {interaction.user.mention}. No results were recorded."
     )
 
@@ -69,18 +71,26 @@ async def leave_game(bot: RaceBot, interaction: discord.Interaction, presenter: 
     if table.engine is None:
         await reply(interaction, "Use the lobby's **Leave** button to leave before the game starts.")
         return
+    # Answer first, privately: the table's lock is held while a step is announced at the game's pace,
+    # and the database may wait for a lock; either can outlast the three seconds Discord gives.
+    await interaction.response.defer(ephemeral=True, thinking=True)
     async with table.lock:
+        seat = table.seat_of(interaction.user.id)  # again: the seats may have changed while waiting
+        if seat is None or table.closed:
+            await followup(interaction, "You're no longer in this game.")
+            return
         old = table.seats[seat]
         seats = list(table.seats)
         seats[seat] = Seat(name=f"{old.name} (AI)", ai="normal", left_user_id=old.user_id)
         try:
             await bot.storage.update_game(table.game_id, seats=[s.to_json() for s in seats])
         except StorageError:
-            await reply(interaction, SAVE_FAILED)
+            await followup(interaction, SAVE_FAILED)
             return
         table.seats = seats
-    await interaction.response.send_message(
-        f"👋 {interaction.user.mention} left; an AI plays their seat from now on."
+    await followup(interaction, "You left the game; an AI plays your seat from now on.")
+    await table.send(
+        Outgoing(content=f"👋 {interaction.user.mention} left; an AI plays their seat from now on.")
     )
     table.wake.set()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import io
 import time
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 import discord
@@ -13,8 +13,9 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.leaderboard_image import BoardLine, alt_text, money, render_leaderboard
-from bot.storage import StorageError
+from bot.storage import StorageError, period_start
 from bot.tables.components import GameButton
+from bot.words import count
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
@@ -23,17 +24,6 @@ PER_PAGE = 10
 GAME_TITLES = {"hotstreak": "Hot Streak", "horserace": "The Horse Race Game"}
 PERIODS = {"all": "All time", "month": "This month", "week": "This week"}
 STORAGE_DOWN = "I can't read the results right now (storage problem); please try again later."
-
-
-def period_start(period: str, now: datetime | None = None) -> float | None:
-    """Periods are calendar ones in UTC: the month from its 1st, the week from Monday."""
-    now = now or datetime.now(UTC)
-    if period == "month":
-        return now.replace(day=1, hour=0, minute=0, second=0, microsecond=0).timestamp()
-    if period == "week":
-        monday = now - timedelta(days=now.weekday())
-        return monday.replace(hour=0, minute=0, second=0, microsecond=0).timestamp()
-    return None
 
 
 class StatsCog(commands.Cog):
@@ -50,8 +40,8 @@ class StatsCog(commands.Cog):
         lines = [BoardLine(r.rank, r.name, r.net, r.games, r.wins, r.win_rate) for r in rows]
         image = await asyncio.to_thread(render_leaderboard, title, subtitle, lines)
         text = "\n".join(
-            f"`{line.rank:>3}.` **{line.name}** {money(line.net)} · {line.games} games · {line.wins} wins "
-            f"({line.win_rate:.0%})"
+            f"`{line.rank:>3}.` **{line.name}** {money(line.net)} · {count(line.games, 'game')} · "
+            f"{count(line.wins, 'win')} ({line.win_rate:.0%})"
             for line in lines
         )
         embed = discord.Embed(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import Any
 
@@ -54,30 +55,53 @@ def lobby_message(table: Table, note: str = "") -> Outgoing:
 
 
 async def on_lobby(table: Table, interaction: discord.Interaction, op: str, values: list[str] | None) -> None:
-    if table.engine is not None:
+    """One lobby click, under the table's lock: clicks at the same moment each see the seats the one
+    before left (unlocked, two joins both started from the same seats and one was lost).
+
+    The click is acknowledged first (invisibly; refusals follow as private messages): waiting for the
+    lock or for a database another program holds may take longer than the three seconds Discord
+    gives a click, and an unanswered click shows "This interaction failed".
+    """
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.response.defer()
+    # A join also takes the bot-wide seating lock: "one game per player in a server" is checked
+    # across tables, so two joins in two channels at once must not both pass the check.
+    seating = table.bot.tables.seating if op == "join" else contextlib.nullcontext()
+    async with seating, table.lock:
+        start = await _lobby_change(table, interaction, op, values)
+    if start:
+        await start_game(table, interaction.message)  # takes the lock itself
+
+
+async def _lobby_change(
+    table: Table, interaction: discord.Interaction, op: str, values: list[str] | None
+) -> bool:
+    """Apply the click; True when the game should start now (Start pressed, or the table is full)."""
+    if table.engine is not None or table.closed:
         await reply(interaction, "This game has already started.")
-        return
+        return False
     user = interaction.user
     manager = table.is_manager(user)
     capacity = int(table.settings.get("players", table.presenter.max_players))
     seats = list(table.seats)
+    host_id = table.host_id
     if op == "join":
         if table.seat_of(user.id) is not None:
             await reply(interaction, "You're already in this game.")
-            return
+            return False
         other = table.bot.tables.of_user(table.guild_id, user.id)
         if other is not None:
             await reply(interaction, f"You're already playing in <#{other.channel_id}>; one game at a time.")
-            return
+            return False
         if len(seats) >= capacity:
             await reply(interaction, "The table is full.")
-            return
+            return False
         seats.append(Seat(name=user.display_name, user_id=user.id))
     elif op == "leave":
         index = table.seat_of(user.id)
         if index is None:
             await reply(interaction, "You're not in this game.")
-            return
+            return False
         seats.pop(index)
         if user.id == table.host_id:
             successor = next((s for s in seats if s.user_id is not None), None)
@@ -85,50 +109,48 @@ async def on_lobby(table: Table, interaction: discord.Interaction, op: str, valu
                 await _close(
                     table, interaction, "The host left and nobody else had joined, so the lobby closed."
                 )
-                return
-            table.host_id = successor.user_id  # type: ignore[assignment]
-            table.settings["host_id"] = table.host_id
+                return False
+            host_id = successor.user_id  # type: ignore[assignment]
     elif op in ("ai", "start", "cancel", "kick") and not manager:
         await reply(interaction, "Only the host or someone with Manage Server can do that.")
-        return
+        return False
     elif op == "ai":
         if len(seats) >= capacity:
             await reply(interaction, "The table is full.")
-            return
+            return False
         level = str(table.settings.get("ai_level", "normal"))
         seats.append(ai_seat(seats, level if level in AI_LEVELS else "normal"))
     elif op == "kick":
         index = int(values[0]) if values else -1
         if not 0 <= index < len(seats) or seats[index].user_id == table.host_id:
             await reply(interaction, "That seat can't be removed.")
-            return
+            return False
         seats.pop(index)
     elif op == "cancel":
         await _close(table, interaction, f"Cancelled by {user.display_name}.")
-        return
+        return False
     elif op == "start":
         if len(seats) < table.presenter.min_players:
             await reply(
                 interaction, f"At least {table.presenter.min_players} players are needed (add an AI?)."
             )
-            return
-        await interaction.response.defer()
-        await start_game(table, interaction.message)
-        return
+            return False
+        return True
     else:
         await reply(interaction, "Unknown lobby button.")
-        return
+        return False
+    settings = {**table.settings, "host_id": host_id}
     try:
         await table.bot.storage.update_game(
-            table.game_id, seats=[s.to_json() for s in seats], settings=table.settings
+            table.game_id, seats=[s.to_json() for s in seats], settings=settings
         )
     except StorageError:
-        await reply(interaction, SAVE_FAILED)
-        return
-    table.seats = seats
-    await interaction.response.edit_message(**message_kwargs(lobby_message(table), editing=True))
-    if len(seats) >= capacity and table.settings.get("autostart", True):
-        await start_game(table, interaction.message)
+        await reply(interaction, SAVE_FAILED)  # nothing changed: not the seats, not the host
+        return False
+    table.seats, table.settings, table.host_id = seats, settings, host_id
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.edit_original_response(**message_kwargs(lobby_message(table), editing=True))
+    return len(seats) >= capacity and bool(table.settings.get("autostart", True))
 
 
 async def start_game(table: Table, message: discord.Message | None) -> None:
@@ -159,7 +181,8 @@ async def start_game(table: Table, message: discord.Message | None) -> None:
 
 async def _close(table: Table, interaction: discord.Interaction, why: str) -> None:
     await table.bot.tables.close(table, "cancelled", why)
-    await interaction.response.edit_message(content=f"🛑 {why}", embed=None, view=None)
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.edit_original_response(content=f"🛑 {why}", embed=None, view=None, attachments=[])
 
 
 async def expire_lobby(table: Table, seconds: float) -> None:

@@ -32,7 +32,7 @@ class Tables:
         self.presenters: dict[str, Presenter] = {}
         self.by_id: dict[int, Table] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
-        self._opening = asyncio.Lock()
+        self.seating = asyncio.Lock()
 
     def add_presenter(self, presenter: Presenter) -> None:
         self.presenters[presenter.kind] = presenter
@@ -63,7 +63,7 @@ class Tables:
     ) -> Table | None:
         """``/<game> start``: one game per channel, one game per player in a server."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        async with self._opening:  # two starts at once in one channel must not both get a lobby
+        async with self.seating:  # two starts at once in one channel must not both get a lobby
             existing = self.in_channel(interaction.channel_id)
             if existing is not None:
                 title = existing.presenter.title

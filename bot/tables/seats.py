@@ -19,6 +19,16 @@ class Seat:
     def is_ai(self) -> bool:
         return self.ai is not None
 
+    @property
+    def owner_id(self) -> int | None:
+        """Whose result this seat is. A player who left still owns the seat an AI finished for them,
+        so leaving a losing game does not hide the loss from the leaderboard."""
+        return self.user_id if self.user_id is not None else self.left_user_id
+
+    @property
+    def owner_name(self) -> str:
+        return self.name.removesuffix(" (AI)") if self.left_user_id is not None else self.name
+
     def mention(self) -> str:
         return f"<@{self.user_id}>" if self.user_id else f"**{self.name}**"
 

@@ -262,8 +262,7 @@ class Table:
             await self._settle()  # results are stored before the final standings are shown
         for out in await self.presenter.announce(self, events):
             await self.send(out)
-        if self.engine is not None and not self.engine.is_over:
-            await self.refresh_prompts()
+        await self.refresh_prompts()
 
     async def _finish(self) -> None:
         if self.closed:

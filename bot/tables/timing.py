@@ -14,6 +14,8 @@ class Timing:
     countdown_seconds: float = 1.0  # per step of the "3, 2, 1" before a race
     storage_retry_seconds: float = 5.0  # a failed save is retried this often
     stale_after_seconds: float = 24 * 3600.0  # a stored game idle longer than this is closed at start
+    # How long a write waits for another program's lock on the database before the click is refused.
+    storage_busy_timeout: float = 5.0
     # Discord allows about 5 messages per 5 s in a channel; we stay at or under it.
     channel_burst: int = 5
     channel_window: float = 5.0

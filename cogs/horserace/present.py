@@ -23,6 +23,7 @@ from bot.games.horserace.render import alt_text, render_board
 from bot.storage import PlayerResult
 from bot.tables.components import GameButton, decision_id
 from bot.tables.presenter import Outgoing, Presenter
+from bot.words import count
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
@@ -92,7 +93,7 @@ class HorseRacePresenter(Presenter):
     def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
         s = table.settings
         end = {
-            "races": f"after {s.get('races', 5)} races",
+            "races": f"after {count(int(s.get('races', 5)), 'race')}",
             "broke": "when someone goes broke",
             "minutes": f"after {s.get('minutes', 30)} minutes",
         }[s.get("end", "races")]
@@ -112,14 +113,20 @@ class HorseRacePresenter(Presenter):
 
     async def prompt(self, table: Table) -> tuple[str, Outgoing] | None:
         view = {**table.view(None), "names": self._names(table)}
-        if view["phase"] not in ("scratch", "race"):
+        finished = view["phase"] in ("between", "over") and view["winner"] is not None
+        if view["phase"] not in ("scratch", "race") and not finished:
             return None
         image = await asyncio.to_thread(render_board, view)
         lines = list(self._log(table))
         turn = view["turn"]
         out = Outgoing(content="\n".join(lines) or "The dice are ready.", image=image, alt=alt_text(view))
         out.image_name = "board.png"
-        if turn is not None and not table.seats[turn].is_ai and table.settings.get("rolls") != "auto":
+        if (
+            not finished
+            and turn is not None
+            and not table.seats[turn].is_ai
+            and table.settings.get("rolls") != "auto"
+        ):
             out.content += f"\n🎲 {table.seats[turn].mention()} to roll · deadline {deadline(table)}"
             ui = discord.ui.View(timeout=None)
             ui.add_item(
@@ -191,7 +198,7 @@ class HorseRacePresenter(Presenter):
         ]
         winners = [names[row["seat"]] for row in data["standings"] if row["won"]]
         embed = discord.Embed(
-            title=f"🏁 Final standings after {data['races']} races",
+            title=f"🏁 Final standings after {count(data['races'], 'race')}",
             description="\n".join(lines),
             colour=discord.Colour.gold(),
         )
@@ -199,6 +206,8 @@ class HorseRacePresenter(Presenter):
         return embed
 
     async def snapshot(self, table: Table) -> list[Outgoing]:
+        if table.seq == 0:
+            return []  # a new game: the first race's setup message says it all
         view = table.view(None)
         hands = [
             f"**{seat.name}**: {', '.join(str(h) for h in sorted(view['hands'][i])) or '—'} · ${view['cash'][i]}"
@@ -227,8 +236,8 @@ class HorseRacePresenter(Presenter):
         return [
             PlayerResult(
                 seat=r.seat,
-                user_id=table.seats[r.seat].user_id,
-                name=table.seats[r.seat].name,
+                user_id=table.seats[r.seat].owner_id,
+                name=table.seats[r.seat].owner_name,
                 cash=r.cash,
                 net=r.cash - bank,
                 place=r.place,

@@ -259,7 +259,9 @@ class HotStreakPresenter(Presenter):
             elif event.kind in ("card_flipped", "bar_folded"):
                 out.append(await self._frame(event))
             elif event.kind == "doubled":
-                out.append(Outgoing(content=f"✖️2 **{names[data['seat']]}** doubles {data['label']}."))
+                out.append(
+                    Outgoing(content=f"✖️2 **{names[data['seat']]}** doubles {data['label'].rstrip('.')}.")
+                )
             elif event.kind in ("race_over", "payouts"):
                 results[event.kind] = data
                 if len(results) == 2:
@@ -293,6 +295,9 @@ class HotStreakPresenter(Presenter):
         )
         embed.add_field(name="Side bet", value=data["side_bet"]["text"], inline=False)
         embed.set_image(url="attachment://track.png")
+        # The deck is built when the picks are in: face-up cards plus each seat's secret card(s).
+        per_seat = 2 if table.engine.seats == 2 else 1  # type: ignore[union-attr]
+        view["cards_left"] = len(data["face_up"]) + per_seat * len(table.seats)
         image = await asyncio.to_thread(render_race, view)
         return Outgoing(embed=embed, image=image, image_name="track.png", alt=alt_text(view))
 
@@ -347,12 +352,12 @@ class HotStreakPresenter(Presenter):
     def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
         if decision.kind == "bet":
             bets = table.view(seat)["bets"][seat]
-            return f"✅ You took {bets[-1]['label']}." if bets else "✅ Bet taken."
+            return f"✅ You took {bets[-1]['label'].rstrip('.')}." if bets else "✅ Bet taken."
         if decision.kind == "submit":
             return (
                 f"🤫 Your secret pick is in: {cards_label(choice)}. Nobody else sees it until it's flipped."
             )
-        return f"✖️2 You doubled {table.view(seat)['bets'][seat][choice]['label']}."
+        return f"✖️2 You doubled {table.view(seat)['bets'][seat][choice]['label'].rstrip('.')}."
 
     def status_lines(self, table: Table) -> list[str]:
         view = table.view(None)
@@ -380,8 +385,8 @@ class HotStreakPresenter(Presenter):
             rows.append(
                 PlayerResult(
                     seat=result.seat,
-                    user_id=seat.user_id,
-                    name=seat.name,
+                    user_id=seat.owner_id,
+                    name=seat.owner_name,
                     cash=result.cash,
                     net=result.cash - 10,
                     place=result.place,

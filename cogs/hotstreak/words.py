@@ -32,8 +32,6 @@ def cards_label(notations: list[str]) -> str:
 def option_label(option: str) -> str:
     """A bet option (``ticket:gobbler:risky``, ``side:yes:safe``) as a button label."""
     parts = option.split(":")
-    if parts[0] == "ticket":
-        return f"{parts[1].title()} {parts[2]}"
     return f"{parts[1].title()} · {parts[2]}"
 
 
@@ -77,4 +75,4 @@ def payout_line(line: dict[str, Any]) -> str:
 
 def race_line(event_kind: str, data: dict[str, Any]) -> str:
     """The engine's narration of a flipped card or a fold (mascot names only, nothing hidden)."""
-    return narrate({"kind": event_kind, "data": data})
+    return narrate({"kind": event_kind, "data": data}).replace("swerve-", "swerve ")

@@ -16,6 +16,7 @@ from tests.fakediscord import (
     FakeDiscord,
     FakeGuild,
     FakeInteraction,
+    FakeMessage,
     FakeUser,
     running_bot,
     text_of,
@@ -73,5 +74,13 @@ async def bot(world: World) -> AsyncIterator[RaceBot]:
 
 async def private_answer(fake: FakeDiscord, ix: FakeInteraction) -> str:
     """What the bot told only this user about their click or command (an ephemeral reply or followup)."""
-    await fake.wait_for(lambda: any(m.ephemeral for m in ix.messages), timeout=5.0, what="an ephemeral answer")
+    await fake.wait_for(
+        lambda: any(m.ephemeral for m in ix.messages), timeout=5.0, what="an ephemeral answer"
+    )
     return text_of([m for m in ix.messages if m.ephemeral])
+
+
+async def join(fake: FakeDiscord, lobby: FakeMessage, user: FakeUser) -> None:
+    """``user`` presses Join and, like a person, waits to see their name in the lobby."""
+    await (await fake.click_button(user, lobby, "Join")).wait_response()
+    await fake.wait_for(lambda: user.mention in lobby.text, timeout=5, what=f"{user.name} in the lobby")

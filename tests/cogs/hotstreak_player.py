@@ -95,7 +95,9 @@ class HotStreakTable:
                 return
             before = self.signature()
             if not await self.step(set(dm_less)):
-                await self.fake.wait_for(lambda b=before: self.finished() or self.signature() != b, timeout=30)
+                await self.fake.wait_for(
+                    lambda b=before: self.finished() or self.signature() != b, timeout=30
+                )
         tail = "\n---\n".join(m.text[:300] for m in self.channel()[-4:])
         tail += f"\nrefused: {self.fake.refused_requests[-3:]}"
         for user in self.seats.values():

@@ -8,7 +8,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.client import RaceBot
-from tests.cogs.conftest import World, private_answer
+from tests.cogs.conftest import World, join, private_answer
 from tests.fakediscord import FakeMessage, running_bot
 
 ROLL_ID = re.compile(r"g:\d+:d:(\d+):\d+:roll:")
@@ -31,7 +31,7 @@ async def open_lobby(world: World, **options: object) -> FakeMessage:
 
 async def test_auto_rolls_play_a_whole_game_on_one_live_board(world: World, bot: RaceBot) -> None:
     lobby = await open_lobby(world, races=2, rolls="auto", pace=0.0)
-    await (await world.fake.click_button(world.users["bob"], lobby, "Join")).wait_response()
+    await join(world.fake, lobby, world.users["bob"])
     await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
     await world.fake.wait_for(lambda: standings(world) is not None, timeout=60)
     messages = world.fake.channel_messages(world.channel)
@@ -48,7 +48,7 @@ async def test_auto_rolls_play_a_whole_game_on_one_live_board(world: World, bot:
 
 async def test_manual_rolls_only_the_player_on_turn_may_roll(world: World, bot: RaceBot) -> None:
     lobby = await open_lobby(world, races=1, rolls="manual", pace=0.0)
-    await (await world.fake.click_button(world.users["bob"], lobby, "Join")).wait_response()
+    await join(world.fake, lobby, world.users["bob"])
     await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
     seats = {0: world.users["alice"], 1: world.users["bob"]}
     wrong_user_checked = False

@@ -6,7 +6,7 @@ import asyncio
 import dataclasses
 
 from bot.client import RaceBot
-from tests.cogs.conftest import FAST, World, private_answer
+from tests.cogs.conftest import FAST, World, join, private_answer
 from tests.cogs.hotstreak_player import BET_ID, HotStreakTable
 from tests.fakediscord import FakeMessage, running_bot, text_of
 
@@ -15,10 +15,12 @@ async def open_table(world: World, *joiners: str, ai: int = 1) -> tuple[FakeMess
     fake, users = world.fake, world.users
     ix = await fake.slash(users["alice"], world.channel, "hotstreak start", pace=0.0)
     lobby = await ix.reply()
-    for name in joiners:
-        await (await fake.click_button(users[name], lobby, "Join")).wait_response()
-    for _ in range(ai):
+    for name in joiners:  # one at a time, as people do, so seats follow the joining order
+        await join(fake, lobby, users[name])
+        await fake.wait_for(lambda n=name: users[n].mention in lobby.text, timeout=5)
+    for count in range(ai):
         await (await fake.click_button(users["alice"], lobby, "Add AI")).wait_response()
+        await fake.wait_for(lambda c=count: lobby.text.count("(AI") >= c + 1, timeout=5)
     seats = {0: users["alice"]} | {i + 1: users[name] for i, name in enumerate(joiners)}
     return lobby, HotStreakTable(world, seats)
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 from bot.storage import PlayerResult, Storage
-from tests.cogs.conftest import World, private_answer
+from tests.cogs.conftest import World, join, private_answer
 from tests.cogs.hotstreak_player import BET_ID
 from tests.fakediscord import running_bot
 
@@ -45,7 +45,10 @@ async def test_a_stored_game_carries_on_after_a_restart_with_working_buttons(wor
         assert "You took" in await private_answer(world.fake, ix)
         async with await Storage.open(str(world.db)) as storage:
             game = await storage.load_game(game_id)
-        assert game is not None and len(game.actions) == 1 and game.status == "running"
+        assert game is not None and game.status == "running"
+        assert (
+            game.actions[0]["player"] == 0 and game.actions[0]["kind"] == "bet"
+        )  # alice's click, stored first
 
 
 async def test_a_game_whose_channel_is_gone_is_closed_and_its_players_told(world: World) -> None:
@@ -73,7 +76,7 @@ async def test_a_lobby_survives_a_restart(world: World) -> None:
         await world.fake.wait_for(lambda: "here is the lobby again" in _channel_text(world), timeout=10)
         await world.fake.wait_for(lambda: _lobbies(world), timeout=10)
         lobby = _lobbies(world)[-1]
-        await (await world.fake.click_button(world.users["bob"], lobby, "Join")).wait_response()
+        await join(world.fake, lobby, world.users["bob"])
         await world.fake.wait_for(lambda: world.users["bob"].mention in lobby.text, timeout=5)
 
 
@@ -95,7 +98,7 @@ async def test_the_unluckiest_player_bets_first(world: World) -> None:
     async with running_bot(world.fake, world.bot()):
         ix = await world.fake.slash(world.users["alice"], world.channel, "hotstreak start", pace=0.0)
         lobby = await ix.reply()
-        await (await world.fake.click_button(world.users["bob"], lobby, "Join")).wait_response()
+        await join(world.fake, lobby, world.users["bob"])
         await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
         await world.fake.wait_for(lambda: "bets first" in _channel_text(world), timeout=10)
         assert "**bob** bets first" in _channel_text(world)

@@ -61,7 +61,7 @@ def _steps(steps: list[dict[str, JSON]]) -> list[str]:
                 line += " (stops at the line)"
             parts.append(line)
         elif t == "swerve":
-            parts.append(f"swerves {st['side']} into lane {st['to'][0]}")
+            parts.append(f"swerves {st['side']} into lane {st['to'][0] + 1}")  # lanes are shown 1 to 4
         elif t == "knock_over":
             parts.append(f"knocks out {who}" if st["result"] == "out" else f"knocks over {who}")
         elif t == "fall":

@@ -132,7 +132,8 @@ def alt_text(scene: Scene) -> str:
         parts.append(f"Last card: {scene.last_card} ({face.words}).")
     else:
         parts.append("No card flipped yet.")
-    parts.append(f"{scene.cards_left} cards left, {scene.burned} burned.")
+    cards = "card" if scene.cards_left == 1 else "cards"
+    parts.append(f"{scene.cards_left} {cards} left, {scene.burned} burned.")
     parts.extend(_mascot_words(m, scene) + "." for m in scene.mascots)
     if any(scene.podium):
         places = [

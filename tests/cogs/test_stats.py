@@ -1,0 +1,267 @@
+"""/leaderboard, /stats and /history as people in a server see them, over results seeded through Storage.
+
+The results are written with ``Storage.finish_game`` (a separate connection on the bot's own file,
+before the bot starts) rather than by playing games: the cog only reads what the storage settled.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+
+import pytest
+
+from bot.client import RaceBot
+from bot.storage import BetRecord, PlayerResult, Storage, period_start
+from tests.cogs.conftest import World
+from tests.fakediscord import FakeMessage, running_bot
+
+NOW = time.time()
+LONG_AGO = NOW - 400 * 86400  # in no period but "all time"
+# Just before this week began: inside this month unless the month began this week too.
+BEFORE_THIS_WEEK = (period_start("week", NOW) or NOW) - 30
+IN_THIS_MONTH = BEFORE_THIS_WEEK >= (period_start("month", NOW) or NOW)
+
+
+@dataclass
+class Clock:
+    now: float = NOW
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def result(
+    seat: int, user_id: int | None, name: str, net: int, *, won: bool, bets: list[BetRecord] | None = None
+) -> PlayerResult:
+    return PlayerResult(
+        seat=seat, user_id=user_id, name=name, cash=100 + net, net=net, place=1 if won else 2, won=won,
+        bets=bets or [],
+    )  # fmt: skip
+
+
+async def settle(storage: Storage, world: World, kind: str, results: list[PlayerResult]) -> int:
+    seats = [{"name": r.name, "user_id": r.user_id, "ai": None if r.user_id else "normal"} for r in results]
+    game_id = await storage.create_game(kind, world.guild.id, world.channel.id, 1, {}, seats)
+    assert await storage.finish_game(game_id, results)
+    return game_id
+
+
+def ids(world: World) -> dict[str, int]:
+    return {name: user.id for name, user in world.users.items()}
+
+
+async def seed_server(world: World) -> None:
+    """Two kinds, AI seats, three periods, and enough players (14) for a second leaderboard page."""
+    u = ids(world)
+    clock = Clock()
+    async with await Storage.open(str(world.db), clock=clock) as storage:
+        clock.now = LONG_AGO
+        # An old Hot Streak game: dave won big long ago (all time only).
+        await settle(
+            storage,
+            world,
+            "hotstreak",
+            [result(0, u["dave"], "dave", 500, won=True), result(1, None, "Ada (AI)", 900, won=False)],
+        )
+        clock.now = BEFORE_THIS_WEEK
+        await settle(
+            storage,
+            world,
+            "horserace",
+            [result(0, u["carol"], "carol", 40, won=True), result(1, u["alice"], "alice", -10, won=False)],
+        )
+        clock.now = NOW - 5
+        # This week: alice wins twice at Hot Streak with bets on the Gobbler and a side bet each way.
+        gobbler = BetRecord(race=1, subject="gobbler", side="safe", payout=6, won=True)
+        side_won = BetRecord(race=2, subject="side:photo_finish", side="yes:safe", payout=3, won=True)
+        side_lost = BetRecord(race=3, subject="side:wipeout", side="no:risky", payout=0, won=False)
+        await settle(
+            storage,
+            world,
+            "hotstreak",
+            [
+                result(0, u["alice"], "alice", 30, won=True, bets=[gobbler, side_won]),
+                result(1, u["bob"], "bob", -20, won=False),
+                result(2, None, "Babbage (AI)", 1000, won=False),  # AI seats are never ranked
+            ],
+        )
+        clock.now = NOW - 4
+        await settle(
+            storage,
+            world,
+            "hotstreak",
+            [
+                result(0, u["alice"], "alice", 50, won=True, bets=[gobbler, side_lost]),
+                result(1, u["bob"], "bob", -30, won=False),
+            ],
+        )
+        clock.now = NOW - 3
+        # Ten more players in one Horse Race game, so the all-games board has 14 players: two pages.
+        extras = [result(i, 9000 + i, f"extra{i:02d}", i - 5, won=i == 9) for i in range(10)]
+        await settle(storage, world, "horserace", extras)
+
+
+@pytest.fixture
+async def seeded(world: World) -> AsyncIterator[RaceBot]:
+    await seed_server(world)
+    async with running_bot(world.fake, world.bot()) as running:
+        yield running
+
+
+def leaderboard_rows(message: FakeMessage) -> list[str]:
+    description = message.embeds[0]["description"]
+    return [line for line in description.splitlines() if line.strip()]
+
+
+async def test_leaderboard_ranks_people_by_net_with_games_wins_and_win_rate(
+    world: World, seeded: RaceBot
+) -> None:
+    ix = await world.fake.slash(world.users["bob"], world.channel, "leaderboard")
+    board = await ix.reply()
+    assert not board.ephemeral  # a leaderboard is for the whole channel
+    rows = leaderboard_rows(board)
+    assert len(rows) == 10
+    assert rows[0].startswith("`  1.` **dave** +$500 · 1 game · 1 win (100%)")
+    assert rows[1].startswith("`  2.` **alice** +$70 · 3 games · 2 wins (67%)")
+    assert rows[2].startswith("`  3.` **carol** +$40 · 1 game · 1 win (100%)")
+    assert "**extra09** +$4 · 1 game · 1 win (100%)" in rows[3]
+    assert "AI" not in board.text and "Babbage" not in board.text and "Ada" not in board.text
+    footer = board.embeds[0]["footer"]["text"]
+    assert footer == "All time · page 1 of 2 · 14 players"
+    picture = board.attachment("leaderboard.png")
+    assert picture.data.startswith(b"\x89PNG")
+    assert board.embeds[0]["image"]["url"] == "attachment://leaderboard.png"
+    assert picture.description is not None
+    assert picture.description.startswith("Leaderboard — all games: 1. dave, +$500, 1 win in 1 game")
+    assert world.fake.late_interactions == []
+
+
+async def test_paging_buttons_edit_the_board_and_are_disabled_at_the_ends(
+    world: World, seeded: RaceBot
+) -> None:
+    fake, bob = world.fake, world.users["bob"]
+    board = await (await fake.slash(bob, world.channel, "leaderboard")).reply()
+    assert board.button("◀ Previous").disabled and not board.button("Next ▶").disabled
+    first_page = leaderboard_rows(board)
+
+    await (await fake.click_button(bob, board, "Next ▶")).reply()
+    second_page = leaderboard_rows(board)  # the same message, edited in place
+    assert len(fake.channel_messages(world.channel)) == 1
+    assert len(second_page) == 4 and second_page[0].startswith("` 11.`")
+    assert not set(second_page) & set(first_page)
+    assert board.embeds[0]["footer"]["text"] == "All time · page 2 of 2 · 14 players"
+    assert board.button("Next ▶").disabled and not board.button("◀ Previous").disabled
+    assert "11. " in (board.attachment("leaderboard.png").description or "")
+
+    await (await fake.click_button(world.users["carol"], board, "◀ Previous")).reply()
+    assert leaderboard_rows(board) == first_page
+    assert board.button("◀ Previous").disabled
+    assert len(board.attachments) == 1  # the picture was replaced, not added to
+
+
+async def test_leaderboard_options_pick_the_game_and_the_period(world: World, seeded: RaceBot) -> None:
+    fake, bob = world.fake, world.users["bob"]
+    hot = await (await fake.slash(bob, world.channel, "leaderboard", game="hotstreak")).reply()
+    assert [r.split("**")[1] for r in leaderboard_rows(hot)] == ["dave", "alice", "bob"]
+    assert "Hot Streak" in hot.embeds[0]["title"]
+    assert "**alice** +$80 · 2 games · 2 wins (100%)" in hot.text
+    assert hot.button("Next ▶").disabled and hot.button("◀ Previous").disabled
+
+    week = await (await fake.slash(bob, world.channel, "leaderboard", period="week")).reply()
+    week_names = [r.split("**")[1] for r in leaderboard_rows(week)]
+    assert "dave" not in week_names and "carol" not in week_names  # older than this week
+    assert week_names[0] == "alice" and "**alice** +$80 · 2 games" in week.text
+    assert week.embeds[0]["footer"]["text"].startswith("This week · page 1 of 2 · 12 players")
+
+    month = await (
+        await fake.slash(bob, world.channel, "leaderboard", game="horserace", period="month")
+    ).reply()
+    month_names = [r.split("**")[1] for r in leaderboard_rows(month)]
+    assert "dave" not in month_names and "bob" not in month_names
+    assert ("carol" in month_names) == IN_THIS_MONTH
+    assert month.embeds[0]["footer"]["text"].startswith("This month")
+
+    # Paging keeps the game and period it was opened with.
+    week_board = await (await fake.slash(bob, world.channel, "leaderboard", period="week")).reply()
+    await (await fake.click_button(bob, week_board, "Next ▶")).reply()
+    assert week_board.embeds[0]["footer"]["text"] == "This week · page 2 of 2 · 12 players"
+    assert all("dave" not in row for row in leaderboard_rows(week_board))
+
+
+async def test_stats_shows_a_players_record_per_game(world: World, seeded: RaceBot) -> None:
+    ix = await world.fake.slash(world.users["alice"], world.channel, "stats")
+    card = await ix.reply()
+    embed = card.embeds[0]
+    assert embed["title"] == "alice's record"
+    fields = {f["name"]: f["value"] for f in embed["fields"]}
+    assert list(fields) == ["Hot Streak", "The Horse Race Game"]  # most played first
+    hot = fields["Hot Streak"]
+    assert "Games **2** · wins **2** (100%)" in hot
+    assert "Total winnings **+$80** · best **+$50**" in hot
+    assert "Current streak: 2 wins in a row" in hot
+    assert "Favourite bet: **Gobbler**" in hot
+    assert "Side bets: 1 won, 1 lost" in hot
+    horse = fields["The Horse Race Game"]
+    assert "Games **1** · wins **0** (0%)" in horse
+    assert "Total winnings **-$10** · best **-$10**" in horse
+    assert "Current streak: 1 without a win" in horse
+    assert "Favourite bet" not in horse and "Side bets" not in horse
+
+
+async def test_stats_for_another_user_and_for_a_newcomer(world: World, seeded: RaceBot) -> None:
+    fake = world.fake
+    card = await (
+        await fake.slash(world.users["alice"], world.channel, "stats", user=world.users["bob"])
+    ).reply()
+    assert card.embeds[0]["title"] == "bob's record"
+    assert "Games **2** · wins **0** (0%)" in card.text
+    assert "Current streak: 2 without a win" in card.text
+    assert "Total winnings **-$50** · best **-$20**" in card.text
+    newcomer = await (
+        await fake.slash(world.users["alice"], world.channel, "stats", user=world.users["mod"])
+    ).reply()
+    assert "No finished games in this server yet." in newcomer.text
+
+
+async def test_history_lists_the_last_games_newest_first_with_their_winners(
+    world: World, seeded: RaceBot
+) -> None:
+    recent = await (await world.fake.slash(world.users["dave"], world.channel, "history")).reply()
+    lines = recent.embeds[0]["description"].splitlines()
+    assert len(lines) == 5
+    assert "The Horse Race Game" in lines[0] and "10 players" in lines[0] and "won by **extra09**" in lines[0]
+    assert "Hot Streak" in lines[1] and "2 players" in lines[1] and "won by **alice**" in lines[1]
+    assert "Hot Streak" in lines[2] and "3 players" in lines[2] and "won by **alice**" in lines[2]
+    assert "won by **carol**" in lines[3]
+    assert "won by **dave**" in lines[4] and f"<t:{int(LONG_AGO)}:R>" in lines[4]
+
+
+async def test_an_empty_server_gets_a_friendly_answer_everywhere(world: World, bot: RaceBot) -> None:
+    fake, alice = world.fake, world.users["alice"]
+    board = await (await fake.slash(alice, world.channel, "leaderboard")).reply()
+    assert "No finished games yet." in board.text
+    assert (
+        board.attachment("leaderboard.png").description == "Leaderboard — all games: no finished games yet."
+    )
+    assert board.button("Next ▶").disabled and board.button("◀ Previous").disabled
+    assert (
+        "No finished games yet." in (await (await fake.slash(alice, world.channel, "history")).reply()).text
+    )
+    assert (
+        "No finished games in this server yet."
+        in (await (await fake.slash(alice, world.channel, "stats")).reply()).text
+    )
+
+
+async def test_results_of_another_server_are_not_shown(world: World, seeded: RaceBot) -> None:
+    other = world.fake.add_guild("Elsewhere")
+    channel = other.add_text_channel("lobby")
+    visitor = world.fake.add_user("visitor", guild=other)
+    await world.fake.wait_for(lambda: seeded.get_channel(channel.id) is not None, timeout=5)
+    board = await (await world.fake.slash(visitor, channel, "leaderboard")).reply()
+    assert "No finished games yet." in board.text
+    assert (
+        "No finished games yet." in (await (await world.fake.slash(visitor, channel, "history")).reply()).text
+    )
