@@ -1,4 +1,8 @@
-"""The commands every game has (status, cancel, leave, rules), shared by the game cogs."""
+"""The commands every game has (rules, status, cancel, leave), shared by the game cogs.
+
+``TableCommands`` is the base of each game's ``GroupCog``: discord.py collects app commands
+through the class hierarchy, so ``/hotstreak rules`` and ``/horserace rules`` are one method.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,8 @@ import time
 from typing import TYPE_CHECKING
 
 import discord
+from discord import app_commands
+from discord.ext import commands
 
 from bot.storage import StorageError
 from bot.tables.presenter import Outgoing, Presenter
@@ -14,6 +20,31 @@ from bot.tables.table import SAVE_FAILED, Table, followup, reply
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
+
+
+class TableCommands(commands.GroupCog):
+    """A game's command group; subclasses set ``presenter`` and add their own ``start``."""
+
+    bot: RaceBot
+    presenter: Presenter
+
+    @app_commands.command(name="rules", description="How to play this game")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await send_rules(interaction, self.presenter)
+
+    @app_commands.command(name="status", description="Where the game in this channel stands")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await show_status(self.bot, interaction, self.presenter)
+
+    @app_commands.command(
+        name="cancel", description="Cancel the game in this channel (host or Manage Server)"
+    )
+    async def cancel(self, interaction: discord.Interaction) -> None:
+        await cancel_game(self.bot, interaction, self.presenter)
+
+    @app_commands.command(name="leave", description="Leave the game; an AI takes your seat")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await leave_game(self.bot, interaction, self.presenter)
 
 
 def table_here(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> Table | None:

@@ -6,9 +6,8 @@ from typing import TYPE_CHECKING
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from cogs.common import cancel_game, leave_game, send_rules, show_status
+from cogs.common import TableCommands
 from cogs.hotstreak.present import HotStreakPresenter
 
 if TYPE_CHECKING:
@@ -17,7 +16,7 @@ if TYPE_CHECKING:
 
 @app_commands.guild_only()
 class HotStreakCog(
-    commands.GroupCog, group_name="hotstreak", group_description="Hot Streak: bet on racing mascots"
+    TableCommands, group_name="hotstreak", group_description="Hot Streak: bet on racing mascots"
 ):
     def __init__(self, bot: RaceBot) -> None:
         self.bot = bot
@@ -40,21 +39,3 @@ class HotStreakCog(
     ) -> None:
         settings = {"players": players, "pace": self.bot.timing.default_pace if pace is None else pace}
         await self.bot.tables.open(interaction, self.presenter, settings, bots)
-
-    @app_commands.command(name="rules", description="How to play Hot Streak")
-    async def rules(self, interaction: discord.Interaction) -> None:
-        await send_rules(interaction, self.presenter)
-
-    @app_commands.command(name="status", description="Where the game in this channel stands")
-    async def status(self, interaction: discord.Interaction) -> None:
-        await show_status(self.bot, interaction, self.presenter)
-
-    @app_commands.command(
-        name="cancel", description="Cancel the game in this channel (host or Manage Server)"
-    )
-    async def cancel(self, interaction: discord.Interaction) -> None:
-        await cancel_game(self.bot, interaction, self.presenter)
-
-    @app_commands.command(name="leave", description="Leave the game; an AI takes your seat")
-    async def leave(self, interaction: discord.Interaction) -> None:
-        await leave_game(self.bot, interaction, self.presenter)
