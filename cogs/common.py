@@ -6,7 +6,6 @@ through the class hierarchy, so ``/hotstreak rules`` and ``/horserace rules`` ar
 
 from __future__ import annotations
 
-import time
 from typing import TYPE_CHECKING
 
 import discord
@@ -72,7 +71,7 @@ async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter:
         if waiting:
             lines.append("Waiting for: " + ", ".join(waiting))
         if table.deadline:
-            lines.append(f"Deadline: <t:{int(table.deadline)}:R>")
+            lines.append(f"Deadline: {table.deadline_mark()}")
         embed.description = "\n".join(lines) or "The table is playing."
     await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -131,14 +130,9 @@ async def send_rules(interaction: discord.Interaction, presenter: Presenter) -> 
     await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
-def deadline_text(table: Table) -> str:
-    return f"<t:{int(table.deadline)}:R>" if table.deadline and table.deadline > time.time() else "soon"
-
-
 __all__ = [
     "Outgoing",
     "cancel_game",
-    "deadline_text",
     "leave_game",
     "send_rules",
     "show_status",

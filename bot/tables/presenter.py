@@ -62,9 +62,6 @@ class Presenter(ABC):
     def new_engine(self, seats: int, seed: int, settings: dict[str, Any]) -> Game: ...
 
     @abstractmethod
-    def engine_class(self) -> type[Game]: ...
-
-    @abstractmethod
     def ai_choice(self, view: dict[str, Any], decision: Decision, level: str, rng: random.Random) -> Any:
         """What an AI seat (or the deadline, for a late player) chooses, from that seat's view only."""
 

@@ -87,6 +87,10 @@ class Table:
                 return index
         return None
 
+    def deadline_mark(self) -> str:
+        """The deadline as a Discord relative timestamp ("in 2 minutes"), which each reader sees live."""
+        return f"<t:{int(self.deadline)}:R>" if self.deadline else "soon"
+
     def humans(self) -> list[int]:
         return [s.user_id for s in self.seats if s.user_id is not None]
 

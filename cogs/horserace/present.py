@@ -55,9 +55,6 @@ class HorseRacePresenter(Presenter):
     def __init__(self, bot: RaceBot) -> None:
         self.bot = bot
 
-    def engine_class(self) -> type[Game]:
-        return HorseRace
-
     def new_engine(self, seats: int, seed: int, settings: dict[str, Any]) -> Game:
         return HorseRace.new(seats, seed, settings)
 
@@ -127,7 +124,7 @@ class HorseRacePresenter(Presenter):
             and not table.seats[turn].is_ai
             and table.settings.get("rolls") != "auto"
         ):
-            out.content += f"\n🎲 {table.seats[turn].mention()} to roll · deadline {deadline(table)}"
+            out.content += f"\n🎲 {table.seats[turn].mention()} to roll · deadline {table.deadline_mark()}"
             ui = discord.ui.View(timeout=None)
             ui.add_item(
                 GameButton(
@@ -253,7 +250,3 @@ class HorseRacePresenter(Presenter):
 
 def place_mark(place: int) -> str:
     return {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"`{place}.`")
-
-
-def deadline(table: Table) -> str:
-    return f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"

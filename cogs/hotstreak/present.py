@@ -64,9 +64,6 @@ class HotStreakPresenter(Presenter):
     def __init__(self, bot: RaceBot) -> None:
         self.bot = bot
 
-    def engine_class(self) -> type[Game]:
-        return HotStreak
-
     def new_engine(self, seats: int, seed: int, settings: dict[str, Any]) -> Game:
         return HotStreak.new(seats, seed, settings)
 
@@ -117,7 +114,7 @@ class HotStreakPresenter(Presenter):
                 title = "Race 3 — pick your double"
             embed = discord.Embed(title=title, colour=COLOUR, description=what)
             embed.add_field(name="Waiting for", value=", ".join(waiting) or "nobody", inline=False)
-            embed.add_field(name="Deadline", value=deadline(table))
+            embed.add_field(name="Deadline", value=table.deadline_mark())
             embed.set_footer(text="I've sent you a DM. No DM? Press My hand.")
             return f"{phase}:{race}", Outgoing(embed=embed, view=self._hand_only(table))
         return None
@@ -128,7 +125,7 @@ class HotStreakPresenter(Presenter):
         info = view["mascot_info"]
         embed = discord.Embed(title=f"Race {view['race']} of 3 — place your bets", colour=COLOUR)
         picks = len(view["draft_order"])
-        embed.description = f"{table.seats[turn].mention()} to bet (pick {view['draft_pick'] + 1} of {picks}) · deadline {deadline(table)}"
+        embed.description = f"{table.seats[turn].mention()} to bet (pick {view['draft_pick'] + 1} of {picks}) · deadline {table.deadline_mark()}"
         embed.add_field(
             name="Tickets (pay by place)",
             value="\n".join(ticket_line(m, info[m]["name"], stack) for m, stack in view["tickets"].items()),
@@ -398,7 +395,3 @@ class HotStreakPresenter(Presenter):
 
     def rules_text(self) -> str:
         return RULES
-
-
-def deadline(table: Table) -> str:
-    return f"<t:{int(table.deadline)}:R>" if table.deadline else "soon"
