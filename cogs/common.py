@@ -24,8 +24,11 @@ if TYPE_CHECKING:
 class TableCommands(commands.GroupCog):
     """A game's command group; subclasses set ``presenter`` and add their own ``start``."""
 
-    bot: RaceBot
-    presenter: Presenter
+    def __init__(self, bot: RaceBot, presenter: Presenter) -> None:
+        self.bot = bot
+        self.presenter = presenter
+        bot.tables.add_presenter(presenter)
+        super().__init__()
 
     @app_commands.command(name="rules", description="How to play this game")
     async def rules(self, interaction: discord.Interaction) -> None:

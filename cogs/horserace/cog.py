@@ -21,10 +21,7 @@ class HorseRaceCog(
     group_description="The Horse Race Game: dice, horses and a jackpot",
 ):
     def __init__(self, bot: RaceBot) -> None:
-        self.bot = bot
-        self.presenter = HorseRacePresenter(bot)
-        bot.tables.add_presenter(self.presenter)
-        super().__init__()
+        super().__init__(bot, HorseRacePresenter(bot))
 
     @app_commands.command(name="start", description="Open a Horse Race Game lobby in this channel")
     @app_commands.describe(

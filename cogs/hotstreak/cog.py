@@ -19,10 +19,7 @@ class HotStreakCog(
     TableCommands, group_name="hotstreak", group_description="Hot Streak: bet on racing mascots"
 ):
     def __init__(self, bot: RaceBot) -> None:
-        self.bot = bot
-        self.presenter = HotStreakPresenter(bot)
-        bot.tables.add_presenter(self.presenter)
-        super().__init__()
+        super().__init__(bot, HotStreakPresenter(bot))
 
     @app_commands.command(name="start", description="Open a Hot Streak lobby in this channel")
     @app_commands.describe(

@@ -11,6 +11,7 @@ import pytest
 from bot.client import EXTENSIONS, RaceBot
 from bot.config import Settings
 from bot.tables.timing import Timing
+from tests.cogs.timings import FAST
 from tests.fakediscord import (
     FakeChannel,
     FakeDiscord,
@@ -20,19 +21,6 @@ from tests.fakediscord import (
     FakeUser,
     running_bot,
     text_of,
-)
-
-# Discord's 5 messages per 5 s, scaled down by 20 on both sides: the pacer's logic is the same,
-# and the fake flags any burst beyond it, so games run fast and the limit is still checked.
-FAST = Timing(
-    turn_seconds=20.0,
-    phase_seconds=20.0,
-    lobby_seconds=600.0,
-    default_pace=0.0,
-    countdown_seconds=0.0,
-    channel_burst=5,
-    channel_window=0.25,
-    storage_retry_seconds=0.05,
 )
 
 

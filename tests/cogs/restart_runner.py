@@ -12,24 +12,14 @@ import sys
 from bot.client import RaceBot
 from bot.config import Settings
 from bot.discord_endpoints import use_endpoints
-from bot.tables.timing import Timing
-
-RESTART_TIMING = Timing(
-    turn_seconds=0.15,
-    phase_seconds=0.15,
-    default_pace=0.0,
-    countdown_seconds=0.0,
-    channel_burst=5,
-    channel_window=0.25,
-    storage_retry_seconds=0.05,
-)
+from tests.cogs.timings import RESTART
 
 
 def main() -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     settings = Settings.from_env(env_file=None)
     use_endpoints(settings.api_base, settings.gateway_url)
-    bot = RaceBot(settings, timing=RESTART_TIMING)
+    bot = RaceBot(settings, timing=RESTART)
     bot._connection.guild_ready_timeout = 0.05  # the fake sends every guild at once
     bot.run(settings.token, log_handler=None)
     return 0
