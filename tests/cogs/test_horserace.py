@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import AsyncIterator
 
 import pytest
@@ -98,3 +99,19 @@ def _board_buttons(world: World) -> list:
         if any(a.filename == "board.png" for a in m.attachments)
     ]
     return boards[-1].buttons if boards else []
+
+
+async def test_a_game_on_the_clock_ends_after_the_race_in_progress_when_time_is_up(world: World, bot: RaceBot) -> None:
+    lobby = await open_lobby(world, end="minutes", minutes=30, rolls="auto", pace=0.05)
+    await join(world.fake, lobby, world.users["bob"])
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+    table = bot.tables.in_channel(world.channel.id)
+    assert table is not None and table.settings["ends_at"] > time.time() + 29 * 60
+    await world.fake.wait_for(lambda: any("Race 1" in m.text for m in world.fake.channel_messages(world.channel)))
+    table.settings["ends_at"] = time.time()  # the host's clock says the 30 minutes are over
+    table.wake.set()
+    await world.fake.wait_for(lambda: standings(world) is not None, timeout=60)
+    messages = world.fake.channel_messages(world.channel)
+    assert len([m for m in messages if "wins race" in m.text]) == 1  # race 1 was finished, no race 2
+    final = standings(world)
+    assert final is not None and "after 1 race" in final.text
