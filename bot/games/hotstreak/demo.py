@@ -32,7 +32,7 @@ def _money(value: int) -> str:
 
 
 def _seat(seat: int, levels: list[str]) -> str:
-    return f"Seat {seat} ({levels[seat]})"
+    return f"Seat {seat + 1} ({levels[seat]})"
 
 
 def payout_lines(data: dict[str, JSON], levels: list[str]) -> list[str]:
@@ -62,7 +62,7 @@ def show(event: Event, levels: list[str]) -> list[str]:
         return []
     if event.kind == "payouts":
         lines = payout_lines(event.data, levels)
-        cash = ", ".join(f"seat {p['seat']} ${p['cash_after']}" for p in event.data["seats"])
+        cash = ", ".join(f"seat {p['seat'] + 1} ${p['cash_after']}" for p in event.data["seats"])
         return [*lines, f"Cash: {cash}."]
     if event.kind == "race_setup":
         return ["", f"=== Race {event.data['race']} ===", narrate(event)]
@@ -98,7 +98,7 @@ def run_demo(
     game = HotStreak.new(players, seed, {"first_better": first})
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    echo(f"Hot Streak demo: {players} players ({', '.join(by_seat)}), seed {seed}; seat {first} bets first.")
+    echo(f"Hot Streak demo: {players} players ({', '.join(by_seat)}), seed {seed}; seat {first + 1} bets first.")
     for event in game.opening_events():
         for line in show(event, by_seat):
             echo(line)

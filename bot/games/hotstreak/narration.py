@@ -23,6 +23,7 @@ def _card_title(card: str) -> str:
     return " ".join([_name(words[0]), *words[1:]]) if words and words[0] != "all" else card.capitalize()
 
 
+# Seats are shown counting from 1 ("Seat 1" is seat 0), as players count them.
 def narrate(event: Event | dict[str, JSON]) -> str:
     """A one-line description of ``event`` (an ``Event`` or its ``to_json()`` form)."""
     if isinstance(event, Event):
@@ -36,7 +37,7 @@ def narrate(event: Event | dict[str, JSON]) -> str:
 def _race_setup(d: dict[str, JSON]) -> str:
     return (
         f"Race {d['race']}: face up {', '.join(d['face_up'])}. Side bet: {d['side_bet']['text']} "
-        f"Seat {d['first_better']} bets first."
+        f"Seat {d['first_better'] + 1} bets first."
     )
 
 
@@ -46,7 +47,7 @@ def _bet_taken(d: dict[str, JSON]) -> str:
         pays = f"pays {values[0]}/{values[1]}/{values[2]}"
     else:
         pays = f"pays {_money(values[0])} if right, {_money(values[1])} if wrong"
-    return f"Seat {d['seat']} takes {d['label']} ({pays})."
+    return f"Seat {d['seat'] + 1} takes {d['label']} ({pays})."
 
 
 def _steps(steps: list[dict[str, JSON]]) -> list[str]:
@@ -109,20 +110,20 @@ def _payouts(d: dict[str, JSON]) -> str:
     parts = []
     for p in d["seats"]:
         capped = " (paid what they had)" if p["capped"] else ""
-        parts.append(f"seat {p['seat']} {_money(p['change'])} -> ${p['cash_after']}{capped}")
+        parts.append(f"seat {p['seat'] + 1} {_money(p['change'])} -> ${p['cash_after']}{capped}")
     return f"Payouts for race {d['race']}: " + "; ".join(parts) + "."
 
 
 def _game_over(d: dict[str, JSON]) -> str:
     winners = d["winners"]
     cash = d["standings"][0]["cash"] if d["standings"] else 0
-    who = " and ".join(f"seat {w}" for w in winners)
+    who = " and ".join(f"seat {w + 1}" for w in winners)
     return f"Game over: {who} {'win' if len(winners) > 1 else 'wins'} with ${cash}."
 
 
 _HANDLERS = {
     "race_setup": _race_setup,
-    "dealt": lambda d: f"Seat {d['seat']} is dealt {', '.join(d['cards'])}.",
+    "dealt": lambda d: f"Seat {d['seat'] + 1} is dealt {', '.join(d['cards'])}.",
     "bet_taken": _bet_taken,
     "phase": lambda d: {
         "submit": "Bets are in: everyone secretly submits race cards.",
@@ -130,9 +131,9 @@ _HANDLERS = {
         "race": f"Race {d['race']} is on! {d.get('cards', '?')} cards in the deck.",
         "draft": f"Race {d['race']}: place your bets.",
     }.get(d["phase"], f"Phase: {d['phase']}."),
-    "submitted": lambda d: f"Seat {d['seat']} has submitted.",
-    "submission": lambda d: f"Seat {d['seat']} submits {', '.join(d['cards'])}.",
-    "doubled": lambda d: f"Seat {d['seat']} doubles {d['label']}.",
+    "submitted": lambda d: f"Seat {d['seat'] + 1} has submitted.",
+    "submission": lambda d: f"Seat {d['seat'] + 1} submits {', '.join(d['cards'])}.",
+    "doubled": lambda d: f"Seat {d['seat'] + 1} doubles {d['label']}.",
     "burned": lambda d: f"{d['count']} cards are burned face down.",
     "reshuffled": lambda d: f"The race cards are reshuffled into a new deck of {d['cards']}.",
     "card_flipped": _card_flipped,

@@ -39,4 +39,4 @@ def test_the_channel_never_sees_a_private_event():
     secret = Event("submission", {"seat": 1, "race": 1, "cards": ["mum +5"]}, (1,))
     assert show(secret, ["easy", "easy"]) == []
     announced = Event("submitted", {"seat": 1, "race": 1, "count": 1})
-    assert show(announced, ["easy", "easy"]) == ["Seat 1 has submitted."]
+    assert show(announced, ["easy", "easy"]) == ["Seat 2 has submitted."]  # seat 1, counted from 1
