@@ -37,6 +37,20 @@ Shown = FakeMessage | MessageVersion | tuple[FakeMessage, MessageVersion]
 Names = Mapping[int, str] | Callable[[int], str | None] | None
 
 
+# Discord's colours for the red, orange, yellow, green, blue, purple, brown, black and white emoji.
+_EMOJI_COLOURS = (
+    "#dd2e44",
+    "#f4900c",
+    "#fdcb58",
+    "#78b159",
+    "#55acee",
+    "#aa8ed6",
+    "#c1694f",
+    "#292f33",
+    "#e6e7e8",
+)
+
+
 def _hex(value: str) -> RGB:
     return (int(value[1:3], 16), int(value[3:5], 16), int(value[5:7], 16))
 
@@ -161,17 +175,7 @@ EMOJI: dict[str, StandIn] = (
         square: StandIn(disc=_hex(colour), square=True)
         for square, colour in zip(
             "🟥🟧🟨🟩🟦🟪🟫⬛⬜",
-            (
-                "#dd2e44",
-                "#f4900c",
-                "#fdcb58",
-                "#78b159",
-                "#55acee",
-                "#aa8ed6",
-                "#c1694f",
-                "#292f33",
-                "#e6e7e8",
-            ),
+            _EMOJI_COLOURS,
             strict=True,
         )
     }
@@ -179,17 +183,7 @@ EMOJI: dict[str, StandIn] = (
         disc: StandIn(disc=_hex(colour))
         for disc, colour in zip(
             "🔴🟠🟡🟢🔵🟣🟤⚫⚪",
-            (
-                "#dd2e44",
-                "#f4900c",
-                "#fdcb58",
-                "#78b159",
-                "#55acee",
-                "#aa8ed6",
-                "#c1694f",
-                "#292f33",
-                "#e6e7e8",
-            ),
+            _EMOJI_COLOURS,
             strict=True,
         )
     }
