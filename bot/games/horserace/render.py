@@ -20,25 +20,31 @@ from bot.games.horserace.narration import seat_name
 from bot.games.horserace.scratch import MULTIPLIERS
 from bot.paths import FONT_BOLD, FONT_REGULAR
 
-WIDTH = 1180
+# Discord shows the picture about 520 px wide, so sizes are chosen for that: text that matters is
+# at least 22 px here (about 10 px on screen), and what could not be that big was dropped (the
+# "1st roll" captions under the scratch slots, the "TABLE" title) rather than shrunk.
+WIDTH = 1200
 MARGIN = 20
-HEADER = 74
-LANE_H = 40
-LANE_GAP = 6
-HOLDERS_W = 176
-LABEL_W = 46
-LANES_W = 696
-CIRCLE_W = 196
-PANEL_H = 150
-LANES_TOP = HEADER + 10
+HEADER = 68
+LANE_H = 42
+LANE_GAP = 4
+HOLDERS_W = 250  # four chips of "P15" in 22 px type
+LABEL_W = 50
+CIRCLE_W = 190
+PANEL_H = 184
+LANES_TOP = HEADER + 8
 LANES_BOTTOM = LANES_TOP + len(HORSES) * (LANE_H + LANE_GAP) - LANE_GAP
-HEIGHT = LANES_BOTTOM + 16 + PANEL_H + MARGIN
+PANEL_Y = LANES_BOTTOM + 12
+HEIGHT = PANEL_Y + PANEL_H + 14
 LANES_X = MARGIN + HOLDERS_W + LABEL_W
-FINISH_X = LANES_X + LANES_W
-CIRCLE_CX = FINISH_X + 16 + CIRCLE_W // 2
+FINISH_X = WIDTH - MARGIN - CIRCLE_W - 14
+LANES_W = FINISH_X - LANES_X
+CIRCLE_CX = FINISH_X + 14 + CIRCLE_W // 2
 CIRCLE_CY = (LANES_TOP + LANES_BOTTOM) // 2
 CIRCLE_R = CIRCLE_W // 2 - 4
-PANEL_Y = LANES_BOTTOM + 16
+LABEL_CX = LANES_X - LABEL_W // 2  # centre of the horse-number badges left of the lanes
+CHIP_H = 32
+CHIPS_RIGHT = LANES_X - LABEL_W - 4  # holder chips are right-aligned against the badges
 
 TURF = (20, 83, 45)
 TURF_DARK = (14, 60, 33)
@@ -92,6 +98,15 @@ def _slot_x(horse_moves: int, position: int, cell: int) -> int:
     return FINISH_X - (horse_moves - position) * cell
 
 
+def _fit(text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
+    """``text`` cut with an ellipsis so it fits ``width`` pixels."""
+    if font.getlength(text) <= width:
+        return text
+    while text and font.getlength(text + "…") > width:
+        text = text[:-1]
+    return text + "…"
+
+
 # --- the static background ---------------------------------------------------
 
 
@@ -100,8 +115,8 @@ def _background(moves: tuple[int, ...], title: str) -> Image.Image:
     image = Image.new("RGB", (WIDTH, HEIGHT), TURF)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, HEADER), fill=TURF_DARK)
-    draw.text((MARGIN, 14), "THE HORSE RACE GAME", font=_font(26, True), fill=GOLD)
-    draw.text((MARGIN, 47), title, font=_font(15), fill=CHALK)
+    draw.text((MARGIN, 7), "THE HORSE RACE GAME", font=_font(26, True), fill=GOLD)
+    draw.text((MARGIN, 38), _fit(title, _font(22), 400), font=_font(22), fill=CHALK)
     cell = _cell(moves)
     for horse, length in zip(HORSES, moves, strict=True):
         y = _lane_y(horse)
@@ -113,14 +128,12 @@ def _background(moves: tuple[int, ...], title: str) -> Image.Image:
             draw.line((x, y + 4, x, y + LANE_H - 4), fill=DIRT_LINE, width=2)
         draw.rounded_rectangle((start + 2, y + 2, start + cell - 2, y + LANE_H - 2), radius=7, fill=CHALK)
         draw.text(
-            (start + cell // 2, y + LANE_H // 2), str(horse), font=_font(15, True), fill=GREY, anchor="mm"
+            (start + cell // 2, y + LANE_H // 2), str(horse), font=_font(20, True), fill=GREY, anchor="mm"
         )
         # the horse number on the left, in its colour
         colour = HORSE_COLOURS[horse]
-        cx, cy = LANES_X - LABEL_W // 2, y + LANE_H // 2
-        draw.ellipse((cx - 17, cy - 17, cx + 17, cy + 17), fill=colour, outline=CHALK, width=2)
-        draw.text((cx, cy), str(horse), font=_font(16, True), fill=_ink_on(colour), anchor="mm")
-    # the finish line (chequered) and the Champion Circle
+        _draw_badge(draw, horse, y, fill=colour, outline=CHALK, width=2, ink=_ink_on(colour))
+    # the finish line (chequered) and the Champion Circle, named above it
     square = 6
     for row, y in enumerate(range(LANES_TOP, LANES_BOTTOM, square)):
         for col in range(2):
@@ -131,39 +144,57 @@ def _background(moves: tuple[int, ...], title: str) -> Image.Image:
     box = (CIRCLE_CX - CIRCLE_R, CIRCLE_CY - CIRCLE_R, CIRCLE_CX + CIRCLE_R, CIRCLE_CY + CIRCLE_R)
     draw.ellipse(box, fill=TURF_DARK, outline=GOLD, width=6)
     draw.ellipse((box[0] + 12, box[1] + 12, box[2] - 12, box[3] - 12), outline=GOLD_DARK, width=2)
-    draw.text((CIRCLE_CX, CIRCLE_CY - 58), "CHAMPION", font=_font(16, True), fill=GOLD, anchor="mm")
-    draw.text((CIRCLE_CX, CIRCLE_CY - 38), "CIRCLE", font=_font(16, True), fill=GOLD, anchor="mm")
+    draw.text((CIRCLE_CX, box[1] - 44), "CHAMPION", font=_font(22, True), fill=GOLD, anchor="ms")
+    draw.text((CIRCLE_CX, box[1] - 16), "CIRCLE", font=_font(22, True), fill=GOLD, anchor="ms")
     # the panel: four scratch slots, the dice, the table
     draw.rounded_rectangle((MARGIN, PANEL_Y, WIDTH - MARGIN, PANEL_Y + PANEL_H), radius=12, fill=PANEL)
-    draw.text((MARGIN + 14, PANEL_Y + 10), "SCRATCHES", font=_font(13, True), fill=GOLD)
+    draw.text((MARGIN + 14, PANEL_Y + 10), "SCRATCHES", font=_font(22, True), fill=GOLD)
     for slot, mult in enumerate(MULTIPLIERS, start=1):
         x = _scratch_slot_x(slot)
-        draw.rounded_rectangle(
-            (x, PANEL_Y + 32, x + 96, PANEL_Y + PANEL_H - 12), radius=10, outline=GOLD_DARK, width=2
+        draw.rounded_rectangle((x, SLOT_TOP, x + SLOT_W, SLOT_BOTTOM), radius=10, outline=GOLD_DARK, width=2)
+        draw.text((x + SLOT_W // 2, SLOT_TOP + 22), f"x{mult}", font=_font(28, True), fill=GOLD, anchor="mm")
+        cy = SLOT_TOKEN_Y
+        draw.ellipse(
+            (x + SLOT_W // 2 - 26, cy - 26, x + SLOT_W // 2 + 26, cy + 26), outline=GOLD_DARK, width=2
         )
-        draw.text((x + 48, PANEL_Y + 46), f"x{mult}", font=_font(18, True), fill=GOLD, anchor="mm")
-        draw.text(
-            (x + 48, PANEL_Y + PANEL_H - 24),
-            f"{_ordinal(slot)} roll",
-            font=_font(11),
-            fill=CHALK,
-            anchor="mm",
-        )
-    draw.text((DICE_X, PANEL_Y + 10), "LAST ROLL", font=_font(13, True), fill=GOLD)
-    draw.text((STATUS_X, PANEL_Y + 10), "TABLE", font=_font(13, True), fill=GOLD)
+    draw.text((DICE_X, PANEL_Y + 10), "LAST ROLL", font=_font(22, True), fill=GOLD)
+    draw.line((DICE_X - 16, PANEL_Y + 14, DICE_X - 16, PANEL_Y + PANEL_H - 14), fill=TURF, width=2)
+    draw.line((STATUS_X - 16, PANEL_Y + 14, STATUS_X - 16, PANEL_Y + PANEL_H - 14), fill=TURF, width=2)
     return image
+
+
+def _draw_badge(
+    draw: ImageDraw.ImageDraw,
+    horse: int,
+    y: int,
+    fill: tuple[int, int, int],
+    outline: tuple[int, int, int],
+    width: int,
+    ink: tuple[int, int, int],
+) -> None:
+    """The horse's number in a disc left of its lane, where the eye starts reading the row."""
+    cx, cy = LABEL_CX, y + LANE_H // 2
+    draw.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=fill, outline=outline, width=width)
+    draw.text((cx, cy), str(horse), font=_font(22, True), fill=ink, anchor="mm")
 
 
 def _ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
+SLOT_W, SLOT_GAP = 90, 8
+SLOT_TOP = PANEL_Y + 42
+SLOT_BOTTOM = PANEL_Y + PANEL_H - 12
+SLOT_TOKEN_Y = SLOT_BOTTOM - 38
+
+
 def _scratch_slot_x(slot: int) -> int:
-    return MARGIN + 14 + (slot - 1) * 106
+    return MARGIN + 14 + (slot - 1) * (SLOT_W + SLOT_GAP)
 
 
-DICE_X = _scratch_slot_x(5) + 16
-STATUS_X = DICE_X + 236
+DICE_X = _scratch_slot_x(5) + 24
+STATUS_X = DICE_X + 262
+TABLE_ROWS = 5  # seats per column of the cash table
 
 
 # --- one frame ---------------------------------------------------------------
@@ -185,6 +216,7 @@ def render_board(view: dict[str, Any]) -> bytes:
 
     _draw_header(draw, view)
     holders = _holders(view["hands"])
+    use_names = _chips_show_names(draw, holders, names)
     for horse, length in zip(HORSES, moves, strict=True):
         y = _lane_y(horse)
         if horse in scratched:
@@ -193,7 +225,7 @@ def render_board(view: dict[str, Any]) -> bytes:
             )
             continue
         position = int(view["positions"][str(horse)])
-        _draw_holders(draw, y, holders.get(horse, []), names)
+        _draw_holders(draw, y, holders.get(horse, []), names, use_names)
         if position >= length:
             continue  # in the Champion Circle, drawn below
         x = _slot_x(length, position, cell)
@@ -203,7 +235,7 @@ def render_board(view: dict[str, Any]) -> bytes:
             x + cell // 2,
             y + LANE_H // 2,
             horse,
-            radius=min(16, cell // 2 - 2),
+            radius=min(19, cell // 2),
             ring=GOLD if moved else None,
         )
     if winner is not None:
@@ -215,11 +247,13 @@ def render_board(view: dict[str, Any]) -> bytes:
             outline=GOLD,
             width=3,
         )
-        _draw_token(draw, CIRCLE_CX, CIRCLE_CY + 14, int(winner), radius=30, ring=GOLD)
-        draw.text((CIRCLE_CX, CIRCLE_CY + 66), "WINNER", font=_font(15, True), fill=GOLD, anchor="mm")
+        _draw_token(draw, CIRCLE_CX, CIRCLE_CY, int(winner), radius=44, ring=GOLD)
+        draw.text(
+            (CIRCLE_CX, CIRCLE_CY + CIRCLE_R + 34), "WINNER", font=_font(26, True), fill=GOLD, anchor="ms"
+        )
     _draw_scratch_slots(draw, view["scratched"], last)
     _draw_dice(draw, last, names)
-    _draw_status(draw, view, names)
+    _draw_status(draw, view, names, use_names)
     # A fast palette cut makes the file a third of the size and the encode faster than RGB.
     out = io.BytesIO()
     image.quantize(256, method=Image.Quantize.FASTOCTREE).save(out, format="PNG", compress_level=6)
@@ -235,14 +269,14 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         text = "Before the first race"
     if view.get("last_race") and view["phase"] != "over":
         text += " - last race"
-    draw.text((WIDTH // 2 - 60, HEADER // 2), text, font=_font(24, True), fill=CHALK, anchor="mm")
+    draw.text((WIDTH // 2 + 20, HEADER // 2), text, font=_font(30, True), fill=CHALK, anchor="mm")
     # the jackpot badge
     right = WIDTH - MARGIN
     draw.rounded_rectangle(
-        (right - 220, 12, right, HEADER - 12), radius=14, fill=GOLD, outline=GOLD_DARK, width=3
+        (right - 260, 9, right, HEADER - 9), radius=14, fill=GOLD, outline=GOLD_DARK, width=3
     )
-    draw.text((right - 200, HEADER // 2), "JACKPOT", font=_font(15, True), fill=INK, anchor="lm")
-    draw.text((right - 16, HEADER // 2), f"${view['jackpot']}", font=_font(26, True), fill=INK, anchor="rm")
+    draw.text((right - 242, HEADER // 2), "JACKPOT", font=_font(22, True), fill=INK, anchor="lm")
+    draw.text((right - 16, HEADER // 2), f"${view['jackpot']}", font=_font(34, True), fill=INK, anchor="rm")
 
 
 def _holders(hands: Sequence[Sequence[int]]) -> dict[int, list[int]]:
@@ -253,16 +287,49 @@ def _holders(hands: Sequence[Sequence[int]]) -> dict[int, list[int]]:
     return held
 
 
-def _draw_holders(draw: ImageDraw.ImageDraw, y: int, seats: list[int], names: Sequence[str] | None) -> None:
+_CHIP_FONT_SIZE = 22
+_CHIP_PAD = 6  # text to chip edge, each side
+_CHIP_GAP = 3
+
+
+def _chips_width(draw: ImageDraw.ImageDraw, labels: Sequence[str]) -> float:
+    font = _font(_CHIP_FONT_SIZE, True)
+    return sum(max(32, draw.textlength(label, font=font) + 2 * _CHIP_PAD) + _CHIP_GAP for label in labels)
+
+
+def _chips_show_names(
+    draw: ImageDraw.ImageDraw, holders: dict[int, list[int]], names: Sequence[str] | None
+) -> bool:
+    """Whether the holder chips can carry (short) names: only if every lane's chips still fit.
+
+    Otherwise every chip shows the seat as "P3", and the cash table pairs each "P3" with its
+    name, so one rule holds for the whole picture instead of names in some lanes only.
+    """
+    if names is None:
+        return False
+    return all(
+        _chips_width(draw, [_short_name(seat, names) for seat in seats[:4]]) <= CHIPS_RIGHT - MARGIN
+        for seats in holders.values()
+    )
+
+
+def _chip_label(seat: int, names: Sequence[str] | None, use_names: bool) -> str:
+    return _short_name(seat, names) if use_names else f"P{seat + 1}"
+
+
+def _draw_holders(
+    draw: ImageDraw.ImageDraw, y: int, seats: list[int], names: Sequence[str] | None, use_names: bool
+) -> None:
     """Who holds this horse's cards: one chip per card, right-aligned against the horse number."""
-    x = LANES_X - LABEL_W - 4
-    font = _font(11, True)
+    x = CHIPS_RIGHT
+    font = _font(_CHIP_FONT_SIZE, True)
+    top = y + (LANE_H - CHIP_H) // 2
     for seat in reversed(seats[:4]):
-        label = _short_name(seat, names)
-        width = max(24, int(draw.textlength(label, font=font)) + 10)
-        draw.rounded_rectangle((x - width, y + 9, x, y + LANE_H - 9), radius=6, fill=CHALK)
-        draw.text((x - width // 2, y + LANE_H // 2), label, font=font, fill=INK, anchor="mm")
-        x -= width + 4
+        label = _chip_label(seat, names, use_names)
+        width = int(max(32, draw.textlength(label, font=font) + 2 * _CHIP_PAD))
+        draw.rounded_rectangle((x - width, top, x, top + CHIP_H), radius=8, fill=CHALK)
+        draw.text((x - width / 2, y + LANE_H // 2), label, font=font, fill=INK, anchor="mm")
+        x -= width + _CHIP_GAP
     if len(seats) > 4:
         draw.text((x - 2, y + LANE_H // 2), f"+{len(seats) - 4}", font=font, fill=CHALK, anchor="rm")
 
@@ -280,22 +347,20 @@ def _draw_scratched_lane(
     y = _lane_y(horse)
     start = _slot_x(length, 0, cell)
     draw.rounded_rectangle((start, y, FINISH_X, y + LANE_H), radius=8, fill=GREY_LANE)
-    cx, cy = LANES_X - LABEL_W // 2, y + LANE_H // 2
-    draw.ellipse(
-        (cx - 17, cy - 17, cx + 17, cy + 17),
-        fill=GREY,
-        outline=RED if highlight else CHALK,
-        width=3 if highlight else 2,
+    _draw_badge(
+        draw, horse, y, fill=GREY, outline=RED if highlight else CHALK, width=4 if highlight else 2, ink=CHALK
     )
-    draw.text((cx, cy), str(horse), font=_font(16, True), fill=CHALK, anchor="mm")
-    font = _font(13, True)
+    font = _font(22, True)
+    room = FINISH_X - start - 12
     label = f"SCRATCHED  x{entry['multiplier']}"
-    if draw.textlength(label, font=font) > FINISH_X - start - 16:
-        label = f"OUT  x{entry['multiplier']}"
+    for shorter in (f"OUT x{entry['multiplier']}", f"x{entry['multiplier']}"):
+        if draw.textlength(label, font=font) <= room:
+            break
+        label = shorter
     draw.text(
-        ((start + FINISH_X) // 2, cy),
+        ((start + FINISH_X) // 2, y + LANE_H // 2),
         label,
-        fill=(255, 150, 150) if highlight else (205, 205, 205),
+        fill=(255, 160, 160) if highlight else (215, 215, 215),
         anchor="mm",
         font=font,
     )
@@ -313,7 +378,8 @@ def _draw_token(
     if ring is not None:
         draw.ellipse((cx - radius - 4, cy - radius - 4, cx + radius + 4, cy + radius + 4), fill=ring)
     draw.ellipse((cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=INK, width=2)
-    size = max(11, int(radius * 0.95)) if radius < 30 else int(radius * 0.9)
+    # Big enough that a two-digit number still reads at Discord's size: 22 px on a lane token.
+    size = max(14, round(radius * 1.16)) if radius < 30 else int(radius * 0.95)
     draw.text((cx, cy), str(horse), font=_font(size, True), fill=_ink_on(colour), anchor="mm")
 
 
@@ -324,10 +390,8 @@ def _draw_scratch_slots(
         x = _scratch_slot_x(entry["slot"])
         hit = last.get("kind") == "penalty" and last.get("horse") == entry["horse"]
         if hit:
-            draw.rounded_rectangle(
-                (x, PANEL_Y + 32, x + 96, PANEL_Y + PANEL_H - 12), radius=10, outline=RED, width=4
-            )
-        _draw_token(draw, x + 48, PANEL_Y + 84, entry["horse"], radius=20)
+            draw.rounded_rectangle((x, SLOT_TOP, x + SLOT_W, SLOT_BOTTOM), radius=10, outline=RED, width=4)
+        _draw_token(draw, x + SLOT_W // 2, SLOT_TOKEN_Y, entry["horse"], radius=26)
 
 
 PIPS: dict[int, tuple[tuple[float, float], ...]] = {
@@ -342,7 +406,7 @@ PIPS: dict[int, tuple[tuple[float, float], ...]] = {
 
 def _draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, value: int) -> None:
     draw.rounded_rectangle((x, y, x + size, y + size), radius=size // 6, fill=CHALK, outline=INK, width=2)
-    r = size // 11
+    r = size // 10
     for px, py in PIPS[value]:
         cx, cy = x + px * size, y + py * size
         draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=INK)
@@ -350,13 +414,18 @@ def _draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, value: int) 
 
 def _draw_dice(draw: ImageDraw.ImageDraw, last: dict[str, Any], names: Sequence[str] | None) -> None:
     if not last:
-        draw.text((DICE_X, PANEL_Y + 70), "no roll yet", font=_font(14), fill=CHALK)
+        draw.text((DICE_X, PANEL_Y + 90), "no roll yet", font=_font(22), fill=CHALK, anchor="lm")
         return
     d1, d2 = last["dice"]
-    _draw_die(draw, DICE_X, PANEL_Y + 34, 58, d1)
-    _draw_die(draw, DICE_X + 70, PANEL_Y + 34, 58, d2)
+    top, size = PANEL_Y + 44, 60
+    _draw_die(draw, DICE_X, top, size, d1)
+    _draw_die(draw, DICE_X + size + 10, top, size, d2)
     draw.text(
-        (DICE_X + 150, PANEL_Y + 63), f"= {last['total']}", font=_font(22, True), fill=CHALK, anchor="lm"
+        (DICE_X + 2 * size + 22, top + size // 2),
+        f"= {last['total']}",
+        font=_font(34, True),
+        fill=CHALK,
+        anchor="lm",
     )
     kind = last.get("kind")
     what = {
@@ -366,26 +435,54 @@ def _draw_dice(draw: ImageDraw.ImageDraw, last: dict[str, Any], names: Sequence[
         "scratch": f"scratches {last['horse']} (x{last.get('multiplier')})",
         "reroll": f"{last['horse']} already out",
     }.get(kind, "")
-    colour = RED if kind == "penalty" else CHALK
-    draw.text((DICE_X, PANEL_Y + 108), seat_name(last.get("roller"), names), font=_font(13, True), fill=GOLD)
-    draw.text((DICE_X, PANEL_Y + 126), what, font=_font(13), fill=colour)
+    colour = (255, 110, 110) if kind == "penalty" else CHALK
+    room = STATUS_X - 28 - DICE_X
+    roller = _fit(seat_name(last.get("roller"), names), _font(22, True), room)
+    draw.text((DICE_X, PANEL_Y + 114), roller, font=_font(22, True), fill=GOLD)
+    draw.text((DICE_X, PANEL_Y + 142), _fit(what, _font(22), room), font=_font(22), fill=colour)
 
 
-def _draw_status(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str] | None) -> None:
-    x, y = STATUS_X, PANEL_Y + 32
-    draw.text((x, y), _status_line(view, names), font=_font(15, True), fill=CHALK)
-    # cash per seat, in up to three columns of five
-    font = _font(12)
+def _draw_status(
+    draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str] | None, use_names: bool
+) -> None:
+    """Whose turn it is, then every seat's cash in columns of five: gold for the seat to roll,
+    grey for seats sitting out, "D" before the dealer."""
+    x, right = STATUS_X, WIDTH - MARGIN - 14
+    draw.text(
+        (x, PANEL_Y + 10),
+        _fit(_status_line(view, names), _font(24, True), right - x),
+        font=_font(24, True),
+        fill=CHALK,
+    )
+    font, cash_font = _font(22), _font(22, True)
     sitting = set(view.get("sitting_out", []))
-    col_w = (WIDTH - MARGIN - 14 - x) // 3
+    seats = len(view["cash"])
+    columns = max(1, -(-seats // TABLE_ROWS))
+    col_w = min(290, (right - x) // columns)  # a narrow column keeps a name next to its cash
     for seat, cash in enumerate(view["cash"]):
-        col, row = divmod(seat, 5)
-        cx, cy = x + col * col_w, y + 26 + row * 17
+        col, row = divmod(seat, TABLE_ROWS)
+        cx, cy = x + col * col_w, PANEL_Y + 46 + row * 26
+        cash_text = f"${cash}"
+        cash_w = draw.textlength(cash_text, font=cash_font)
         marker = "D " if seat == view.get("dealer") else ""
-        label = f"{marker}{seat_name(seat, names)}"
+        cash_right = cx + col_w - 16
+        room = cash_right - cash_w - 10 - cx - font.getlength(marker)
+        label = f"{marker}{_table_name(seat, names, use_names, columns, room)}"
         fill = GOLD if seat == view.get("turn") else ((160, 160, 160) if seat in sitting else CHALK)
-        draw.text((cx, cy), label[:16], font=font, fill=fill)
-        draw.text((cx + col_w - 14, cy), f"${cash}", font=_font(12, True), fill=fill, anchor="ra")
+        draw.text((cx, cy), _fit(label, font, cash_right - cash_w - 10 - cx), font=font, fill=fill)
+        draw.text((cash_right, cy), cash_text, font=cash_font, fill=fill, anchor="ra")
+
+
+def _table_name(seat: int, names: Sequence[str] | None, use_names: bool, columns: int, room: float) -> str:
+    """A seat's name in the cash table. When the chips show "P3" rather than names, the table
+    says "P3" too (followed by the name when it fits), so a chip can be looked up."""
+    if use_names or names is None and columns == 1:
+        return seat_name(seat, names)
+    short = f"P{seat + 1}"
+    if names is None:
+        return short
+    both = f"{short} {seat_name(seat, names)}"
+    return both if _font(22).getlength(both) <= room else short
 
 
 def _status_line(view: dict[str, Any], names: Sequence[str] | None) -> str:

@@ -12,15 +12,20 @@ from dataclasses import dataclass
 
 from bot.games.hotstreak.render_scene import MascotState, Scene
 
+# Discord shows the picture about 520 px wide, so every size here is chosen for that: text that
+# matters is at least 22 px in the full picture (about 10 px on screen), and what could not be
+# drawn that big was dropped rather than shrunk (see render_panels and render_track).
 WIDTH = 1200
 MARGIN = 16
-HEADER_H = 74
-TRACK_TOP = 112
-LANE_H = 68
-TRACK_LEFT = 64
+HEADER_H = 78
+TRACK_TOP = 118  # the space numbers sit between the header and the track
+LANE_H = 70
+TRACK_LEFT = 68
+LANE_BADGE_X = MARGIN + 20  # centre of the lane-number badges left of the track
 FINISH_ZONE = 78  # run-off beyond the finish line, holding the word FINISH
-PANEL_GAP = 30
-PANEL_H = 212
+PANEL_GAP = 24
+PANEL_H = 232
+PANEL_TITLE_H = 42  # room for a panel's title above its contents
 
 
 @dataclass(frozen=True)
@@ -119,12 +124,15 @@ def token_spots(scene: Scene) -> dict[str, tuple[int, int, int]]:
 
 Box = tuple[int, int, int, int]
 
-CARD_PANEL_W = 318
-DQ_PANEL_W = 318
-DECK_ICON_X = 1000  # header: deck icon, then "N cards left" to its right
-LEGEND_X = 330  # header: the mascots' colours and names, after "Race N of M  race over"
-PODIUM_TOKEN_D = 44
-DQ_TOKEN_D = 40
+CARD_PANEL_W = 432
+DQ_PANEL_W = 218
+DECK_ICON_X = 946  # header: deck icon, then "N cards left" to its right
+LEGEND_X = 364  # header: the mascots' colours and names, after "Race N of M  race over"
+LEGEND_TOKEN_D = 34
+PODIUM_TOKEN_D = 52
+DQ_TOKEN_D = 48
+STEP_W, STEP_GAP = 110, 6
+STEP_HEIGHTS = (112, 98, 86, 76)  # 1st to 4th; the lowest still holds "4th" over a name
 
 
 @dataclass(frozen=True)
@@ -138,25 +146,25 @@ class PanelLayout:
     @property
     def card_face(self) -> Box:
         x0, y0, x1, y1 = self.card
-        return (x0 + 14, y0 + 40, x1 - 14, y1 - 14)
+        return (x0 + 12, y0 + PANEL_TITLE_H, x1 - 12, y1 - 12)
 
     @property
     def steps(self) -> tuple[Box, ...]:
         """Podium steps, 1st place leftmost (the rules fill the podium from the left)."""
         x0, _, x1, y1 = self.podium
-        w, gap = 104, 14
+        w, gap = STEP_W, STEP_GAP
         left = x0 + ((x1 - x0) - (4 * w + 3 * gap)) // 2
-        heights = (96, 80, 66, 54)
         return tuple(
-            (left + i * (w + gap), y1 - 14 - h, left + i * (w + gap) + w, y1 - 14)
-            for i, h in enumerate(heights)
+            (left + i * (w + gap), y1 - 16 - h, left + i * (w + gap) + w, y1 - 16)
+            for i, h in enumerate(STEP_HEIGHTS)
         )
 
     def dq_slot(self, index: int) -> tuple[int, int]:
-        """Centre of the ``index``-th disqualified token (a 2 x 2 grid); its name goes to the right."""
+        """Centre of the ``index``-th disqualified token (a 2 x 2 grid); its name goes underneath."""
         x0, y0, x1, _ = self.dq
         col, row = index % 2, index // 2
-        return (x0 + 40 + col * ((x1 - x0) // 2), y0 + 80 + row * 70)
+        col_w = (x1 - x0) // 2
+        return (x0 + col_w // 2 + col * col_w, y0 + PANEL_TITLE_H + 34 + row * 88)
 
 
 def panels_for(layout: RaceLayout) -> PanelLayout:

@@ -59,12 +59,10 @@ def frame_palette(key: BackgroundKey) -> Image.Image:
         for d, crossed in ((PODIUM_TOKEN_D, False), (PODIUM_TOKEN_D, True), (DQ_TOKEN_D, True)):
             tokens.append(partial(_token, colour=colour, initial=initial, d=d, facing=None, crossed=crossed))
     cards = [card_back((card_w, card_h))]
-    cards += [
-        card_front(face, "", _SAMPLE_COLOURS[i], (card_w, card_h)) for i, face in enumerate(_SAMPLE_FACES)
-    ]
+    cards += [card_front(face, _SAMPLE_COLOURS[i], (card_w, card_h)) for i, face in enumerate(_SAMPLE_FACES)]
     for _, name, colour in legend:
         face = CardFace("m", name, "+3", f"{name} runs 3 spaces the way it faces")
-        cards.append(card_front(face, "gobbler +3", colour, (card_w, card_h)))
+        cards.append(card_front(face, colour, (card_w, card_h)))
 
     slot = sprite_side(layout.token_d) + 2
     per_row = WIDTH // slot

@@ -10,28 +10,34 @@ from bot.games.hotstreak import render_style as style
 from bot.games.hotstreak.render_geometry import (
     DECK_ICON_X,
     DQ_TOKEN_D,
+    HEADER_H,
+    PANEL_TITLE_H,
     PODIUM_TOKEN_D,
     PanelLayout,
 )
 from bot.games.hotstreak.render_scene import Scene
-from bot.games.hotstreak.render_style import RGB
+from bot.games.hotstreak.render_style import RGB, fit_text, wrap_text
 from bot.games.hotstreak.render_tokens import paste_token
 from bot.games.hotstreak.render_words import CardFace, card_colour, card_face
 
 _S = 2  # supersampling factor of the card's shapes
-_ORDINALS = ("1st", "2nd", "3rd", "4th")
+_BAND = 46  # height of the card's coloured band, which holds its title
 
 
 def draw_header(frame: Image.Image, scene: Scene) -> None:
     draw = ImageDraw.Draw(frame)
     title = f"Race {scene.race} of {scene.races}"
-    draw.text((20, 32), title, font=style.font(28, True), fill=style.TEXT)
+    title_font = style.font(32, True)
+    draw.text((20, HEADER_H // 2), title, font=title_font, fill=style.TEXT, anchor="lm")
     if all(scene.podium):
-        x = 20 + draw.textlength(title, font=style.font(28, True)) + 14
-        draw.text((x, 46), "race over", font=style.font(16, True), fill=style.GOLD, anchor="ls")
+        x = 20 + draw.textlength(title, font=title_font) + 14
+        draw.text(
+            (x, HEADER_H // 2 + 1), "race over", font=style.font(22, True), fill=style.GOLD, anchor="lm"
+        )
     cards = f"{scene.cards_left} card{'s' if scene.cards_left != 1 else ''} left"
-    draw.text((DECK_ICON_X + 44, 14), cards, font=style.font(20, True), fill=style.TEXT)
-    draw.text((DECK_ICON_X + 44, 42), f"{scene.burned} burned", font=style.font(14), fill=style.TEXT_DIM)
+    x = DECK_ICON_X + 48
+    draw.text((x, 8), cards, font=style.font(26, True), fill=style.TEXT)
+    draw.text((x, 42), f"{scene.burned} burned", font=style.font(22), fill=style.TEXT_DIM)
 
 
 def draw_card(frame: Image.Image, scene: Scene, panels: PanelLayout) -> None:
@@ -42,41 +48,51 @@ def draw_card(frame: Image.Image, scene: Scene, panels: PanelLayout) -> None:
     else:
         face = card_face(scene.last_card, scene)
         colour = card_colour(face, scene, style.ALL_GREEN, style.UNKNOWN_COLOUR)
-        card = card_front(face, scene.last_card, colour, size)
+        card = card_front(face, colour, size)
     frame.paste(card, (x0, y0), card)
 
 
 @lru_cache(maxsize=256)
-def card_front(face: CardFace, notation: str, colour: RGB, size: tuple[int, int]) -> Image.Image:
-    """A face-up race card: a band in the mascot's colour (green for all), a big mark, plain words."""
+def card_front(face: CardFace, colour: RGB, size: tuple[int, int]) -> Image.Image:
+    """A face-up race card: a band in the mascot's colour (green for all) naming who it moves, a
+    big mark, and what it does in a few words. The notation ("gobbler +3") is left off: the
+    message above the picture gives it, and at Discord's size it would be too small to read."""
     w, h = size
-    band = 36
     big = Image.new("RGBA", (w * _S, h * _S), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
     d.rounded_rectangle((0, 0, w * _S - 1, h * _S - 1), 12 * _S, fill=colour)
-    d.rounded_rectangle((5 * _S, band * _S, (w - 5) * _S, (h - 5) * _S), 8 * _S, fill=style.CARD_FACE)
-    mark_box = (12, band + 8, 104, h - 13)
+    d.rounded_rectangle((5 * _S, _BAND * _S, (w - 5) * _S, (h - 5) * _S), 8 * _S, fill=style.CARD_FACE)
+    mark_box = (12, _BAND + 8, 108, h - 13)
     d.rounded_rectangle([v * _S for v in mark_box], 10 * _S, fill=style.shade(colour, 1.75))
     card = big.reduce(_S)
     draw = ImageDraw.Draw(card)
     ink = style.ink_on(colour)
-    draw.text((14, band // 2 + 1), face.title, font=style.font(19, True), fill=ink, anchor="lm")
-    draw.text((w - 14, band // 2 + 1), notation, font=style.font(12), fill=ink, anchor="rm")
+    title_font = style.font(28, True)
+    title = fit_text(face.title, title_font, w - 32)
+    draw.text((16, _BAND // 2 + 1), title, font=title_font, fill=ink, anchor="lm")
     mark_colour = style.shade(colour, 0.55) if sum(colour) > 450 else style.shade(colour, 0.85)
     cx, cy = (mark_box[0] + mark_box[2]) / 2, (mark_box[1] + mark_box[3]) / 2
     draw.text(
         (cx, cy), face.symbol, font=style.font(_mark_size(face.symbol), True), fill=mark_colour, anchor="mm"
     )
-    lines = _wrap(face.words, style.font(16, True), w - 104 - 24)[:4]
-    line_h = 21
-    top = band + (h - band - line_h * len(lines)) / 2 + 1
+    left = mark_box[2] + 14
+    room, lines_max = w - left - 14, (h - _BAND - 12) // 28
+    for size_px in (24, 22):
+        words_font = style.font(size_px, True)
+        lines = wrap_text(face.body, words_font, room)
+        if len(lines) <= lines_max:
+            break
+    if len(lines) > lines_max:
+        lines = [*lines[: lines_max - 1], fit_text(" ".join(lines[lines_max - 1 :]), words_font, room)]
+    line_h = size_px + 5
+    top = _BAND + (h - _BAND - 5 - line_h * len(lines)) / 2
     for i, line in enumerate(lines):
-        draw.text((116, top + i * line_h), line, font=style.font(16, True), fill=style.CARD_INK)
+        draw.text((left, top + i * line_h), line, font=words_font, fill=style.CARD_INK)
     return card
 
 
 def _mark_size(symbol: str) -> int:
-    return 46 if len(symbol) <= 2 else 34
+    return 60 if len(symbol) <= 2 else 42
 
 
 @lru_cache(maxsize=4)
@@ -95,7 +111,7 @@ def card_back(size: tuple[int, int]) -> Image.Image:
     # Re-clip the lattice to the inner rounded face by redrawing the cream rim over it.
     d.rounded_rectangle((0, 0, w * _S - 1, h * _S - 1), 12 * _S, outline=style.CARD_FACE, width=5 * _S)
     d.rounded_rectangle(
-        (w * _S / 2 - 90 * _S, h * _S / 2 - 20 * _S, w * _S / 2 + 90 * _S, h * _S / 2 + 20 * _S),
+        (w * _S / 2 - 150 * _S, h * _S / 2 - 26 * _S, w * _S / 2 + 150 * _S, h * _S / 2 + 26 * _S),
         10 * _S,
         fill=style.CARD_BACK,
         outline=style.CARD_FACE,
@@ -103,89 +119,60 @@ def card_back(size: tuple[int, int]) -> Image.Image:
     )
     card = big.reduce(_S)
     ImageDraw.Draw(card).text(
-        (w / 2, h / 2), "No card flipped yet", font=style.font(15, True), fill=style.CARD_FACE, anchor="mm"
+        (w / 2, h / 2), "No card flipped yet", font=style.font(24, True), fill=style.CARD_FACE, anchor="mm"
     )
     return card
 
 
-def _wrap(text: str, font: object, width: float) -> list[str]:
-    lines: list[str] = []
-    current = ""
-    for word in text.split():
-        trial = f"{current} {word}".strip()
-        if current and font.getlength(trial) > width:  # type: ignore[attr-defined]
-            lines.append(current)
-            current = word
-        else:
-            current = trial
-    if current:
-        lines.append(current)
-    return lines
-
-
-def _fit(text: str, font: object, width: float) -> str:
-    """``text`` cut with an ellipsis so it fits ``width`` pixels."""
-    if font.getlength(text) <= width:  # type: ignore[attr-defined]
-        return text
-    while text and font.getlength(text + "…") > width:  # type: ignore[attr-defined]
-        text = text[:-1]
-    return text + "…"
-
-
 def draw_podium(frame: Image.Image, scene: Scene, panels: PanelLayout) -> None:
     draw = ImageDraw.Draw(frame)
-    name_font = style.font(14, True)
+    name_font = style.font(22, True)
     for i, (x0, y0, x1, _) in enumerate(panels.steps):
         key = scene.podium[i]
         cx = (x0 + x1) // 2
         if key is None:
             draw.ellipse(
-                (cx - PODIUM_TOKEN_D // 2, y0 - 8 - PODIUM_TOKEN_D, cx + PODIUM_TOKEN_D // 2, y0 - 8),
+                (cx - PODIUM_TOKEN_D // 2, y0 - 6 - PODIUM_TOKEN_D, cx + PODIUM_TOKEN_D // 2, y0 - 6),
                 outline=style.PANEL_EDGE,
-                width=2,
+                width=3,
             )
             continue
         m = scene.mascot(key)
         out = m.status == "out"
         paste_token(
-            frame, (cx, y0 - 8 - PODIUM_TOKEN_D // 2), m.colour, m.initial, PODIUM_TOKEN_D, None, crossed=out
+            frame, (cx, y0 - 6 - PODIUM_TOKEN_D // 2), m.colour, m.initial, PODIUM_TOKEN_D, None, crossed=out
         )
         ink = style.ink_on(style.STEP_COLOURS[i])
-        draw.text((cx, y0 + 32), _fit(m.name, name_font, x1 - x0 - 8), font=name_font, fill=ink, anchor="mt")
+        draw.text(
+            (cx, y0 + 40), fit_text(m.name, name_font, x1 - x0 - 8), font=name_font, fill=ink, anchor="mt"
+        )
 
 
 def draw_disqualified(frame: Image.Image, scene: Scene, panels: PanelLayout) -> None:
+    """Crossed-out tokens with their names. The place each was given is on the podium (and in the
+    alt text), so it is not repeated here in type too small to read."""
     draw = ImageDraw.Draw(frame)
     out = [m for m in scene.mascots if m.status == "out"]
     out.sort(key=lambda m: m.place if m.place is not None else 99)
+    x0, y0, x1, y1 = panels.dq
     if not out:
-        x0, y0, x1, y1 = panels.dq
         draw.text(
-            ((x0 + x1) / 2, (y0 + y1) / 2 + 10),
+            ((x0 + x1) / 2, (y0 + PANEL_TITLE_H + y1) / 2),
             "Nobody yet",
-            font=style.font(16),
+            font=style.font(22),
             fill=style.TEXT_DIM,
             anchor="mm",
         )
         return
-    col_w = (panels.dq[2] - panels.dq[0]) // 2
+    name_font = style.font(22, True)
+    col_w = (x1 - x0) // 2
     for i, m in enumerate(out[:4]):
         cx, cy = panels.dq_slot(i)
-        x_end = panels.dq[0] + (i % 2 + 1) * col_w - 8
         paste_token(frame, (cx, cy), m.colour, m.initial, DQ_TOKEN_D, None, crossed=True)
-        left = cx + DQ_TOKEN_D // 2 + 8
         draw.text(
-            (left, cy - 2),
-            _fit(m.name, style.font(16, True), x_end - left),
-            font=style.font(16, True),
+            (cx, cy + DQ_TOKEN_D // 2 + 6),
+            fit_text(m.name, name_font, col_w - 10),
+            font=name_font,
             fill=style.TEXT,
-            anchor="ls",
+            anchor="mt",
         )
-        if m.place:
-            draw.text(
-                (left, cy + 16),
-                f"placed {_ORDINALS[m.place - 1] if m.place <= 4 else m.place}",
-                font=style.font(13),
-                fill=style.TEXT_DIM,
-                anchor="ls",
-            )

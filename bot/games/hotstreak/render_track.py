@@ -17,7 +17,9 @@ from bot.games.hotstreak import render_style as style
 from bot.games.hotstreak.render_geometry import (
     DECK_ICON_X,
     HEADER_H,
+    LANE_BADGE_X,
     LANE_H,
+    LEGEND_TOKEN_D,
     LEGEND_X,
     MARGIN,
     TRACK_LEFT,
@@ -27,7 +29,7 @@ from bot.games.hotstreak.render_geometry import (
     panels_for,
 )
 from bot.games.hotstreak.render_scene import Scene
-from bot.games.hotstreak.render_style import RGB
+from bot.games.hotstreak.render_style import RGB, fit_text
 from bot.games.hotstreak.render_tokens import paste_token
 
 _S = 2  # supersampling factor of the background
@@ -102,12 +104,15 @@ def _draw_frame(pen: _Pen, layout: RaceLayout) -> None:
         pen.rect((x0, y0, x1, y1), colour, radius=8)
     # A little deck of cards in the header, next to the count.
     for i in range(3):
-        x, y = DECK_ICON_X + i * 3, 16 + i * 3
-        pen.rect((x, y, x + 28, y + 40), style.CARD_BACK, outline=style.CARD_FACE, width=2, radius=4)
+        x, y = DECK_ICON_X + i * 4, 12 + i * 4
+        pen.rect((x, y, x + 32, y + 46), style.CARD_BACK, outline=style.CARD_FACE, width=2, radius=5)
     for lane in range(layout.lanes):
         cy = layout.lane_cy(lane)
         pen.ellipse(
-            (MARGIN + 4, cy - 14, MARGIN + 32, cy + 14), style.FELT_DARK, outline=style.PANEL_EDGE, width=2
+            (LANE_BADGE_X - 19, cy - 19, LANE_BADGE_X + 19, cy + 19),
+            style.FELT_DARK,
+            outline=style.PANEL_EDGE,
+            width=2,
         )
 
 
@@ -191,56 +196,74 @@ def _star_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
 
 def _draw_labels(img: Image.Image, layout: RaceLayout, bar: int, legend: Legend) -> None:
     draw = ImageDraw.Draw(img)
-    small = style.font(13)
+    numbers = style.font(22)
     for pos in range(layout.length):
         colour = style.TEXT_DIM if pos < bar else style.TEXT
-        draw.text((layout.cell_cx(pos), TRACK_TOP - 24), str(pos), font=small, fill=colour, anchor="ms")
+        draw.text((layout.cell_cx(pos), TRACK_TOP - 15), str(pos), font=numbers, fill=colour, anchor="ms")
     for lane in range(layout.lanes):
         draw.text(
-            (MARGIN + 18, layout.lane_cy(lane)),
+            (LANE_BADGE_X, layout.lane_cy(lane)),
             str(lane + 1),
-            font=style.font(15, True),
+            font=style.font(22, True),
             fill=style.TEXT,
             anchor="mm",
         )
-    draw.text((MARGIN + 18, TRACK_TOP - 24), "lane", font=style.font(11), fill=style.TEXT_DIM, anchor="ms")
     _vertical_text(
         img,
         "FINISH",
         (layout.track_right + 2 * LANE_H / 6 + 1, TRACK_TOP, WIDTH - MARGIN - 9, layout.track_bottom),
     )
-    if bar > 0 and layout.x_at(bar) - layout.x_at(0) > 110:
+    if bar > 0 and layout.x_at(bar) - layout.x_at(0) > 210:
         cx, cy = (layout.x_at(0) + layout.x_at(bar)) / 2, (TRACK_TOP + layout.track_bottom) / 2
-        label_font = style.font(15, True)
-        half = draw.textlength("FOLDED AWAY", font=label_font) / 2 + 12
-        draw.rounded_rectangle((cx - half, cy - 15, cx + half, cy + 15), 8, fill=style.FELT_DARK)
+        label_font = style.font(22, True)
+        half = draw.textlength("FOLDED AWAY", font=label_font) / 2 + 14
+        draw.rounded_rectangle((cx - half, cy - 20, cx + half, cy + 20), 10, fill=style.FELT_DARK)
         draw.text((cx, cy), "FOLDED AWAY", font=label_font, fill=style.TEXT, anchor="mm")
-    draw.text((20, 12), "HOT STREAK", font=style.font(15, True), fill=style.GOLD)
-    x = LEGEND_X
-    for initial, name, colour in legend:
-        label_w = draw.textlength(name, font=style.font(16, True))
-        if x + 36 + label_w > DECK_ICON_X - 20:
-            break
-        paste_token(img, (x + 14, HEADER_H // 2), colour, initial, 28, None)
-        draw.text((x + 34, HEADER_H // 2), name, font=style.font(16, True), fill=style.TEXT, anchor="lm")
-        x += int(36 + label_w + 22)
+    _draw_legend(img, legend)
     panels = panels_for(layout)
     titles = ((panels.card, "LAST CARD"), (panels.podium, "PODIUM"), (panels.dq, "DISQUALIFIED"))
     for (x0, y0, _, _), title in titles:
-        draw.text((x0 + 16, y0 + 12), title, font=style.font(14, True), fill=style.GOLD)
+        draw.text((x0 + 16, y0 + 11), title, font=style.font(22, True), fill=style.GOLD)
     for i, (x0, y0, x1, _) in enumerate(panels.steps):
         draw.text(
             ((x0 + x1) / 2, y0 + 8),
             _PLACES[i],
-            font=style.font(18, True),
+            font=style.font(24, True),
             fill=style.ink_on(style.STEP_COLOURS[i]),
             anchor="mt",
         )
 
 
+def _draw_legend(img: Image.Image, legend: Legend) -> None:
+    """Each mascot's token and name, in one row between the race title and the deck.
+
+    Every mascot must be in the legend, so long names shrink the row's type (down to 18 px) and
+    then get cut with an ellipsis, rather than pushing a mascot out of the row.
+    """
+    draw = ImageDraw.Draw(img)
+    room = DECK_ICON_X - 24 - LEGEND_X
+    token, gap = LEGEND_TOKEN_D + 8, 18
+    for size in (22, 20, 18):
+        label_font = style.font(size, True)
+        widths = [draw.textlength(name, font=label_font) for _, name, _ in legend]
+        if sum(widths) + len(legend) * (token + gap) - gap <= room:
+            break
+    else:
+        each = max(8.0, room / max(1, len(legend)) - token - gap)
+        widths = [min(w, each) for w in widths]
+    x = float(LEGEND_X)
+    for (initial, name, colour), label_w in zip(legend, widths, strict=True):
+        paste_token(
+            img, (round(x) + LEGEND_TOKEN_D // 2, HEADER_H // 2), colour, initial, LEGEND_TOKEN_D, None
+        )
+        label = fit_text(name, label_font, label_w + 0.5)
+        draw.text((x + token, HEADER_H // 2), label, font=label_font, fill=style.TEXT, anchor="lm")
+        x += token + label_w + gap
+
+
 def _vertical_text(img: Image.Image, text: str, box: tuple[float, float, float, float]) -> None:
     """``text`` written bottom-to-top, centred in ``box`` (the run-off past the finish line)."""
-    f = style.font(22, True)
+    f = style.font(26, True)
     left, top, right, bottom = f.getbbox(text)
     spaced = Image.new("L", (right - left + 4, bottom - top + 4), 0)
     ImageDraw.Draw(spaced).text((2 - left, 2 - top), text, font=f, fill=255)

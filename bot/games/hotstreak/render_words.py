@@ -23,6 +23,16 @@ class CardFace:
     symbol: str  # the big mark on the card: "+3", "★", "↻"
     words: str  # what the card does, in a short sentence
 
+    @property
+    def body(self) -> str:
+        """``words`` without the subject, which the card's coloured band already names: fewer
+        words, so the ones left can be big enough to read in Discord."""
+        head = f"{self.title} "
+        if self.words.startswith(head) and len(self.words) > len(head):
+            rest = self.words[len(head) :]
+            return rest[0].upper() + rest[1:]
+        return self.words
+
 
 def _spaces(n: int) -> str:
     return f"{n} space" if n == 1 else f"{n} spaces"

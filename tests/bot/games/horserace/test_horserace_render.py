@@ -6,6 +6,7 @@ import io
 
 from PIL import Image
 
+from bot.games.base import Action
 from bot.games.horserace.ai import play_out
 from bot.games.horserace.game import HorseRace
 from bot.games.horserace.render import alt_text, render_board
@@ -49,6 +50,18 @@ def test_every_phase_renders():
 def test_player_names_from_the_host_are_drawn():
     view = mid_race().view(None)
     named = dict(view, names=["Ann", "Bob", "Cleopatra", "Dee", "Eve"])
+    assert render_board(named) != render_board(view)
+
+
+def test_fifteen_players_with_long_names_still_fit_the_picture():
+    game = HorseRace.new(15, seed=11, settings={"board": "classic16"})
+    for _ in range(30):  # deal, scratch and run a little, so every lane has its holders
+        decision = game.pending()[0]
+        game.apply(Action(decision.player, decision.kind, decision.options[0]))
+    view = game.view(None)
+    named = dict(view, names=[f"Player number {seat + 1}" for seat in range(15)])
+    image = picture(named)
+    assert image.width <= 1200 and image.height <= 900
     assert render_board(named) != render_board(view)
 
 

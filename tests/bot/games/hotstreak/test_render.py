@@ -12,7 +12,9 @@ from PIL import Image
 
 from bot.games.hotstreak import render_style as style
 from bot.games.hotstreak.render import alt_text, render_race, token_centre
-from bot.games.hotstreak.render_geometry import TRACK_LEFT, TRACK_TOP, RaceLayout, panels_for
+from bot.games.hotstreak.render_geometry import HEADER_H, TRACK_LEFT, TRACK_TOP, WIDTH, RaceLayout, panels_for
+from bot.games.hotstreak.render_scene import read_scene
+from bot.games.hotstreak.render_words import card_face
 
 # Vivid colours that appear nowhere in the felt, track or panels, so finding one means a token.
 COLOURS = {"gobbler": "#1f6bff", "hurley": "#ff3fd0", "dangle": "#00d2c8", "mum": "#a020ff"}
@@ -195,6 +197,25 @@ def test_the_card_just_flipped_is_coloured_by_its_mascot_or_green_for_all() -> N
     assert count_colour(mum_card, band, style.hex_rgb(COLOURS["mum"])) == 16
     all_card = picture(late_race())
     assert count_colour(all_card, band, style.ALL_GREEN) == 16
+
+
+def test_the_card_leaves_the_mascots_name_to_its_coloured_band() -> None:
+    scene = read_scene(midrace())
+    face = card_face("gobbler +3", scene)
+    assert face.title == "Gobbler"
+    assert face.body == "Runs 3 spaces the way it faces"
+    assert card_face("all +2", scene).body == "Run 2 spaces the way they face"
+    assert card_face("mum swerve-left 2", scene).body == "Runs 2 spaces, then swerves left"
+    assert card_face("nobody knows", scene).body == "nobody knows"  # an unknown card, as written
+
+
+def test_every_mascot_is_in_the_legend_even_with_long_names() -> None:
+    view = race_view()
+    for key in view["mascot_info"]:
+        view["mascot_info"][key]["name"] = key.title() * 3
+    img = picture(view)
+    for key, colour in COLOURS.items():
+        assert count_colour(img, (0, 0, WIDTH, HEADER_H), style.hex_rgb(colour)) > 200, key
 
 
 def test_the_folded_part_of_the_track_is_grey() -> None:
