@@ -25,7 +25,6 @@ PERMISSIONS = discord.Permissions(
     send_messages_in_threads=True,
     embed_links=True,
     attach_files=True,
-    read_message_history=True,
 )
 
 
@@ -65,6 +64,8 @@ class RaceBot(commands.Bot):
         log.info(
             "Logged in as %s (%s) in %d servers", self.user, getattr(self.user, "id", "?"), len(self.guilds)
         )
+        if self.application_id:
+            log.info("Invite link (only the permissions the bot needs): %s", invite_url(self.application_id))
         if not self._resumed:
             self._resumed = True
             await self.tables.resume_all()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.client import EXTENSIONS, RaceBot
+from bot.client import EXTENSIONS, PERMISSIONS, RaceBot
 from bot.config import Settings
 from bot.tables.timing import Timing
 from tests.cogs.timings import FAST
@@ -40,7 +40,8 @@ class World:
 @pytest.fixture
 async def world(tmp_path: Path) -> AsyncIterator[World]:
     async with FakeDiscord(rate_limit=(FAST.channel_burst, FAST.channel_window)) as fake:
-        guild = fake.add_guild("Test Server")
+        # The bot gets exactly what its invite asks for, so every test proves that is enough.
+        guild = fake.add_guild("Test Server", bot_permissions=PERMISSIONS.value)
         channel = guild.add_text_channel("games")
         users = {
             "alice": fake.add_user("alice", guild=guild),
