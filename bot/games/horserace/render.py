@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.games.horserace.board import HORSES
 from bot.games.horserace.narration import seat_name
 from bot.games.horserace.scratch import MULTIPLIERS
+from bot.games.text_fit import fit_text
 from bot.paths import FONT_BOLD, FONT_REGULAR
 
 # Discord shows the picture about 520 px wide, so sizes are chosen for that: text that matters is
@@ -98,15 +99,6 @@ def _slot_x(horse_moves: int, position: int, cell: int) -> int:
     return FINISH_X - (horse_moves - position) * cell
 
 
-def _fit(text: str, font: ImageFont.FreeTypeFont, width: float) -> str:
-    """``text`` cut with an ellipsis so it fits ``width`` pixels."""
-    if font.getlength(text) <= width:
-        return text
-    while text and font.getlength(text + "…") > width:
-        text = text[:-1]
-    return text + "…"
-
-
 # --- the static background ---------------------------------------------------
 
 
@@ -116,7 +108,7 @@ def _background(moves: tuple[int, ...], title: str) -> Image.Image:
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, HEADER), fill=TURF_DARK)
     draw.text((MARGIN, 7), "THE HORSE RACE GAME", font=_font(26, True), fill=GOLD)
-    draw.text((MARGIN, 38), _fit(title, _font(22), 400), font=_font(22), fill=CHALK)
+    draw.text((MARGIN, 38), fit_text(title, _font(22), 400), font=_font(22), fill=CHALK)
     cell = _cell(moves)
     for horse, length in zip(HORSES, moves, strict=True):
         y = _lane_y(horse)
@@ -437,9 +429,9 @@ def _draw_dice(draw: ImageDraw.ImageDraw, last: dict[str, Any], names: Sequence[
     }.get(kind, "")
     colour = (255, 110, 110) if kind == "penalty" else CHALK
     room = STATUS_X - 28 - DICE_X
-    roller = _fit(seat_name(last.get("roller"), names), _font(22, True), room)
+    roller = fit_text(seat_name(last.get("roller"), names), _font(22, True), room)
     draw.text((DICE_X, PANEL_Y + 114), roller, font=_font(22, True), fill=GOLD)
-    draw.text((DICE_X, PANEL_Y + 142), _fit(what, _font(22), room), font=_font(22), fill=colour)
+    draw.text((DICE_X, PANEL_Y + 142), fit_text(what, _font(22), room), font=_font(22), fill=colour)
 
 
 def _draw_status(
@@ -450,7 +442,7 @@ def _draw_status(
     x, right = STATUS_X, WIDTH - MARGIN - 14
     draw.text(
         (x, PANEL_Y + 10),
-        _fit(_status_line(view, names), _font(24, True), right - x),
+        fit_text(_status_line(view, names), _font(24, True), right - x),
         font=_font(24, True),
         fill=CHALK,
     )
@@ -469,7 +461,7 @@ def _draw_status(
         room = cash_right - cash_w - 10 - cx - font.getlength(marker)
         label = f"{marker}{_table_name(seat, names, use_names, columns, room)}"
         fill = GOLD if seat == view.get("turn") else ((160, 160, 160) if seat in sitting else CHALK)
-        draw.text((cx, cy), _fit(label, font, cash_right - cash_w - 10 - cx), font=font, fill=fill)
+        draw.text((cx, cy), fit_text(label, font, cash_right - cash_w - 10 - cx), font=font, fill=fill)
         draw.text((cash_right, cy), cash_text, font=cash_font, fill=fill, anchor="ra")
 
 

@@ -98,7 +98,9 @@ def run_demo(
     game = HotStreak.new(players, seed, {"first_better": first})
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
-    echo(f"Hot Streak demo: {players} players ({', '.join(by_seat)}), seed {seed}; seat {first + 1} bets first.")
+    echo(
+        f"Hot Streak demo: {players} players ({', '.join(by_seat)}), seed {seed}; seat {first + 1} bets first."
+    )
     for event in game.opening_events():
         for line in show(event, by_seat):
             echo(line)

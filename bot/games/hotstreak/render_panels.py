@@ -16,9 +16,10 @@ from bot.games.hotstreak.render_geometry import (
     PanelLayout,
 )
 from bot.games.hotstreak.render_scene import Scene
-from bot.games.hotstreak.render_style import RGB, fit_text, wrap_text
+from bot.games.hotstreak.render_style import RGB
 from bot.games.hotstreak.render_tokens import paste_token
 from bot.games.hotstreak.render_words import CardFace, card_colour, card_face
+from bot.games.text_fit import fit_text, wrap_text
 
 _S = 2  # supersampling factor of the card's shapes
 _BAND = 46  # height of the card's coloured band, which holds its title

@@ -29,8 +29,9 @@ from bot.games.hotstreak.render_geometry import (
     panels_for,
 )
 from bot.games.hotstreak.render_scene import Scene
-from bot.games.hotstreak.render_style import RGB, fit_text
+from bot.games.hotstreak.render_style import RGB
 from bot.games.hotstreak.render_tokens import paste_token
+from bot.games.text_fit import fit_text
 
 _S = 2  # supersampling factor of the background
 _PLACES = ("1st", "2nd", "3rd", "4th")
