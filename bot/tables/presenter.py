@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -42,14 +42,6 @@ class Outgoing:
         return discord.File(
             io.BytesIO(self.image), filename=self.image_name, description=self.alt[:1024] or None
         )
-
-
-@dataclass
-class PromptKey:
-    """Identifies the live prompt message: a new key means a new message, the same key an edit."""
-
-    key: str
-    extras: dict[str, Any] = field(default_factory=dict)
 
 
 class Presenter(ABC):

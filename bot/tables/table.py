@@ -91,9 +91,6 @@ class Table:
         """The deadline as a Discord relative timestamp ("in 2 minutes"), which each reader sees live."""
         return f"<t:{int(self.deadline)}:R>" if self.deadline else "soon"
 
-    def humans(self) -> list[int]:
-        return [s.user_id for s in self.seats if s.user_id is not None]
-
     def is_manager(self, member: discord.abc.User) -> bool:
         perms = getattr(member, "guild_permissions", None)
         return member.id == self.host_id or bool(perms and perms.manage_guild)

@@ -231,7 +231,7 @@ class HotStreakPresenter(Presenter):
         results: dict[str, Any] = {}
         for event in events:
             data = event.data
-            if event.visible_to is not None:
+            if not event.is_visible_to(None):  # a private event: only its seat may see it
                 if event.kind == "dealt":
                     seat = data["seat"]
                     hand = ", ".join(card_label(c) for c in table.view(seat)["hand"])
