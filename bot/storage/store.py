@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -77,6 +78,10 @@ class Storage:
             raise explain(error, "open the database", path) from error
         db: aiosqlite.Connection | None = None
         try:
+            # A file that cannot be opened at all (a directory, no permission) is found by plain
+            # sqlite3 first: aiosqlite's failed connect leaves its worker thread to finish after we
+            # return, which can outlive the event loop and end in an error on another thread.
+            await asyncio.to_thread(_probe_open, path)
             db = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout)
             await db.execute(f"PRAGMA busy_timeout = {max(int(busy_timeout * 1000), 0)}")
             # The first statement that reads the file: a garbage file fails here, clearly.
@@ -472,6 +477,10 @@ async def _rollback(db: aiosqlite.Connection) -> None:
             await db.execute("ROLLBACK")
     except Exception:  # noqa: BLE001
         pass
+
+
+def _probe_open(path: Path) -> None:
+    sqlite3.connect(path).close()
 
 
 async def _quietly_close(db: aiosqlite.Connection) -> None:
