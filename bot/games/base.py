@@ -53,14 +53,21 @@ class Decision:
     kind: str
     options: tuple[JSON, ...]
     prompt: str = ""
+    # A *timed* table step (``player is None``) may not be taken before this unix time (for example
+    # "time is up" in a game that ends on the clock). The engine keeps no clock: the time is a
+    # setting fixed at the start, and the host only takes the step once the time has come.
+    not_before: float | None = None
 
     def to_json(self) -> dict[str, JSON]:
-        return {
+        out: dict[str, JSON] = {
             "player": self.player,
             "kind": self.kind,
             "options": list(self.options),
             "prompt": self.prompt,
         }
+        if self.not_before is not None:
+            out["not_before"] = self.not_before
+        return out
 
 
 @dataclass(frozen=True)
@@ -102,14 +109,37 @@ class Event:
 
 
 @dataclass(frozen=True)
+class Stake:
+    """One thing a seat put money on, in words any game can use (a ticket, a side bet, a bet, a car).
+
+    ``label`` is what the stake was on, as players read it (``"Gobbler, risky"``, ``"horse 7"``);
+    ``outcome`` is ``"won"`` or ``"lost"``; ``amount`` is what it paid (0 when lost). Storage and
+    ``/stats`` see only these three fields, so they never need to know a game's own words.
+    """
+
+    label: str
+    outcome: str
+    amount: int
+
+    def to_json(self) -> dict[str, JSON]:
+        return {"label": self.label, "outcome": self.outcome, "amount": self.amount}
+
+
+@dataclass(frozen=True)
 class SeatResult:
-    """A seat's standing when the game ends (what the results table stores)."""
+    """A seat's standing when the game ends (what the results table stores).
+
+    ``net`` is the money won or lost over the game (cash at the end minus cash at the start, or
+    a game's own score for games without a bank); ``stakes`` lists what the seat bet on.
+    """
 
     seat: int
     cash: int
     place: int
     won: bool
     detail: dict[str, JSON] = field(default_factory=dict)
+    net: int = 0
+    stakes: tuple[Stake, ...] = ()
 
 
 class Game(ABC):
@@ -153,6 +183,13 @@ class Game(ABC):
     @abstractmethod
     def results(self) -> list[SeatResult]:
         """Final standings; only meaningful once ``is_over``."""
+
+    def opening_events(self) -> list[Event]:
+        """What setting up the game caused (hands dealt, a grid drawn), to announce when it starts.
+
+        Part of the surface so the host never digs into a fresh game's state to announce it.
+        """
+        return []
 
     # --- shared behaviour --------------------------------------------------
 

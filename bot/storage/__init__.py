@@ -10,6 +10,7 @@ from bot.storage.records import (
     HistoryRow,
     LeaderRow,
     PlayerResult,
+    StakeRecord,
     StoredGame,
 )
 from bot.storage.standings import period_start
@@ -22,6 +23,7 @@ __all__ = [
     "HistoryRow",
     "LeaderRow",
     "PlayerResult",
+    "StakeRecord",
     "StaleAction",
     "Storage",
     "StorageError",

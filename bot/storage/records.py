@@ -43,6 +43,15 @@ class BetRecord:
 
 
 @dataclass
+class StakeRecord:
+    """One stake a seat held when its game ended, in any game's words (see ``bot.games.base.Stake``)."""
+
+    label: str  # what it was on, as players read it: "Gobbler, risky", "horse 7"
+    outcome: str  # "won" or "lost"
+    amount: int  # what it paid (0 when lost)
+
+
+@dataclass
 class PlayerResult:
     """One seat's outcome, written once when its game ends."""
 
@@ -53,7 +62,8 @@ class PlayerResult:
     net: int  # cash - starting cash
     place: int
     won: bool
-    bets: list[BetRecord] = field(default_factory=list)
+    bets: list[BetRecord] = field(default_factory=list)  # old shape; replaced by ``stakes``
+    stakes: list[StakeRecord] = field(default_factory=list)
 
 
 @dataclass
