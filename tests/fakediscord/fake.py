@@ -1,33 +1,20 @@
-"""FakeDiscord: the server the real discord.py client talks to, and the driver tests use to act as users."""
+"""FakeDiscord: the server the real discord.py client talks to, and the driver tests use to act as users.
 
-# ruff: noqa: ASYNC109 -- the driver's waits take a plain timeout= (the API tests read), not asyncio.timeout.
+This module holds the world (guilds, users, DMs), the server's lifecycle and the hooks the REST side and
+the model call; acting as users is in :mod:`acting`, seeing as users and waiting in :mod:`seeing`."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from aiohttp import web
 
+from tests.fakediscord.acting import UserActions
 from tests.fakediscord.gateway import GUILD_MEMBERS, GUILDS, Gateway
 from tests.fakediscord.http_api import API_PREFIX, DiscordHTTPError, RequestRecord, RestApi
 from tests.fakediscord.interaction_routes import ROUTES as INTERACTION_ROUTES
-from tests.fakediscord.interactions import (
-    APPLICATION_COMMAND,
-    AUTOCOMPLETE,
-    COMPONENT,
-    MODAL_SUBMIT,
-    FakeInteraction,
-    ImpossibleAction,
-    autocomplete_data,
-    command_data,
-    component_data,
-    find_command,
-    interaction_payload,
-    modal_data,
-)
+from tests.fakediscord.interactions import FakeInteraction
 from tests.fakediscord.model import (
     BOT_PERMISSIONS,
     FakeChannel,
@@ -44,14 +31,13 @@ from tests.fakediscord.payloads import (
     message_payload,
     role_payload,
 )
-from tests.fakediscord.rate_limits import ChannelRateWatch, RateLimitViolation
+from tests.fakediscord.rate_limits import ChannelRateWatch
 from tests.fakediscord.rest_routes import ROUTES as BOT_ROUTES
+from tests.fakediscord.seeing import UserViews
 from tests.fakediscord.snowflakes import SnowflakeMint, random_token
 
-T = TypeVar("T")
 
-
-class FakeDiscord:
+class FakeDiscord(UserActions, UserViews):
     """A Discord for one bot, on 127.0.0.1 at a free port.
 
     ``response_deadline``: seconds the bot has for an interaction's initial response (Discord: 3).
@@ -215,246 +201,6 @@ class FakeDiscord:
         for command in self.commands(guild):
             walk(command["name"], command.get("options") or [])
         return names
-
-    # ---- acting as users ------------------------------------------------------------------------------
-    async def wait_ready(self, timeout: float = 5.0) -> None:
-        """Until the bot has identified on the gateway and been sent READY and its guilds."""
-        try:
-            await asyncio.wait_for(self.gateway.identified.wait(), timeout)
-        except TimeoutError:
-            raise TimeoutError(f"the bot did not identify within {timeout}s\n{self.describe()}") from None
-
-    async def slash(
-        self,
-        user: FakeUser,
-        channel: FakeChannel,
-        command: str,
-        /,
-        *,
-        wait: bool = True,
-        timeout: float = 5.0,
-        **options: Any,
-    ) -> FakeInteraction:
-        """``user`` runs ``/command`` (``"game start"`` for subcommands) in ``channel`` with ``options``
-        (str, int, float, bool, FakeUser, FakeChannel, FakeRole; a choice by value or name). Returns the
-        interaction once the bot responded (``wait=False``: at once)."""
-        path = command.strip().lstrip("/").split()
-        schema = find_command(self, user, channel, path)
-        data = command_data(schema, path, options, channel.guild)
-        interaction = FakeInteraction(
-            self, APPLICATION_COMMAND, user, channel, command=" ".join(path), options=options
-        )
-        return await self._send(interaction, data, wait, timeout)
-
-    async def autocomplete(
-        self,
-        user: FakeUser,
-        channel: FakeChannel,
-        command: str,
-        /,
-        focused: str,
-        typed: str,
-        *,
-        timeout: float = 5.0,
-        **options: Any,
-    ) -> list[dict[str, Any]]:
-        """``user`` types ``typed`` into the option ``focused`` of ``/command``; returns the bot's choices."""
-        path = command.strip().lstrip("/").split()
-        schema = find_command(self, user, channel, path)
-        data = autocomplete_data(schema, path, focused, typed, options, channel.guild)
-        interaction = FakeInteraction(
-            self, AUTOCOMPLETE, user, channel, command=" ".join(path), options=options
-        )
-        await self._send(interaction, data, True, timeout)
-        if interaction.autocomplete_choices is None:
-            raise AssertionError(f"the bot answered autocomplete with {interaction.callbacks}")
-        return interaction.autocomplete_choices
-
-    async def click(
-        self, user: FakeUser, message: FakeMessage, custom_id: str, *, wait: bool = True, timeout: float = 5.0
-    ) -> FakeInteraction:
-        """``user`` clicks the button ``custom_id`` on ``message``."""
-        data = component_data(message, user, custom_id, None)
-        interaction = FakeInteraction(
-            self, COMPONENT, user, message.channel, custom_id=custom_id, source_message=message
-        )
-        return await self._send(interaction, data, wait, timeout)
-
-    async def click_button(
-        self,
-        user: FakeUser,
-        message: FakeMessage,
-        label: str | None = None,
-        *,
-        custom_id: str | None = None,
-        wait: bool = True,
-        timeout: float = 5.0,
-    ) -> FakeInteraction:
-        """Click the one button with this label (or custom_id)."""
-        button = message.button(label, custom_id=custom_id)
-        if button.custom_id is None:
-            raise ImpossibleAction(f"{label!r} is a link button; clicking it opens {button.url}")
-        return await self.click(user, message, button.custom_id, wait=wait, timeout=timeout)
-
-    async def select(
-        self,
-        user: FakeUser,
-        message: FakeMessage,
-        custom_id: str,
-        values: list[str],
-        *,
-        wait: bool = True,
-        timeout: float = 5.0,
-    ) -> FakeInteraction:
-        """``user`` picks ``values`` (option values, as strings) in the select ``custom_id``."""
-        data = component_data(message, user, custom_id, list(values))
-        interaction = FakeInteraction(
-            self,
-            COMPONENT,
-            user,
-            message.channel,
-            custom_id=custom_id,
-            values=list(values),
-            source_message=message,
-        )
-        return await self._send(interaction, data, wait, timeout)
-
-    async def submit_modal(
-        self,
-        user: FakeUser,
-        opened_by: FakeInteraction,
-        values: dict[str, Any],
-        *,
-        wait: bool = True,
-        timeout: float = 5.0,
-    ) -> FakeInteraction:
-        """Fill in and submit the modal the bot answered ``opened_by`` with (text inputs by custom_id)."""
-        if opened_by.modal is None:
-            raise ImpossibleAction(f"{opened_by!r} did not open a modal")
-        data = modal_data(opened_by.modal, values)
-        interaction = FakeInteraction(
-            self,
-            MODAL_SUBMIT,
-            user,
-            opened_by.channel,
-            custom_id=data["custom_id"],
-            source_message=opened_by.source_message,
-        )
-        return await self._send(interaction, data, wait, timeout)
-
-    async def say(self, user: FakeUser, channel: FakeChannel, content: str) -> FakeMessage:
-        """``user`` posts a plain message (MESSAGE_CREATE for the bot, content per its intents)."""
-        message = FakeMessage(self.mint.next(), channel, user, content=content)
-        if not message.visible_to(user):
-            raise ImpossibleAction(f"{user.name} cannot post in {channel!r}")
-        channel.messages.append(message)
-        self.messages[message.id] = message
-        self._announce_message("MESSAGE_CREATE", message)
-        self._touch()
-        return message
-
-    async def force_reconnect(self, timeout: float = 5.0) -> None:
-        """Tell the bot to reconnect (gateway op 7); returns once it has RESUMEd."""
-        before = self.gateway.resume_count
-        await self.gateway.reconnect_all()
-        await self.wait_for(lambda: self.gateway.resume_count > before, timeout=timeout, what="a RESUME")
-
-    async def _send(
-        self, interaction: FakeInteraction, data: dict[str, Any], wait: bool, timeout: float
-    ) -> FakeInteraction:
-        if not self.gateway.connected:
-            raise RuntimeError("the bot is not connected to the fake gateway")
-        self.interactions[interaction.id] = interaction
-        self.gateway.dispatch("INTERACTION_CREATE", interaction_payload(self, interaction, data))
-        if wait:
-            await interaction.wait_response(timeout)
-        return interaction
-
-    def interaction_by_token(self, token: str) -> FakeInteraction | None:
-        return next((i for i in self.interactions.values() if i.token == token), None)
-
-    # ---- what users see -------------------------------------------------------------------------------
-    def channel_messages(self, channel: FakeChannel, *, include_ephemeral: bool = False) -> list[FakeMessage]:
-        """Messages in ``channel`` as everyone sees them (not deleted), oldest first."""
-        return [
-            m for m in channel.messages if not m.deleted and (include_ephemeral or m.ephemeral_to is None)
-        ]
-
-    def dm_messages(self, user: FakeUser) -> list[FakeMessage]:
-        """Everything in the DM between the bot and ``user``."""
-        return [m for m in self.dm_channel(user).messages if not m.deleted]
-
-    def ephemeral_for(self, user: FakeUser) -> list[FakeMessage]:
-        """Ephemeral messages only ``user`` sees, anywhere."""
-        return [m for m in self.messages.values() if m.ephemeral_to is user and not m.deleted]
-
-    def visible_to(self, user: FakeUser) -> list[FakeMessage]:
-        """Every message ``user`` can see: their guilds' channels, their DM, their ephemerals."""
-        return [m for m in self.messages.values() if m.visible_to(user)]
-
-    def last_message(self, channel: FakeChannel) -> FakeMessage:
-        messages = self.channel_messages(channel)
-        if not messages:
-            raise LookupError(f"{channel!r} has no messages")
-        return messages[-1]
-
-    @property
-    def rate_limit_violations(self) -> list[RateLimitViolation]:
-        return self._rates.violations
-
-    @property
-    def refused_requests(self) -> list[RequestRecord]:
-        """REST calls answered with an error (4xx), unknown routes included."""
-        return [r for r in self.requests if r.status >= 400]
-
-    async def wait_for(
-        self, condition: Callable[[], T], *, timeout: float = 5.0, what: str | None = None
-    ) -> T:
-        """Until ``condition()`` is truthy, re-checked on every change and every 20 ms; returns its value."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while True:
-            value = condition()
-            if value:
-                return value
-            left = end - loop.time()
-            if left <= 0:
-                raise TimeoutError(f"waited {timeout}s for {what or condition}\n{self.describe()}")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), min(left, 0.02))
-
-    async def wait_for_message(
-        self,
-        check: Callable[[FakeMessage], bool] = lambda m: True,
-        *,
-        channel: FakeChannel | None = None,
-        visible_to: FakeUser | None = None,
-        timeout: float = 5.0,
-    ) -> FakeMessage:
-        """The newest message (in ``channel`` / seen by ``visible_to``) passing ``check``, waiting for one."""
-
-        def newest() -> FakeMessage | None:
-            for message in reversed(list(self.messages.values())):
-                if message.deleted or message.loading:
-                    continue
-                if channel is not None and message.channel is not channel:
-                    continue
-                if visible_to is not None and not message.visible_to(visible_to):
-                    continue
-                if check(message):
-                    return message
-            return None
-
-        return await self.wait_for(newest, timeout=timeout, what="a matching message")
-
-    def describe(self) -> str:
-        """A short account of recent activity, for failure messages."""
-        lines = [f"gateway connected={self.gateway.connected} identifies={self.gateway.identify_count}"]
-        lines += [f"FAKE BUG: {e.splitlines()[0]}" for e in self.internal_errors]
-        lines += [f"unknown route: {r}" for r in self.unknown_routes[-5:]]
-        lines += [f"refused: {r}" for r in self.refused_requests[-5:]]
-        lines += [f"message: {m!r}" for m in list(self.messages.values())[-5:]]
-        return "\n".join(lines)
 
     # ---- internals called by the REST side and the model ------------------------------------------------
     def _touch(self) -> None:
