@@ -18,14 +18,19 @@ Acting: slash, autocomplete, click, click_button, select, submit_modal, say (pla
 Seeing: channel_messages, dm_messages, ephemeral_for, visible_to, last_message, wait_for, wait_for_message;
 FakeMessage.text / text_of(...), .buttons, .selects, .attachments (bytes in .data), .edits.
 Watching the bot: requests, refused_requests, unknown_routes, late_interactions, rate_limit_violations,
-commands()/command_names(). Anything a real user could not do raises ImpossibleAction.
+commands()/command_names(), pings(message) (who a message notifies; message.allowed_mentions as sent),
+nonce_replays. Anything a real user could not do raises ImpossibleAction.
+Breaking things: fake.faults.drop_next / reset_next / timeout_next / rate_limit_next / error_next on chosen
+requests (see faults.py).
 See tests/test_fakediscord.py for every feature in use.
 """
 
 from tests.fakediscord.bot_runner import running_bot
 from tests.fakediscord.fake import FakeDiscord
+from tests.fakediscord.faults import FaultRule, Faults
 from tests.fakediscord.http_api import RequestRecord
 from tests.fakediscord.interactions import FakeInteraction, ImpossibleAction, InteractionCallback
+from tests.fakediscord.mentions import Pings
 from tests.fakediscord.model import (
     Button,
     FakeAttachment,
@@ -38,6 +43,7 @@ from tests.fakediscord.model import (
     MessageVersion,
     SelectMenu,
 )
+from tests.fakediscord.posting import NonceReplay
 from tests.fakediscord.rate_limits import RateLimitViolation
 from tests.fakediscord.text import text_of
 
@@ -52,9 +58,13 @@ __all__ = [
     "FakeMessage",
     "FakeRole",
     "FakeUser",
+    "FaultRule",
+    "Faults",
     "ImpossibleAction",
     "InteractionCallback",
     "MessageVersion",
+    "NonceReplay",
+    "Pings",
     "RateLimitViolation",
     "RequestRecord",
     "SelectMenu",

@@ -11,10 +11,12 @@ from typing import Any
 from aiohttp import web
 
 from tests.fakediscord.acting import UserActions
+from tests.fakediscord.faults import Faults
 from tests.fakediscord.gateway import GUILD_MEMBERS, GUILDS, Gateway
 from tests.fakediscord.http_api import API_PREFIX, DiscordHTTPError, RequestRecord, RestApi
 from tests.fakediscord.interaction_routes import ROUTES as INTERACTION_ROUTES
 from tests.fakediscord.interactions import FakeInteraction
+from tests.fakediscord.mentions import Pings, pings
 from tests.fakediscord.model import (
     BOT_PERMISSIONS,
     FakeChannel,
@@ -31,6 +33,7 @@ from tests.fakediscord.payloads import (
     message_payload,
     role_payload,
 )
+from tests.fakediscord.posting import NonceReplay
 from tests.fakediscord.rate_limits import ChannelRateWatch
 from tests.fakediscord.rest_routes import ROUTES as BOT_ROUTES
 from tests.fakediscord.seeing import UserViews
@@ -43,6 +46,8 @@ class FakeDiscord(UserActions, UserViews):
     ``response_deadline``: seconds the bot has for an interaction's initial response (Discord: 3).
     ``rate_limit``: (messages, seconds) allowed per channel; going over is recorded in
     ``rate_limit_violations``, and answered 429 only with ``enforce_rate_limits``.
+    ``nonce_window``: seconds a message's enforced nonce is remembered (Discord: "the past few minutes");
+    a POST repeating it gets the earlier message back (recorded in ``nonce_replays``).
     """
 
     def __init__(
@@ -53,6 +58,7 @@ class FakeDiscord(UserActions, UserViews):
         rate_limit: tuple[int, float] = (5, 5.0),
         enforce_rate_limits: bool = False,
         heartbeat_interval: float = 41.25,
+        nonce_window: float = 180.0,
     ) -> None:
         self.mint = SnowflakeMint()
         self.token = random_token(self.mint, "fake-bot-token")
@@ -80,6 +86,13 @@ class FakeDiscord(UserActions, UserViews):
         self.late_interactions: list[FakeInteraction] = []
         #: Tracebacks of bugs in the fake itself; stop() raises if there are any.
         self.internal_errors: list[str] = []
+        self.nonce_window = nonce_window
+        #: (author id, nonce) -> (monotonic time, message) of posts that enforced their nonce.
+        self.nonces: dict[tuple[int, str], tuple[float, FakeMessage]] = {}
+        #: POSTs answered with an earlier message because their enforced nonce repeated it.
+        self.nonce_replays: list[NonceReplay] = []
+        #: Faults to inject on chosen requests (dropped connections, timeouts, 429s): see :mod:`faults`.
+        self.faults = Faults()
         self._rates = ChannelRateWatch(*rate_limit)
         self._dms: dict[int, FakeChannel] = {}
         self._changed = asyncio.Event()
@@ -105,6 +118,7 @@ class FakeDiscord(UserActions, UserViews):
         """Close the bot's websockets and the server. Stop the bot first, or it will try to reconnect.
         Raises if the fake itself failed while serving (see ``internal_errors``)."""
         if self._runner is not None:
+            self.faults.release()
             await self.gateway.close_all()
             await self._runner.cleanup()
             self._runner = None
@@ -178,6 +192,10 @@ class FakeDiscord(UserActions, UserViews):
             self._dms[user.id] = channel
             self.channels[channel.id] = channel
         return self._dms[user.id]
+
+    def pings(self, message: FakeMessage, *, permissions: bool = True) -> Pings:
+        """Who ``message`` notifies under Discord's rules (see :mod:`mentions`); falsy when nobody."""
+        return pings(message, permissions=permissions)
 
     def bot_guilds(self) -> list[FakeGuild]:
         return [g for g in self.guilds.values() if self.bot_user.id in g.members]

@@ -81,6 +81,12 @@ class FakeRole:
     permissions: int
     position: int = 0
     managed: bool = False
+    #: Anyone may ping a mentionable role; otherwise only members with Mention Everyone.
+    mentionable: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
 
     def __repr__(self) -> str:
         return f"<FakeRole {self.name} id={self.id}>"
@@ -127,10 +133,22 @@ class FakeGuild:
         return channel
 
     def add_role(
-        self, name: str, permissions: int | discord.Permissions = 0, *, managed: bool = False
+        self,
+        name: str,
+        permissions: int | discord.Permissions = 0,
+        *,
+        managed: bool = False,
+        mentionable: bool = False,
     ) -> FakeRole:
         value = permissions.value if isinstance(permissions, discord.Permissions) else int(permissions)
-        role = FakeRole(self._world.mint.next(), name, value, position=len(self.roles), managed=managed)
+        role = FakeRole(
+            self._world.mint.next(),
+            name,
+            value,
+            position=len(self.roles),
+            managed=managed,
+            mentionable=mentionable,
+        )
         self.roles[role.id] = role
         self._world._on_role_added(self, role)
         return role
@@ -318,6 +336,7 @@ class MessageVersion:
     attachments: list[FakeAttachment]
     flags: int
     at: datetime.datetime
+    allowed_mentions: dict[str, Any] | None = None
 
 
 @dataclass(eq=False)
@@ -326,6 +345,9 @@ class FakeMessage:
 
     ``ephemeral_to`` is the only user who can see an ephemeral message. ``interaction`` is the interaction
     whose response or followup this message is (None for plain channel messages).
+    ``allowed_mentions`` is the object the bot sent with it, None when it sent none (edits that carry one
+    replace it); ``fake.pings(message)`` says who it notifies. ``nonce`` is the nonce the bot sent, and
+    ``reference`` the message it replies to.
     """
 
     id: int
@@ -345,6 +367,9 @@ class FakeMessage:
     deleted: bool = False
     reactions: list[str] = field(default_factory=list)
     edits: list[MessageVersion] = field(default_factory=list)
+    allowed_mentions: dict[str, Any] | None = None
+    nonce: str | None = None
+    reference: FakeMessage | None = None
 
     def __repr__(self) -> str:
         flags = " ephemeral" if self.ephemeral else ""
@@ -420,4 +445,5 @@ class FakeMessage:
             list(self.attachments),
             self.flags,
             self.edited_at or self.created_at,
+            copy.deepcopy(self.allowed_mentions),
         )

@@ -45,7 +45,7 @@ def role_payload(role: FakeRole) -> dict[str, Any]:
         "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
         "hoist": False,
         "managed": role.managed,
-        "mentionable": False,
+        "mentionable": role.mentionable,
         "flags": 0,
     }
 
@@ -190,6 +190,16 @@ def message_payload(message: FakeMessage) -> dict[str, Any]:
         data["application_id"] = str(message.webhook_id)
     if message.interaction is not None:
         data["interaction_metadata"] = interaction_metadata(message.interaction)
+    if message.nonce is not None:
+        data["nonce"] = message.nonce
+    if message.reference is not None:
+        data["message_reference"] = {
+            "type": 0,
+            "message_id": str(message.reference.id),
+            "channel_id": str(message.reference.channel.id),
+        }
+        if message.reference.channel.guild is not None:
+            data["message_reference"]["guild_id"] = str(message.reference.channel.guild.id)
     return data
 
 

@@ -17,7 +17,13 @@ from tests.fakediscord.payloads import (
     role_payload,
     user_payload,
 )
-from tests.fakediscord.posting import create_message, delete_message, edit_message
+from tests.fakediscord.posting import (
+    check_nonce,
+    create_message,
+    delete_message,
+    earlier_by_nonce,
+    edit_message,
+)
 
 if TYPE_CHECKING:
     from tests.fakediscord.fake import FakeDiscord
@@ -221,6 +227,11 @@ async def post_message(fake: FakeDiscord, request: web.Request, body: RequestBod
         raise DiscordHTTPError(*MISSING_PERMISSIONS)
     if body.payload.get("embeds") and not _bot_may(fake, channel, EMBED_LINKS):
         body.payload["embeds"] = []  # Discord drops embeds silently without Embed Links.
+    check_nonce(body.payload)
+    earlier = earlier_by_nonce(fake, fake.bot_user, body.payload)
+    if earlier is not None:
+        # A retry of a post that already happened: nothing new, so nothing counts against the rate limit.
+        return message_payload(earlier)
     fake._check_rate("create", channel)
     reply = "message_reference" in body.payload
     message = create_message(fake, channel, fake.bot_user, body, message_type=19 if reply else 0)

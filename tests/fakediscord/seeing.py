@@ -65,8 +65,8 @@ class UserViews:
 
     @property
     def refused_requests(self) -> list[RequestRecord]:
-        """REST calls answered with an error (4xx), unknown routes included."""
-        return [r for r in self.requests if r.status >= 400]
+        """REST calls answered with an error (4xx), unknown routes included; injected faults are not."""
+        return [r for r in self.requests if r.status >= 400 and r.fault is None]
 
     async def wait_for(
         self, condition: Callable[[], T], *, timeout: float = 5.0, what: str | None = None
