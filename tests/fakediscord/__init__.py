@@ -20,6 +20,8 @@ FakeMessage.text / text_of(...), .buttons, .selects, .attachments (bytes in .dat
 Watching the bot: requests, refused_requests, unknown_routes, late_interactions, rate_limit_violations,
 commands()/command_names(), pings(message) (who a message notifies; message.allowed_mentions as sent),
 nonce_replays. Anything a real user could not do raises ImpossibleAction.
+Threads and emojis: start_thread (as a user), archive_thread, unarchive_thread, delete_channel,
+threads_in(channel), guild.threads / guild.thread(name); application_emojis, add_application_emoji.
 Breaking things: fake.faults.drop_next / reset_next / timeout_next / rate_limit_next / error_next on chosen
 requests (see faults.py).
 See tests/test_fakediscord.py for every feature in use.
@@ -35,6 +37,7 @@ from tests.fakediscord.model import (
     Button,
     FakeAttachment,
     FakeChannel,
+    FakeEmoji,
     FakeGuild,
     FakeMember,
     FakeMessage,
@@ -52,6 +55,7 @@ __all__ = [
     "FakeAttachment",
     "FakeChannel",
     "FakeDiscord",
+    "FakeEmoji",
     "FakeGuild",
     "FakeInteraction",
     "FakeMember",

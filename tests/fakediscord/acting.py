@@ -9,6 +9,7 @@ import asyncio
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from tests.fakediscord.http_api import DiscordHTTPError
 from tests.fakediscord.interactions import (
     APPLICATION_COMMAND,
     AUTOCOMPLETE,
@@ -24,6 +25,7 @@ from tests.fakediscord.interactions import (
     modal_data,
 )
 from tests.fakediscord.model import FakeChannel, FakeMessage, FakeUser
+from tests.fakediscord.threads import before_posting
 
 if TYPE_CHECKING:
     from tests.fakediscord.gateway import Gateway
@@ -184,6 +186,11 @@ class UserActions:
         message = FakeMessage(self.mint.next(), channel, user, content=content)
         if not message.visible_to(user):
             raise ImpossibleAction(f"{user.name} cannot post in {channel!r}")
+        if channel.is_thread:
+            try:
+                before_posting(self, user, channel)  # type: ignore[arg-type]
+            except DiscordHTTPError as error:
+                raise ImpossibleAction(f"{user.name} cannot post in {channel!r}: {error}") from None
         channel.messages.append(message)
         self.messages[message.id] = message
         self._announce_message("MESSAGE_CREATE", message)

@@ -10,16 +10,20 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.fakediscord import threads
 from tests.fakediscord.acting import UserActions
+from tests.fakediscord.emoji_routes import ROUTES as EMOJI_ROUTES
+from tests.fakediscord.emoji_routes import add_emoji
 from tests.fakediscord.faults import Faults
 from tests.fakediscord.gateway import GUILD_MEMBERS, GUILDS, Gateway
 from tests.fakediscord.http_api import API_PREFIX, DiscordHTTPError, RequestRecord, RestApi
 from tests.fakediscord.interaction_routes import ROUTES as INTERACTION_ROUTES
-from tests.fakediscord.interactions import FakeInteraction
+from tests.fakediscord.interactions import FakeInteraction, ImpossibleAction
 from tests.fakediscord.mentions import Pings, pings
 from tests.fakediscord.model import (
     BOT_PERMISSIONS,
     FakeChannel,
+    FakeEmoji,
     FakeGuild,
     FakeMember,
     FakeMessage,
@@ -38,6 +42,7 @@ from tests.fakediscord.rate_limits import ChannelRateWatch
 from tests.fakediscord.rest_routes import ROUTES as BOT_ROUTES
 from tests.fakediscord.seeing import UserViews
 from tests.fakediscord.snowflakes import SnowflakeMint, random_token
+from tests.fakediscord.thread_routes import ROUTES as THREAD_ROUTES
 
 
 class FakeDiscord(UserActions, UserViews):
@@ -78,6 +83,8 @@ class FakeDiscord(UserActions, UserViews):
         self.interactions: dict[int, FakeInteraction] = {}
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        #: The application's own emojis (uploaded by the bot, or added by the test as if by an earlier run).
+        self.application_emojis: dict[int, FakeEmoji] = {}
         #: Every REST call the bot made, in order, with the status it got.
         self.requests: list[RequestRecord] = []
         #: REST calls to routes the fake does not know (answered 404 like Discord).
@@ -97,7 +104,7 @@ class FakeDiscord(UserActions, UserViews):
         self._dms: dict[int, FakeChannel] = {}
         self._changed = asyncio.Event()
         self.gateway = Gateway(self, heartbeat_interval)
-        self._rest = RestApi(self, BOT_ROUTES + INTERACTION_ROUTES)
+        self._rest = RestApi(self, BOT_ROUTES + THREAD_ROUTES + EMOJI_ROUTES + INTERACTION_ROUTES)
         self._runner: web.AppRunner | None = None
         self._port = 0
 
@@ -192,6 +199,43 @@ class FakeDiscord(UserActions, UserViews):
             self._dms[user.id] = channel
             self.channels[channel.id] = channel
         return self._dms[user.id]
+
+    # ---- threads and emojis, as users, moderators and Discord itself change them --------------------------
+    def start_thread(
+        self, user: FakeUser, where: FakeMessage | FakeChannel, name: str, *, private: bool = False
+    ) -> FakeChannel:
+        """``user`` starts a thread from a message (public) or in a channel; the bot hears THREAD_CREATE."""
+        starter = where if isinstance(where, FakeMessage) else None
+        parent = where.channel if isinstance(where, FakeMessage) else where
+        if parent.guild is None or parent.type not in (0, 5):
+            raise ImpossibleAction(f"threads cannot be started in {parent!r}")
+        if not threads.may(self, user, parent, threads.thread_creation_permission(private)):
+            raise ImpossibleAction(f"{user.name} may not start threads in {parent!r}")
+        if starter is not None and (starter.thread is not None or not starter.visible_to(user)):
+            raise ImpossibleAction(f"{starter!r} already has a thread, or {user.name} cannot see it")
+        return threads.start_thread(self, parent, name, user, starter=starter, private=private)
+
+    def archive_thread(self, thread: FakeChannel, *, locked: bool = False) -> None:
+        """Archive ``thread`` as Discord does after its inactivity period (or a moderator, ``locked``)."""
+        threads.set_archived(self, thread, True, locked=locked)
+
+    def unarchive_thread(self, thread: FakeChannel) -> None:
+        threads.set_archived(self, thread, False, locked=False)
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """A moderator deletes ``channel`` (a thread: THREAD_DELETE; a channel: CHANNEL_DELETE)."""
+        threads.delete_channel(self, channel)
+
+    def threads_in(self, parent: FakeChannel) -> list[FakeChannel]:
+        """Threads started in ``parent`` that still exist, archived ones included, oldest first."""
+        assert parent.guild is not None
+        return [t for t in parent.guild.threads if t.parent is parent and not t.deleted]
+
+    def add_application_emoji(self, name: str, image: bytes = b"\x89PNG\r\n\x1a\n") -> FakeEmoji:
+        """An application emoji that already exists (as if uploaded by an earlier run of the bot)."""
+        if any(e.name == name for e in self.application_emojis.values()):
+            raise ValueError(f"an application emoji is already called {name!r}")
+        return add_emoji(self, name, image, "image/png")
 
     def pings(self, message: FakeMessage, *, permissions: bool = True) -> Pings:
         """Who ``message`` notifies under Discord's rules (see :mod:`mentions`); falsy when nobody."""

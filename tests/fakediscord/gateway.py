@@ -112,8 +112,11 @@ class Gateway:
         return any(c.session is not None and not c.ws.closed for c in self.connections)
 
     # ---- outgoing -------------------------------------------------------------------------------------
-    def dispatch(self, event: str, data: dict[str, Any], *, intent: int = 0) -> None:
-        """Send ``event`` to every session that asked for ``intent`` (0: always)."""
+    def dispatch(
+        self, event: str, data: dict[str, Any], *, intent: int = 0, guild_id: int | None = None
+    ) -> None:
+        """Send ``event`` to every session that asked for ``intent`` (0: always). ``guild_id``: the guild
+        the event belongs to (None: a DM or the bot's own business)."""
         for session in self.sessions.values():
             if intent == 0 or session.intents & intent:
                 session.push(event, data)

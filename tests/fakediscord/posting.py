@@ -17,6 +17,7 @@ from tests.fakediscord.model import (
     FakeChannel,
     FakeMessage,
     FakeUser,
+    iter_components,
     now,
 )
 from tests.fakediscord.validation import InvalidBody, check_message
@@ -123,6 +124,28 @@ def earlier_by_nonce(fake: FakeDiscord, author: FakeUser, payload: dict[str, Any
     return seen[1]
 
 
+def check_component_emojis(fake: FakeDiscord, components: list[dict[str, Any]]) -> None:
+    """Refuse components whose emoji names a custom emoji id that does not exist (Discord: 50035)."""
+    for component in iter_components(components):
+        emojis = [component.get("emoji")] + [o.get("emoji") for o in component.get("options") or []]
+        for emoji in emojis:
+            if (
+                isinstance(emoji, dict)
+                and emoji.get("id")
+                and int(emoji["id"]) not in fake.application_emojis
+            ):
+                raise DiscordHTTPError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    errors={
+                        "components": {
+                            "_errors": [{"code": "COMPONENT_INVALID_EMOJI", "message": "Invalid emoji"}]
+                        }
+                    },
+                )
+
+
 def create_message(
     fake: FakeDiscord,
     channel: FakeChannel,
@@ -149,6 +172,7 @@ def create_message(
             check_message(content, embeds, components, len(attachments))
     except InvalidBody as error:
         raise _refuse(error) from None
+    check_component_emojis(fake, components)
     reference = payload.get("message_reference") or {}
     referenced = fake.messages.get(int(reference["message_id"])) if reference.get("message_id") else None
     message = FakeMessage(
@@ -197,6 +221,7 @@ def edit_message(fake: FakeDiscord, message: FakeMessage, body: RequestBody) -> 
         check_message(content, embeds, components, len(attachments))
     except InvalidBody as error:
         raise _refuse(error) from None
+    check_component_emojis(fake, components)
     if not message.loading:
         message.edits.append(message.snapshot())
         message.edited_at = now()
