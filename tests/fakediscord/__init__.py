@@ -22,6 +22,8 @@ commands()/command_names(), pings(message) (who a message notifies; message.allo
 nonce_replays. Anything a real user could not do raises ImpossibleAction.
 Threads and emojis: start_thread (as a user), archive_thread, unarchive_thread, delete_channel,
 threads_in(channel), guild.threads / guild.thread(name); application_emojis, add_application_emoji.
+Load: FakeDiscord(global_limit=50) answers 429 global beyond 50 requests/s (interactions exempt);
+fake.traffic counts requests per second, per route, 429s and GET /users/{id} per user (summary()).
 Breaking things: fake.faults.drop_next / reset_next / timeout_next / rate_limit_next / error_next on chosen
 requests (see faults.py).
 See tests/test_fakediscord.py for every feature in use.
@@ -49,6 +51,7 @@ from tests.fakediscord.model import (
 from tests.fakediscord.posting import NonceReplay
 from tests.fakediscord.rate_limits import RateLimitViolation
 from tests.fakediscord.text import text_of
+from tests.fakediscord.traffic import Traffic
 
 __all__ = [
     "Button",
@@ -72,6 +75,7 @@ __all__ = [
     "RateLimitViolation",
     "RequestRecord",
     "SelectMenu",
+    "Traffic",
     "running_bot",
     "text_of",
 ]

@@ -43,6 +43,7 @@ from tests.fakediscord.rest_routes import ROUTES as BOT_ROUTES
 from tests.fakediscord.seeing import UserViews
 from tests.fakediscord.snowflakes import SnowflakeMint, random_token
 from tests.fakediscord.thread_routes import ROUTES as THREAD_ROUTES
+from tests.fakediscord.traffic import GlobalLimit, Traffic
 
 
 class FakeDiscord(UserActions, UserViews):
@@ -53,6 +54,9 @@ class FakeDiscord(UserActions, UserViews):
     ``rate_limit_violations``, and answered 429 only with ``enforce_rate_limits``.
     ``nonce_window``: seconds a message's enforced nonce is remembered (Discord: "the past few minutes");
     a POST repeating it gets the earlier message back (recorded in ``nonce_replays``).
+    ``global_limit``: Discord's global rate limit in requests per second across all routes (interaction
+    callbacks and webhooks exempt), answered 429 ``global: true`` beyond it; None (default) for no limit.
+    ``traffic`` counts every request either way (see :mod:`traffic`).
     """
 
     def __init__(
@@ -64,6 +68,7 @@ class FakeDiscord(UserActions, UserViews):
         enforce_rate_limits: bool = False,
         heartbeat_interval: float = 41.25,
         nonce_window: float = 180.0,
+        global_limit: float | None = None,
     ) -> None:
         self.mint = SnowflakeMint()
         self.token = random_token(self.mint, "fake-bot-token")
@@ -98,6 +103,9 @@ class FakeDiscord(UserActions, UserViews):
         self.nonces: dict[tuple[int, str], tuple[float, FakeMessage]] = {}
         #: POSTs answered with an earlier message because their enforced nonce repeated it.
         self.nonce_replays: list[NonceReplay] = []
+        #: Request counters (per second, per route, user fetches, 429s) and the global limit.
+        self.traffic = Traffic()
+        self.global_limit = GlobalLimit(global_limit)
         #: Faults to inject on chosen requests (dropped connections, timeouts, 429s): see :mod:`faults`.
         self.faults = Faults()
         self._rates = ChannelRateWatch(*rate_limit)

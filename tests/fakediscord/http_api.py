@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import web
 
 from tests.fakediscord.faults import FaultRule, cut
+from tests.fakediscord.traffic import exempt_from_global_limit
 
 if TYPE_CHECKING:
     from tests.fakediscord.fake import FakeDiscord
@@ -151,7 +152,10 @@ class RestApi:
         )
         query = dict(request.query)
         found = self._match(request.method, path)
+        traffic = self.fake.traffic
+        limited = not exempt_from_global_limit(path)
         if found is None:
+            traffic.record(request.method, path, path, {}, limited=limited)
             record = RequestRecord(
                 request.method, path, query, logged_body, 404, {"code": 0, "message": "404: Not Found"}
             )
@@ -159,14 +163,18 @@ class RestApi:
             self.fake.requests.append(record)
             return json_response(record.error, 404)
         chosen, params = found
+        traffic.record(request.method, chosen.path, path, params, limited=limited)
         fault = self.fake.faults.take(request.method, path, chosen, params, logged_body)
         if fault is not None and not (fault.applied and fault.kind in ("drop", "reset", "timeout")):
             return await self._fault_instead(request, path, query, logged_body, fault)
         try:
+            if limited and (wait := self.fake.global_limit.admit()) is not None:
+                raise rate_limited(round(wait, 3), is_global=True)
             response = await self._answer(request, chosen, body, params)
         except DiscordHTTPError as error:
             record = RequestRecord(request.method, path, query, logged_body, error.status, error.body)
             response = json_response(error.body, error.status, error.headers)
+            traffic.answered(error.status, is_global=bool(error.body.get("global")))
         except Exception:
             # A bug in the fake, not in the bot: answer 400 at once (a 5xx would make discord.py retry for
             # seconds) and keep the traceback; FakeDiscord.stop() raises it so the test cannot pass quietly.
@@ -211,6 +219,7 @@ class RestApi:
         else:
             status, error_body, headers = 0, None, {}
         record = RequestRecord(request.method, path, query, logged_body, status, error_body, fault=fault.kind)
+        self.fake.traffic.answered(status, is_global=fault.is_global)
         self.fake.faults.note(fault, record)
         self.fake.requests.append(record)
         self.fake._touch()
