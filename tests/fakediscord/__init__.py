@@ -24,6 +24,9 @@ Threads and emojis: start_thread (as a user), archive_thread, unarchive_thread, 
 threads_in(channel), guild.threads / guild.thread(name); application_emojis, add_application_emoji.
 Load: FakeDiscord(global_limit=50) answers 429 global beyond 50 requests/s (interactions exempt);
 fake.traffic counts requests per second, per route, 429s and GET /users/{id} per user (summary()).
+Shards: FakeDiscord(shard_count=2) (what GET /gateway/bot recommends), add_guild(name, shard=1),
+shard_of(guild), wait_for_shards(0, 1), gateway.connected_shards(); guild events go to the guild's
+shard, DMs to shard 0; several running_bot blocks (one per shard) may be open at once.
 Breaking things: fake.faults.drop_next / reset_next / timeout_next / rate_limit_next / error_next on chosen
 requests (see faults.py).
 See tests/test_fakediscord.py for every feature in use.

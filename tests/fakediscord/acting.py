@@ -39,6 +39,7 @@ class UserActions:
 
     mint: SnowflakeMint
     gateway: Gateway
+    shard_count: int
     messages: dict[int, FakeMessage]
     interactions: dict[int, FakeInteraction]
 
@@ -62,6 +63,16 @@ class UserActions:
             await asyncio.wait_for(self.gateway.identified.wait(), timeout)
         except TimeoutError:
             raise TimeoutError(f"the bot did not identify within {timeout}s\n{self.describe()}") from None
+
+    async def wait_for_shards(
+        self, *shard_ids: int, shard_count: int | None = None, timeout: float = 10.0
+    ) -> None:
+        """Until a session is connected for each of ``shard_ids`` (of ``shard_count``, default the fake's)."""
+        count = shard_count or self.shard_count
+        wanted = {(i, count) for i in shard_ids}
+        await self.wait_for(
+            lambda: wanted <= set(self.gateway.connected_shards()), timeout=timeout, what=f"shards {wanted}"
+        )
 
     async def slash(
         self,
@@ -209,7 +220,10 @@ class UserActions:
         if not self.gateway.connected:
             raise RuntimeError("the bot is not connected to the fake gateway")
         self.interactions[interaction.id] = interaction
-        self.gateway.dispatch("INTERACTION_CREATE", interaction_payload(self, interaction, data))
+        guild_id = interaction.guild.id if interaction.guild is not None else None
+        self.gateway.dispatch(
+            "INTERACTION_CREATE", interaction_payload(self, interaction, data), guild_id=guild_id
+        )
         if wait:
             await interaction.wait_response(timeout)
         return interaction

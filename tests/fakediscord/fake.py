@@ -41,7 +41,7 @@ from tests.fakediscord.posting import NonceReplay
 from tests.fakediscord.rate_limits import ChannelRateWatch
 from tests.fakediscord.rest_routes import ROUTES as BOT_ROUTES
 from tests.fakediscord.seeing import UserViews
-from tests.fakediscord.snowflakes import SnowflakeMint, random_token
+from tests.fakediscord.snowflakes import SnowflakeMint, random_token, shard_of
 from tests.fakediscord.thread_routes import ROUTES as THREAD_ROUTES
 from tests.fakediscord.traffic import GlobalLimit, Traffic
 
@@ -57,6 +57,8 @@ class FakeDiscord(UserActions, UserViews):
     ``global_limit``: Discord's global rate limit in requests per second across all routes (interaction
     callbacks and webhooks exempt), answered 429 ``global: true`` beyond it; None (default) for no limit.
     ``traffic`` counts every request either way (see :mod:`traffic`).
+    ``shard_count``: what GET /gateway/bot recommends, and the count ``add_guild(shard=...)`` aims at.
+    Sessions identify with any ``[shard_id, shard_count]`` (see :mod:`gateway`).
     """
 
     def __init__(
@@ -69,6 +71,7 @@ class FakeDiscord(UserActions, UserViews):
         heartbeat_interval: float = 41.25,
         nonce_window: float = 180.0,
         global_limit: float | None = None,
+        shard_count: int = 1,
     ) -> None:
         self.mint = SnowflakeMint()
         self.token = random_token(self.mint, "fake-bot-token")
@@ -76,6 +79,7 @@ class FakeDiscord(UserActions, UserViews):
         self.owner_user = FakeUser(self.mint.next(), "app-owner")
         self.application_id = self.bot_user.id
         self.response_deadline = response_deadline
+        self.shard_count = shard_count
         self.enforce_rate_limits = enforce_rate_limits
         self.dm_app_permissions = BOT_PERMISSIONS
         self.users: dict[int, FakeUser] = {
@@ -165,10 +169,17 @@ class FakeDiscord(UserActions, UserViews):
 
     # ---- the world ------------------------------------------------------------------------------------
     def add_guild(
-        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int = BOT_PERMISSIONS
+        self,
+        name: str,
+        *,
+        owner: FakeUser | None = None,
+        bot_permissions: int = BOT_PERMISSIONS,
+        shard: int | None = None,
     ) -> FakeGuild:
-        """A server the bot is in, with a managed role for the bot carrying ``bot_permissions``."""
-        guild = FakeGuild(self, name, owner.id if owner is not None else None)
+        """A server the bot is in, with a managed role for the bot carrying ``bot_permissions``.
+        ``shard``: give it an id whose events go to that shard of ``shard_count``."""
+        guild_id = self.mint.next_on_shard(shard, self.shard_count) if shard is not None else None
+        guild = FakeGuild(self, name, owner.id if owner is not None else None, id=guild_id)
         self.guilds[guild.id] = guild
         # @everyone applies to the bot too, so it may not grant what the bot was denied.
         guild.everyone.permissions &= bot_permissions
@@ -178,8 +189,12 @@ class FakeDiscord(UserActions, UserViews):
         if owner is not None:
             self.users[owner.id] = owner
             guild.members[owner.id] = FakeMember(owner, [])
-        self.gateway.dispatch("GUILD_CREATE", guild_payload(guild), intent=GUILDS)
+        self.gateway.dispatch("GUILD_CREATE", guild_payload(guild), intent=GUILDS, guild_id=guild.id)
         return guild
+
+    def shard_of(self, guild: FakeGuild, shard_count: int | None = None) -> int:
+        """The shard (of ``shard_count``, default the fake's) that receives ``guild``'s events."""
+        return shard_of(guild.id, shard_count or self.shard_count)
 
     def add_user(
         self,
@@ -293,23 +308,32 @@ class FakeDiscord(UserActions, UserViews):
             raise error
 
     def _announce_message(self, event: str, message: FakeMessage, data: dict[str, Any] | None = None) -> None:
+        guild = message.channel.guild
         self.gateway.dispatch_message(
-            event, data or message_payload(message), dm=message.channel.is_dm, author_id=message.author.id
+            event,
+            data or message_payload(message),
+            dm=message.channel.is_dm,
+            author_id=message.author.id,
+            guild_id=guild.id if guild is not None else None,
         )
 
     def _on_channel_added(self, channel: FakeChannel) -> None:
         self.channels[channel.id] = channel
-        self.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), intent=GUILDS)
+        guild_id = channel.guild.id if channel.guild is not None else None
+        self.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), intent=GUILDS, guild_id=guild_id)
 
     def _on_role_added(self, guild: FakeGuild, role: FakeRole) -> None:
         self.gateway.dispatch(
-            "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role_payload(role)}, intent=GUILDS
+            "GUILD_ROLE_CREATE",
+            {"guild_id": str(guild.id), "role": role_payload(role)},
+            intent=GUILDS,
+            guild_id=guild.id,
         )
 
     def _on_member_added(self, guild: FakeGuild, member: FakeMember) -> None:
         self.users[member.user.id] = member.user
         data = {"guild_id": str(guild.id), **member_payload(guild, member)}
-        self.gateway.dispatch("GUILD_MEMBER_ADD", data, intent=GUILD_MEMBERS)
+        self.gateway.dispatch("GUILD_MEMBER_ADD", data, intent=GUILD_MEMBERS, guild_id=guild.id)
 
     async def _serve_attachment(self, request: web.Request) -> web.Response:
         for message in self.messages.values():

@@ -110,9 +110,9 @@ class FakeGuild:
     administrators and the owner.
     """
 
-    def __init__(self, world: World, name: str, owner_id: int | None) -> None:
+    def __init__(self, world: World, name: str, owner_id: int | None, *, id: int | None = None) -> None:
         self._world = world
-        self.id = world.mint.next()
+        self.id = id if id is not None else world.mint.next()
         self.name = name
         # Ruling: with no owner given, the owner is an account that is not a member, so no test user
         # gets the owner's implicit permissions by accident.

@@ -61,7 +61,7 @@ async def get_gateway(fake: FakeDiscord, request: web.Request, body: RequestBody
 
 async def get_gateway_bot(fake: FakeDiscord, request: web.Request, body: RequestBody) -> Any:
     limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-    return {"url": fake.gateway_url, "shards": 1, "session_start_limit": limit}
+    return {"url": fake.gateway_url, "shards": fake.shard_count, "session_start_limit": limit}
 
 
 async def get_application(fake: FakeDiscord, request: web.Request, body: RequestBody) -> Any:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
 
+from tests.fakediscord.gateway import GUILDS
 from tests.fakediscord.http_api import DiscordHTTPError, RequestBody, Route, route
 from tests.fakediscord.payloads import channel_payload, thread_payload
 from tests.fakediscord.rest_routes import channel_of, check_guild, message_in, no_content
@@ -87,7 +88,9 @@ async def patch_channel(fake: FakeDiscord, request: web.Request, body: RequestBo
         channel.name = str(payload.get("name") or channel.name)
         channel.topic = payload.get("topic", channel.topic)
         assert channel.guild is not None
-        fake.gateway.dispatch("CHANNEL_UPDATE", channel_payload(channel), guild_id=channel.guild.id)
+        fake.gateway.dispatch(
+            "CHANNEL_UPDATE", channel_payload(channel), intent=GUILDS, guild_id=channel.guild.id
+        )
         fake._touch()
         return channel_payload(channel)
     check_thread_fields(payload, creating=False)
