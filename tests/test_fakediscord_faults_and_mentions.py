@@ -11,7 +11,7 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, running_bot
+from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, Pings, running_bot
 
 MESSAGES = "/channels/{channel_id}/messages"
 
@@ -213,3 +213,33 @@ async def test_contradictory_allowed_mentions_are_refused_like_discord(fake_disc
             error = await response.json()
     assert response.status == 400 and "allowed_mentions" in error["errors"]
     assert fake_discord.channel_messages(games) == []
+
+
+class ShoutBot(discord.Client):
+    """Answers /shout with a mention of the caller, its followup with none allowed."""
+
+    def __init__(self) -> None:
+        super().__init__(intents=discord.Intents.default())
+        self.tree = discord.app_commands.CommandTree(self)
+
+        @self.tree.command(description="Mention me")
+        async def shout(interaction: discord.Interaction) -> None:
+            only_caller = discord.AllowedMentions(everyone=False, roles=False, users=[interaction.user])
+            await interaction.response.send_message(
+                f"{interaction.user.mention} @everyone", allowed_mentions=only_caller
+            )
+            await interaction.followup.send(
+                f"{interaction.user.mention} again", allowed_mentions=discord.AllowedMentions.none()
+            )
+
+    async def setup_hook(self) -> None:
+        await self.tree.sync()
+
+
+async def test_interaction_answers_and_followups_record_their_allowed_mentions() -> None:
+    async with FakeDiscord() as fake:
+        async for world in scene(fake, ShoutBot()):
+            interaction = await fake.slash(world.alice, world.games, "shout")
+            answer, again = await interaction.reply(), await interaction.followup()
+            assert fake.pings(answer, permissions=False) == Pings(users=frozenset({world.alice.id}))
+            assert again.allowed_mentions == {"parse": []} and not fake.pings(again)
