@@ -192,6 +192,7 @@ async def test_the_bot_uploads_lists_and_deletes_its_emojis(world: Scene) -> Non
 
 async def test_emojis_from_an_earlier_run_are_listed_and_usable_in_buttons(world: Scene) -> None:
     mum = world.fake.add_application_emoji("mum")
+    assert mum.image.startswith(b"\x89PNG")  # a real picture, so screenshots can draw it
     (listed,) = await world.bot.fetch_application_emojis()
     assert listed.id == mum.id and str(listed) == mum.markdown
     view = discord.ui.View().add_item(discord.ui.Button(label="Mum", emoji=listed, custom_id="bet:mum"))

@@ -6,9 +6,12 @@ the model call; acting as users is in :mod:`acting`, seeing as users and waiting
 from __future__ import annotations
 
 import asyncio
+import io
+import zlib
 from typing import Any
 
 from aiohttp import web
+from PIL import Image
 
 from tests.fakediscord import threads
 from tests.fakediscord.acting import UserActions
@@ -254,10 +257,16 @@ class FakeDiscord(UserActions, UserViews):
         assert parent.guild is not None
         return [t for t in parent.guild.threads if t.parent is parent and not t.deleted]
 
-    def add_application_emoji(self, name: str, image: bytes = b"\x89PNG\r\n\x1a\n") -> FakeEmoji:
-        """An application emoji that already exists (as if uploaded by an earlier run of the bot)."""
+    def add_application_emoji(self, name: str, image: bytes | None = None) -> FakeEmoji:
+        """An application emoji that already exists (as if uploaded by an earlier run of the bot); without
+        ``image``, a small square PNG in a colour of its own."""
         if any(e.name == name for e in self.application_emojis.values()):
             raise ValueError(f"an application emoji is already called {name!r}")
+        if image is None:
+            colour = tuple(zlib.crc32(name.encode()).to_bytes(4, "big")[:3])
+            out = io.BytesIO()
+            Image.new("RGB", (32, 32), colour).save(out, "PNG")
+            image = out.getvalue()
         return add_emoji(self, name, image, "image/png")
 
     def pings(self, message: FakeMessage, *, permissions: bool = True) -> Pings:

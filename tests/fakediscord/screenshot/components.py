@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from PIL import Image, ImageDraw
 
 from tests.fakediscord.screenshot.drawing import load_font, rounded, stack
-from tests.fakediscord.screenshot.emoji import draw_stand_in
-from tests.fakediscord.screenshot.layout import TextStyle, drop_missing, word_pieces
+from tests.fakediscord.screenshot.emoji import custom_emoji, draw_stand_in
+from tests.fakediscord.screenshot.layout import Piece, TextStyle, drop_missing, word_pieces
 from tests.fakediscord.screenshot.markdown import Style
 from tests.fakediscord.screenshot.theme import (
     BACKGROUND,
@@ -22,7 +23,9 @@ from tests.fakediscord.screenshot.theme import (
 )
 
 
-def components_block(components: list[dict[str, Any]], width: int) -> Image.Image | None:
+def components_block(
+    components: list[dict[str, Any]], width: int, emojis: Mapping[int, bytes] | None = None
+) -> Image.Image | None:
     """Action rows of buttons and select menus, 8 px apart, as Discord lays them out."""
     rows = []
     for row in components:
@@ -31,21 +34,26 @@ def components_block(components: list[dict[str, Any]], width: int) -> Image.Imag
         if not items:
             continue
         if items[0].get("type") == 2:
-            rows.append(_button_row(items, width))
+            rows.append(_button_row(items, width, emojis or {}))
         else:
             rows.append(_select(items[0], width))
     return stack(rows, width, BACKGROUND, gap=8) if rows else None
 
 
-def _button_row(buttons: list[dict[str, Any]], width: int) -> Image.Image:
+def _button_row(buttons: list[dict[str, Any]], width: int, emojis: Mapping[int, bytes]) -> Image.Image:
     font = load_font(14, bold=True)
     drawn = []
     for button in buttons:
         label = drop_missing(str(button.get("label") or ""), bold=True)
-        emoji_name = str((button.get("emoji") or {}).get("name") or "")
-        emoji_pieces = [
-            p for p in word_pieces(emoji_name, Style(), TextStyle(14, 32, HEADER, BACKGROUND)) if p
-        ]
+        emoji = button.get("emoji") or {}
+        emoji_name = str(emoji.get("name") or "")
+        picture = emojis.get(int(emoji["id"])) if emoji.get("id") else None
+        if picture is not None:
+            emoji_pieces = [Piece(emoji_name, Style(), 20, emoji=custom_emoji(emoji_name, picture))]
+        else:
+            emoji_pieces = [
+                p for p in word_pieces(emoji_name, Style(), TextStyle(14, 32, HEADER, BACKGROUND)) if p
+            ]
         emoji_width = sum(p.width for p in emoji_pieces)
         style = int(button.get("style", 1))
         link_icon = style == 5

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+import io
 import re
 from dataclasses import dataclass
 
@@ -26,12 +28,29 @@ EMOJI_COLOURS = (
 
 @dataclass(frozen=True)
 class StandIn:
-    """How one emoji is drawn: ``glyph`` in ``colour``; with ``disc`` set, on a disc (or ``square``)."""
+    """How one emoji is drawn: ``glyph`` in ``colour``; with ``disc`` set, on a disc (or ``square``).
+    A custom emoji carries its uploaded ``picture`` (image bytes), drawn instead when it decodes."""
 
     glyph: str = ""
     colour: RGB = HEADER
     disc: RGB | None = None
     square: bool = False
+    picture: bytes | None = None
+
+
+def custom_emoji(name: str, picture: bytes) -> StandIn:
+    """A custom emoji: its picture, or if that cannot be read, its initial on a grey tile."""
+    return StandIn(name[:1].upper(), HEADER, hex_rgb("#4e5058"), square=True, picture=picture)
+
+
+@functools.lru_cache(maxsize=256)
+def _decoded(picture: bytes, size: int) -> Image.Image | None:
+    try:
+        decoded = Image.open(io.BytesIO(picture))
+        decoded.load()
+    except (OSError, SyntaxError, ValueError):
+        return None
+    return decoded.convert("RGBA").resize((size, size), Image.Resampling.LANCZOS)
 
 
 GOLD, SILVER, BRONZE = hex_rgb("#f1c40f"), hex_rgb("#c0c4cc"), hex_rgb("#cd7f32")
@@ -108,6 +127,9 @@ EMOJI_MODIFIERS = re.compile("[\ufe0e\ufe0f\u200d\u20e3\U0001f3fb-\U0001f3ff]")
 
 def draw_stand_in(image: Image.Image, emoji: StandIn, x: int, top: float, size: float) -> None:
     box = (x, round(top), x + round(size), round(top + size))
+    if emoji.picture is not None and (picture := _decoded(emoji.picture, max(round(size), 1))) is not None:
+        image.paste(picture, box[:2], picture)
+        return
     if emoji.disc is not None:
         inset = 1 if emoji.square else 0
         inner = (box[0] + inset, box[1] + inset, box[2] - inset, box[3] - inset)

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw, ImageFont
 
 from tests.fakediscord.screenshot.drawing import has_glyph, load_font, rounded
-from tests.fakediscord.screenshot.emoji import EMOJI, EMOJI_MODIFIERS, StandIn, draw_stand_in
+from tests.fakediscord.screenshot.emoji import EMOJI, EMOJI_MODIFIERS, StandIn, custom_emoji, draw_stand_in
 from tests.fakediscord.screenshot.markdown import Span, Style
 from tests.fakediscord.screenshot.theme import BACKGROUND, DARKEST, EMBED_BACKGROUND, RGB
 
@@ -40,6 +40,10 @@ def text_pieces(spans: list[Span], base: TextStyle) -> Iterator[Piece | None]:
     """Pieces in reading order; None is a line break."""
     for span in spans:
         font = load_font(base.size, base.bold or span.style.bold)
+        if span.style.picture is not None:
+            stand_in = custom_emoji(span.text, span.style.picture)
+            yield Piece(span.text, span.style, round(base.size * 1.25) + 2, emoji=stand_in)
+            continue
         if span.style.chip or span.style.code:
             text = drop_missing(span.text, base.bold or span.style.bold)
             yield Piece(text, span.style, font.getlength(text) + 8)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from tests.fakediscord.screenshot.theme import BACKGROUND, LINK, MENTION_BG, MENTION_TEXT, RGB, mix
 
@@ -21,6 +21,7 @@ class Style:
     underline: bool = False
     colour: RGB | None = None
     chip: RGB | None = None  # a mention or timestamp: one unbreakable piece on a tinted background
+    picture: bytes | None = None  # a custom emoji whose image is known: drawn as that image
 
 
 @dataclass(frozen=True)
@@ -39,7 +40,7 @@ INLINE = re.compile(
     r"|(?<!\w)_(?P<italic2>[^_\s](?:.*?[^_\s])?)_(?!\w)"
     r"|<@!?(?P<user>\d+)>|<@&(?P<role>\d+)>|<#(?P<channel>\d+)>"
     r"|<t:(?P<time>-?\d+)(?::(?P<time_style>[tTdDfFR]))?>"
-    r"|<a?:(?P<emoji_name>\w+):\d+>"
+    r"|<a?:(?P<emoji_name>\w+):(?P<emoji_id>\d+)>"
     r"|\[(?P<link_text>[^\]]+)\]\((?P<link_url>[^)\s]+)\)"
     r"|(?P<url>https?://[^\s<>]+)",
     re.DOTALL,
@@ -48,10 +49,12 @@ INLINE = re.compile(
 
 @dataclass(frozen=True)
 class Context:
-    """What inline markdown needs to know: who the ids are, and when the message was sent."""
+    """What inline markdown needs to know: who the ids are, when the message was sent, and the pictures
+    of the custom emojis it may show (by emoji id)."""
 
     names: Names
     sent: datetime.datetime
+    emojis: Mapping[int, bytes] = field(default_factory=dict)
 
     def name_of(self, snowflake: int) -> str | None:
         if self.names is None:
@@ -91,7 +94,11 @@ def parse_inline(text: str, context: Context, style: Style = Style()) -> list[Sp
             shown = format_timestamp(int(groups["time"]), groups["time_style"] or "f", context.sent)
             spans.append(Span(shown, replace(style, chip=mix(BACKGROUND, (255, 255, 255), 0.06))))
         elif groups["emoji_name"] is not None:
-            spans.append(Span(f":{groups['emoji_name']}:", style))
+            picture = context.emojis.get(int(groups["emoji_id"]))
+            if picture is not None:
+                spans.append(Span(groups["emoji_name"], replace(style, picture=picture)))
+            else:
+                spans.append(Span(f":{groups['emoji_name']}:", style))
         elif groups["link_text"] is not None:
             spans += parse_inline(groups["link_text"], context, replace(style, colour=LINK))
         else:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from PIL import Image, ImageChops, ImageDraw
@@ -170,11 +171,17 @@ def _line_above(seen: Seen, width: int) -> Image.Image:
 
 
 def message_block(
-    seen: Seen, *, width: int, first_in_group: bool, names: Names, viewer_name: str | None
+    seen: Seen,
+    *,
+    width: int,
+    first_in_group: bool,
+    names: Names,
+    viewer_name: str | None,
+    emojis: Mapping[int, bytes] | None = None,
 ) -> Image.Image:
     """One message, with its header when it opens a group, highlighted if it mentions the viewer."""
     version = seen.version
-    context = Context(names, seen.sent)
+    context = Context(names, seen.sent, emojis or {})
     body_width = width - LEFT - RIGHT_GAP
     parts: list[tuple[Image.Image, int]] = []
     if version.content:
@@ -198,7 +205,7 @@ def message_block(
             parts.append((picture_block(picture, BACKGROUND, alt=bool(attachment.description)), 6))
         else:
             parts.append((file_block(attachment, body_width), 6))
-    components = components_block(version.components, body_width)
+    components = components_block(version.components, body_width, context.emojis)
     if components is not None:
         parts.append((components, 8))
     if version.flags & 64:

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from PIL import Image, ImageDraw
 
+from tests.fakediscord.model import FakeEmoji
 from tests.fakediscord.screenshot.drawing import load_font, stack
 from tests.fakediscord.screenshot.markdown import Names
 from tests.fakediscord.screenshot.messages import Seen, Shown, message_block, seen_as_drawn
@@ -37,14 +38,18 @@ def render_messages(
     names: Names = None,
     bot_name: str = "Racing Bot",
     title: str | None = None,
+    emojis: Mapping[int, bytes | FakeEmoji] | None = None,
 ) -> bytes:
     """The messages as one PNG, top to bottom, the way Discord's dark theme shows them.
 
     ``names`` turns ``<@id>`` (and ``<#id>``, ``<@&id>``) into names, as a dict or a function.
     ``viewer_name`` is who is looking: messages mentioning them get Discord's gold highlight.
     ``title`` ("# games", "@ Racing Bot") draws the channel's header bar above the messages.
+    ``emojis`` (``fake.application_emojis``, or id -> image bytes) draws custom emojis, in text and on
+    buttons, as their uploaded pictures; unknown ones read ``:name:`` in text.
     Consecutive messages from one author share one header, as in Discord.
     """
+    pictures = {i: e.image if isinstance(e, FakeEmoji) else e for i, e in (emojis or {}).items()}
     blocks: list[Image.Image] = []
     if title:
         blocks.append(_title_bar(title, width))
@@ -60,7 +65,14 @@ def render_messages(
         if first and blocks:
             blocks.append(Image.new("RGB", (width, 12), BACKGROUND))
         blocks.append(
-            message_block(seen, width=width, first_in_group=first, names=names, viewer_name=viewer_name)
+            message_block(
+                seen,
+                width=width,
+                first_in_group=first,
+                names=names,
+                viewer_name=viewer_name,
+                emojis=pictures,
+            )
         )
         previous = seen
     image = stack(
