@@ -15,6 +15,7 @@ from tests.fakediscord.model import FakeChannel, FakeMessage, FakeUser
 from tests.fakediscord.rate_limits import ChannelRateWatch, RateLimitViolation
 
 if TYPE_CHECKING:
+    from tests.fakediscord.faults import Faults
     from tests.fakediscord.gateway import Gateway
 
 T = TypeVar("T")
@@ -28,6 +29,7 @@ class UserViews:
     requests: list[RequestRecord]
     unknown_routes: list[RequestRecord]
     internal_errors: list[str]
+    faults: Faults
     _rates: ChannelRateWatch
     _changed: asyncio.Event
 
@@ -114,5 +116,6 @@ class UserViews:
         lines += [f"FAKE BUG: {e.splitlines()[0]}" for e in self.internal_errors]
         lines += [f"unknown route: {r}" for r in self.unknown_routes[-5:]]
         lines += [f"refused: {r}" for r in self.refused_requests[-5:]]
+        lines += [f"injected: {r}" for r in self.faults.injected[-5:]]
         lines += [f"message: {m!r}" for m in list(self.messages.values())[-5:]]
         return "\n".join(lines)
