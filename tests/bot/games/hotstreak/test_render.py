@@ -10,11 +10,10 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.games.hotstreak import render_style as style
-from bot.games.hotstreak.render import alt_text, render_race, token_centre
-from bot.games.hotstreak.render_geometry import HEADER_H, TRACK_LEFT, TRACK_TOP, WIDTH, RaceLayout, panels_for
-from bot.games.hotstreak.render_scene import read_scene
-from bot.games.hotstreak.render_words import card_face
+from bot.games.hotstreak.render import alt_text, render_race, style, token_centre
+from bot.games.hotstreak.render.geometry import HEADER_H, TRACK_LEFT, TRACK_TOP, WIDTH, RaceLayout, panels_for
+from bot.games.hotstreak.render.scene import read_scene
+from bot.games.hotstreak.render.words import card_face
 
 # Vivid colours that appear nowhere in the felt, track or panels, so finding one means a token.
 COLOURS = {"gobbler": "#1f6bff", "hurley": "#ff3fd0", "dangle": "#00d2c8", "mum": "#a020ff"}

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.games.hotstreak.render_scene import MascotState, Scene
-from bot.games.hotstreak.render_style import RGB
+from bot.games.hotstreak.render.scene import MascotState, Scene
+from bot.games.hotstreak.render.style import RGB
 
 ALT_TEXT_LIMIT = 1000
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}

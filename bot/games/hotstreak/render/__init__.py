@@ -16,13 +16,13 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from bot.games.hotstreak.render_geometry import layout_for, panels_for, token_spots
-from bot.games.hotstreak.render_palette import to_palette
-from bot.games.hotstreak.render_panels import draw_card, draw_disqualified, draw_header, draw_podium
-from bot.games.hotstreak.render_scene import read_scene
-from bot.games.hotstreak.render_tokens import paste_halo, paste_token
-from bot.games.hotstreak.render_track import background, background_key
-from bot.games.hotstreak.render_words import alt_text as _scene_alt_text
+from bot.games.hotstreak.render.geometry import layout_for, panels_for, token_spots
+from bot.games.hotstreak.render.palette import to_palette
+from bot.games.hotstreak.render.panels import draw_card, draw_disqualified, draw_header, draw_podium
+from bot.games.hotstreak.render.scene import read_scene
+from bot.games.hotstreak.render.tokens import paste_halo, paste_token
+from bot.games.hotstreak.render.track import background, background_key
+from bot.games.hotstreak.render.words import alt_text as _scene_alt_text
 
 __all__ = ["alt_text", "render_race", "token_centre"]
 

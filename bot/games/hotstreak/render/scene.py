@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.hotstreak.render_style import RGB, hex_rgb
+from bot.games.hotstreak.render.style import RGB, hex_rgb
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from bot.games.hotstreak import render_style as style
-from bot.games.hotstreak.render_style import RGB
+from bot.games.hotstreak.render import style
+from bot.games.hotstreak.render.style import RGB
 
 _SS = 4  # supersampling factor
 
