@@ -251,3 +251,53 @@ def _holds(
     tally: Sequence[int],
 ) -> bool:
     return condition_holds(condition, _Outcome(mascots, status, paid, tally))  # type: ignore[arg-type]
+
+
+# --- what a bet is worth at these odds ---------------------------------------------------------
+
+
+def expected_payouts(view: dict[str, Any], chances: Odds | None = None) -> list[dict[str, Any]]:
+    """Every ticket and side-bet slip a player could take now, with its expected payout in dollars.
+
+    One entry per option of the ``bet`` decision (``ticket:<mascot>:<risk>``, ``side:<answer>:<risk>``),
+    in the draft's option order: ``option``, ``label`` (``"Gobbler ticket (safe)"``), ``values`` (as on
+    the ticket or slip) and ``expected``: the sum over outcomes of chance times payout (a ticket pays
+    its value for the 1st, 2nd or 3rd place the mascot is paid as; a slip its win if right, its loss if
+    wrong). ``chances`` defaults to ``odds(view)``.
+    """
+    chances = chances or odds(view)
+    names = {m: info.get("name", m.title()) for m, info in (view.get("mascot_info") or {}).items()}
+    out: list[dict[str, Any]] = []
+    for mascot, stack in (view.get("tickets") or {}).items():
+        if not stack:
+            continue
+        places = (chances.places or {}).get(mascot, ())
+        for risk in ("safe", "risky"):
+            values = list(stack[0][risk])
+            expected = sum(p * v for p, v in zip(places, values, strict=False))
+            out.append(
+                {
+                    "option": f"ticket:{mascot}:{risk}",
+                    "label": f"{names.get(mascot, mascot.title())} ticket ({risk})",
+                    "values": values,
+                    "expected": expected,
+                }
+            )
+    side = view.get("side_bet") or {}
+    p_yes = chances.events.get("side_bet")
+    for answer in ("yes", "no"):
+        slips = (side.get("slips") or {}).get(answer) or []
+        if not slips or p_yes is None:
+            continue
+        right = p_yes if answer == "yes" else 1 - p_yes
+        for risk in ("safe", "risky"):
+            values = [slips[0]["safe"], 0] if risk == "safe" else list(slips[0]["risky"])
+            out.append(
+                {
+                    "option": f"side:{answer}:{risk}",
+                    "label": f"Side bet {answer.upper()} ({risk}): {side.get('text', '')}".rstrip(": "),
+                    "values": values,
+                    "expected": right * values[0] + (1 - right) * values[1],
+                }
+            )
+    return out

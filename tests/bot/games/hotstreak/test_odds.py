@@ -15,7 +15,7 @@ from bot.games.base import Action
 from bot.games.hotstreak.cards import MASCOTS
 from bot.games.hotstreak.content import Content, default_content
 from bot.games.hotstreak.game import HotStreak
-from bot.games.hotstreak.odds import odds
+from bot.games.hotstreak.odds import expected_payouts, odds
 from bot.games.hotstreak.odds_sim import LeanRace, fold, play
 from bot.games.hotstreak.track import Track
 
@@ -162,3 +162,23 @@ def test_a_decided_race_gives_certainties() -> None:
     result = odds(view, samples=50)
     assert result.exact and result.win == {"gobbler": 1.0, "hurley": 0.0, "dangle": 0.0, "mum": 0.0}
     assert result.place == {"gobbler": 1.0, "hurley": 1.0, "dangle": 0.0, "mum": 0.0}
+
+
+def test_expected_payouts_price_every_option_of_the_draft_at_the_current_odds() -> None:
+    game = HotStreak.new(4, 12)
+    view = game.view(None)
+    chances = odds(view, samples=800)
+    priced = {entry["option"]: entry for entry in expected_payouts(view, chances)}
+    assert set(priced) == set(game.pending()[0].options)
+    gobbler_safe = priced["ticket:gobbler:safe"]
+    places = chances.places["gobbler"]
+    assert gobbler_safe["expected"] == pytest.approx(
+        sum(p * v for p, v in zip(places, gobbler_safe["values"], strict=False))
+    )
+    p_yes = chances.events["side_bet"]
+    yes_risky = priced["side:yes:risky"]
+    win, loss = yes_risky["values"]
+    assert yes_risky["expected"] == pytest.approx(p_yes * win + (1 - p_yes) * loss)
+    assert priced["side:no:safe"]["expected"] == pytest.approx(
+        (1 - p_yes) * priced["side:no:safe"]["values"][0]
+    )
