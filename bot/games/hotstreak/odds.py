@@ -256,6 +256,19 @@ def _holds(
 # --- what a bet is worth at these odds ---------------------------------------------------------
 
 
+def bet_value(bet: dict[str, Any], chances: Odds) -> float:
+    """What a bet already taken (a ``view["bets"]`` entry) is expected to pay at ``chances``, doubling included."""
+    values = bet.get("values") or []
+    if bet.get("kind") == "ticket":
+        places = (chances.places or {}).get(bet.get("mascot", ""), ())
+        value = sum(p * v for p, v in zip(places, values, strict=False))
+    else:
+        p_yes = chances.events.get("side_bet", 0.0)
+        right = p_yes if bet.get("answer") == "yes" else 1 - p_yes
+        value = right * values[0] + (1 - right) * values[1] if len(values) >= 2 else 0.0
+    return value * 2 if bet.get("doubled") else value
+
+
 def expected_payouts(view: dict[str, Any], chances: Odds | None = None) -> list[dict[str, Any]]:
     """Every ticket and side-bet slip a player could take now, with its expected payout in dollars.
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.hotstreak.render.style import RGB, hex_rgb
+from bot.games.hotstreak.render.style import RGB, hex_rgb, legible
 
 
 @dataclass(frozen=True)
@@ -86,7 +86,7 @@ def read_scene(view: dict[str, Any]) -> Scene:
             MascotState(
                 key=str(key),
                 name=str(meta.get("name") or str(key).title()),
-                colour=hex_rgb(meta.get("colour")),
+                colour=legible(hex_rgb(meta.get("colour"))),
                 lane=_int(raw.get("lane"), 0),
                 pos=_int(raw.get("pos"), 0),
                 facing="back" if raw.get("facing") == "back" else "forward",
