@@ -52,7 +52,8 @@ class Scene:
 
     def on_track(self) -> tuple[MascotState, ...]:
         """Mascots still drawn on the track: finished ones stand on the podium, out ones in the DQ box."""
-        return tuple(m for m in self.mascots if m.status == "racing")
+        # The last runner is placed without finishing: it stands on the podium, not on the track.
+        return tuple(m for m in self.mascots if m.status == "racing" and m.place is None)
 
 
 def _int(value: Any, default: int) -> int:
