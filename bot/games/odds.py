@@ -61,7 +61,19 @@ class Odds:
         )
 
 
-def settled(order: dict[str, int | None], racers: list[str]) -> Odds:
-    """Odds once the race is decided: 1 for the paid places, 0 for the rest."""
-    win = {r: 1.0 if order.get(r) == 1 else 0.0 for r in racers}
-    return Odds(win=win, exact=True)
+def odds_for(kind: str, view: dict[str, object], **options: object) -> Odds | None:
+    """The odds of a game of ``kind`` from its public ``view``, or ``None`` for a game without odds.
+
+    Looks for ``bot.games.<kind>.odds.odds``, so a new game gets odds on its frames by adding that one
+    module; the table and the presenters never name a game.
+    """
+    import importlib
+
+    if not kind.isidentifier():
+        return None
+    try:
+        module = importlib.import_module(f"bot.games.{kind}.odds")
+    except ModuleNotFoundError:
+        return None
+    compute = getattr(module, "odds", None)
+    return compute(view, **options) if callable(compute) else None

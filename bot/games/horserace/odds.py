@@ -34,10 +34,10 @@ WAYS: dict[int, int] = {h: 6 - abs(h - 7) for h in HORSES}
 """How many of the 36 throws of two dice make each total."""
 
 
-def odds(view: dict[str, Any], *, budget: int | None = None) -> Odds:
-    """Each horse's exact chance to win the race in ``view`` (``budget`` is accepted for the shared
-    signature and ignored: exact odds need no samples)."""
-    del budget
+def odds(view: dict[str, Any], *, samples: int | None = None, budget_ms: float | None = None) -> Odds:
+    """Each horse's exact chance to win the race in ``view`` (``samples`` and ``budget_ms`` are accepted
+    for the shared signature and ignored: exact odds need no sampling)."""
+    del samples, budget_ms
     moves = {int(h): int(m) for h, m in view["board"]["moves"].items()}
     positions = {int(h): int(p) for h, p in (view.get("positions") or {}).items()}
     scratched = [int(s["horse"]) for s in view.get("scratched") or []]

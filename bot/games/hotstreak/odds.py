@@ -22,6 +22,7 @@ from __future__ import annotations
 import hashlib
 import json
 import random
+import time
 from collections import Counter, OrderedDict
 from collections.abc import Sequence
 from typing import Any
@@ -36,25 +37,37 @@ from bot.games.odds import Odds
 
 SAMPLES = 2000
 """Simulated races per state by default; a busy bot may ask for fewer (the result says how many)."""
+CHUNK = 250
+"""With a time budget, samples are cut in steps of this many."""
 BURN = 3
 _CACHE: OrderedDict[tuple[str, int], Odds] = OrderedDict()
 _CACHE_SIZE = 512
 
 
-def odds(view: dict[str, Any], *, samples: int = SAMPLES, content: Content | None = None) -> Odds:
+def odds(
+    view: dict[str, Any],
+    *,
+    samples: int = SAMPLES,
+    content: Content | None = None,
+    budget_ms: float | None = None,
+) -> Odds:
     """Each mascot's chance to win and to place (and the side bet's chance) from the public ``view``.
 
     ``samples`` is the number of simulated races (at least 1); ``content`` is the edition the cards come
-    from (the shipped one by default). Works in every phase: before the race it simulates the race to
-    come, during it the rest of the race, after it it reports the result.
+    from (the shipped one by default). ``budget_ms`` caps the time: a busy bot gets fewer samples (in
+    steps of ``CHUNK``, at least one step) and ``Odds.samples`` says how many; the first ``k`` samples
+    are the same whatever the target, so a state shows the same numbers for the same count. Works in
+    every phase: before the race it simulates the race to come, during it the rest of the race.
     """
     samples = max(1, int(samples))
-    key = (_state_key(view), samples)
-    hit = _CACHE.get(key)
+    state = _state_key(view)
+    hit = _CACHE.get((state, samples))
     if hit is not None:
-        _CACHE.move_to_end(key)
+        _CACHE.move_to_end((state, samples))
         return hit
-    result = _compute(view, samples, content or default_content(), key[0])
+    deadline = time.perf_counter() + budget_ms / 1000 if budget_ms is not None else None
+    result = _compute(view, samples, content or default_content(), state, deadline)
+    key = (state, result.samples or samples)
     _CACHE[key] = result
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -146,7 +159,9 @@ def _race_now(view: dict[str, Any], mascots: Sequence[str], know: _Knowledge) ->
 # --- the simulation ------------------------------------------------------------------------
 
 
-def _compute(view: dict[str, Any], samples: int, content: Content, seed: str) -> Odds:
+def _compute(
+    view: dict[str, Any], samples: int, content: Content, seed: str, deadline: float | None = None
+) -> Odds:
     mascots = list(view["mascots"])
     n = len(mascots)
     know = _Knowledge(view, content, mascots)
@@ -170,7 +185,8 @@ def _compute(view: dict[str, Any], samples: int, content: Content, seed: str) ->
     counts = [[0] * n for _ in range(n)]
     outcomes: Counter[tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]] = Counter()
     track_condition = condition is not None
-    for _ in range(samples):
+    done = 0
+    for done in range(1, samples + 1):  # ``done``: the count actually simulated
         subs = sample(pool, unknown) if unknown else []
         # A shuffle by random sort keys: the same uniform order as random.shuffle, in a third of the time.
         left = [
@@ -192,6 +208,9 @@ def _compute(view: dict[str, Any], samples: int, content: Content, seed: str) ->
             counts[m][paid[m] - 1] += 1
         if track_condition:
             outcomes[(tuple(race.status), tuple(paid), tuple(race.tally))] += 1
+        if deadline is not None and done % CHUNK == 0 and time.perf_counter() > deadline:
+            break
+    samples = done
     places = {m: tuple(c / samples for c in counts[i]) for i, m in enumerate(mascots)}
     events: dict[str, float] = {}
     if track_condition:

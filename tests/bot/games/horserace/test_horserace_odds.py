@@ -74,3 +74,10 @@ def test_a_won_race_is_certain_and_the_scratch_round_counts_what_is_scratched() 
     assert sum(chances.values()) == pytest.approx(1.0)
     for s in view["scratched"][:2]:
         assert chances[str(s["horse"])] == 0.0
+
+
+def test_the_shared_entry_gives_the_horse_race_its_exact_odds() -> None:
+    from bot.games.odds import odds_for
+
+    view = _race_view(7, 5)
+    assert odds_for("horserace", view, samples=100, budget_ms=5) == odds(view)

@@ -182,3 +182,19 @@ def test_expected_payouts_price_every_option_of_the_draft_at_the_current_odds() 
     assert priced["side:no:safe"]["expected"] == pytest.approx(
         (1 - p_yes) * priced["side:no:safe"]["values"][0]
     )
+
+
+def test_a_busy_bot_gets_fewer_samples_and_the_result_says_how_many() -> None:
+    view = _game(default_content(), 14, 1).view(None)
+    rushed = odds(view, samples=2000, budget_ms=0)
+    assert rushed.samples == 250
+    assert rushed == odds(view, samples=250)  # the same state shows the same numbers for that count
+
+
+def test_the_shared_entry_finds_each_games_odds_and_none_for_a_game_without() -> None:
+    from bot.games.odds import odds_for
+
+    view = _game(default_content(), 15, 1).view(None)
+    assert odds_for("hotstreak", view, samples=300) == odds(view, samples=300)
+    assert odds_for("no_such_game", view) is None
+    assert odds_for("../etc", view) is None
