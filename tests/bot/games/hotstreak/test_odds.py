@@ -113,7 +113,7 @@ def _exact_win(view: dict, content: Content) -> dict[str, float]:
     return dict(zip(MASCOTS, total, strict=True))
 
 
-@pytest.mark.parametrize(("seed", "flips"), [(1, 0), (2, 1), (3, 2), (4, 3)])
+@pytest.mark.parametrize(("seed", "flips"), [(1, 0), (2, 1), (3, 2), (4, 3), (19, 6)])
 def test_monte_carlo_odds_agree_with_exact_enumeration_on_small_states(seed: int, flips: int) -> None:
     content = _small_content()
     game = _game(content, seed, flips)
