@@ -162,3 +162,17 @@ _HANDLERS = {
     "payouts": _payouts,
     "game_over": _game_over,
 }
+
+
+def changes_track(event: Event | dict[str, JSON]) -> bool:
+    """Whether a ``card_flipped`` / ``bar_folded`` event changed anything a picture shows.
+
+    A card naming a mascot that has finished or is out, or a star with no star ahead, changes
+    nothing: the host gives it a line of narration instead of a new picture.
+    """
+    kind, data = (event.kind, event.data) if isinstance(event, Event) else (event["kind"], event["data"])
+    if kind == "bar_folded":
+        return True
+    if kind != "card_flipped":
+        return False
+    return any(step["type"] != "no_effect" for step in data["steps"]) or bool(data["places"])

@@ -75,3 +75,17 @@ def test_a_green_card_at_the_line_never_runs_from_a_space_to_itself():
     assert "from 9 to 9" not in line
     assert "Dangle stays at 9, on the finish line" in line
     assert "Mum runs from 7 to 9 and stops at the finish line" in line
+
+
+def test_a_card_that_changes_nothing_is_told_but_needs_no_new_picture():
+    from bot.games.base import Event
+    from bot.games.hotstreak.cards import parse_card
+    from bot.games.hotstreak.narration import changes_track
+
+    race = build_race({"track": TEST_TRACK, "mascots": {"gobbler": {"pos": 8}, "mum": {"pos": 2}}})
+    race.resolve(parse_card("gobbler +3"))  # Gobbler finishes
+    idle = Event("card_flipped", race.resolve(parse_card("gobbler +2")))
+    assert not changes_track(idle)
+    assert "is no longer racing" in narrate(idle)
+    moving = Event("card_flipped", race.resolve(parse_card("mum +1")))
+    assert changes_track(moving) and changes_track(moving.to_json())
