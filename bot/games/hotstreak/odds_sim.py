@@ -44,7 +44,7 @@ def encode(notation: str, mascots: Sequence[str]) -> Card:
     return (_KIND[card.kind], index, card.n)
 
 
-@dataclass
+@dataclass(slots=True)
 class LeanRace:
     """One race on plain lists (mutated in place by ``play``)."""
 
