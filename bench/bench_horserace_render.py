@@ -18,6 +18,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.games.base import Action  # noqa: E402
 from bot.games.horserace.game import HorseRace  # noqa: E402
+from bot.games.horserace.odds import odds  # noqa: E402
 from bot.games.horserace.render import render_board  # noqa: E402
 
 
@@ -82,6 +83,17 @@ def main() -> int:
         f"ms/frame: mean {statistics.mean(times):.1f}, median {statistics.median(times):.1f}, max {max(times):.1f}"
     )
     print(f"KB/frame: mean {statistics.mean(sizes):.1f}, max {max(sizes):.1f}")
+    times, sizes = [], []
+    for view in frames:
+        chances = odds(view)  # exact odds; their own cost is in bench_odds.py
+        started = time.perf_counter()
+        png = render_board(view, odds=chances)
+        times.append((time.perf_counter() - started) * 1000)
+        sizes.append(len(png) / 1024)
+    print(
+        f"with odds: ms/frame median {statistics.median(times):.1f}, max {max(times):.1f};"
+        f" KB/frame mean {statistics.mean(sizes):.1f}, max {max(sizes):.1f}"
+    )
     if args.samples:
         samples(args.samples)
         print(f"samples written to {args.samples}")

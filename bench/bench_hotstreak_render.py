@@ -8,6 +8,7 @@ then and cached). Run: ``python bench/bench_hotstreak_render.py``.
 
 from __future__ import annotations
 
+import io
 import random
 import statistics
 import sys
@@ -17,7 +18,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from PIL import Image  # noqa: E402
+
 from bot.games.hotstreak.render import render_race  # noqa: E402
+from bot.games.odds import Odds  # noqa: E402
 
 MASCOTS = {
     "gobbler": {"name": "Gobbler", "colour": "#8b5a2b"},
@@ -104,7 +108,46 @@ def main() -> int:
     print(f"warm ms/frame: median {statistics.median(times):.1f}, p95 {p95:.1f}, max {times[-1]:.1f}")
     print(f"first frame of a track/fold: median {statistics.median(cold):.1f} ms, max {max(cold):.1f} ms")
     print(f"PNG size: median {statistics.median(sizes) / 1024:.1f} KB, max {max(sizes) / 1024:.1f} KB")
+    with_odds(rng, views)
     return 0
+
+
+def with_odds(rng: random.Random, views: list[dict[str, Any]]) -> None:
+    """The same frames as the bot posts them: odds bars and four players' tickets (odds made up here;
+    computing them is timed by bench_odds.py)."""
+    times: list[float] = []
+    sizes: list[int] = []
+    height = 0
+    for view in views:
+        win = [rng.random() for _ in MASCOTS]
+        chances = Odds(
+            win={m: w / sum(win) for m, w in zip(MASCOTS, win, strict=True)},
+            place={m: min(1.0, 2 * w / sum(win)) for m, w in zip(MASCOTS, win, strict=True)},
+            samples=2000,
+        )
+        bets = [
+            [
+                {
+                    "kind": "ticket",
+                    "mascot": rng.choice(list(MASCOTS)),
+                    "values": [5, 3, 2],
+                    "doubled": False,
+                },
+                {"kind": "side", "answer": "yes", "values": [6, -1], "doubled": False},
+            ]
+            for _ in range(4)
+        ]
+        view = {**view, "bets": bets, "cash": [10, 12, 7, 15]}
+        start = time.perf_counter()
+        png = render_race(view, odds=chances, players=["Ann", "Bo", "Cy", "Dee"])
+        times.append((time.perf_counter() - start) * 1000)
+        sizes.append(len(png))
+        height = Image.open(io.BytesIO(png)).height
+    times.sort()
+    print(
+        f"with odds and tickets: median {statistics.median(times):.1f} ms, p95 {times[int(len(times) * 0.95) - 1]:.1f}"
+        f" ms; PNG median {statistics.median(sizes) / 1024:.1f} KB, max {max(sizes) / 1024:.1f} KB; 1200x{height}"
+    )
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
 """The board as a PNG, drawn from a public view only (so it shows nothing a player may not see).
 
-Lanes run left to right and all end at the Champion Circle, so a horse's distance from the
-circle is what it still has to run. The lanes, labels and frames depend only on the board, so
+Lanes run left to right and all end at the Champion Circle. Every lane spans the whole width, its
+squares as wide as its length allows (horse 2's three squares are wide, horse 7's seventeen narrow),
+so a token's place along its lane is how far through its race it is, and no part of the picture is
+left empty. Right of the finish line each horse's row shows its chance to win when odds are given. The lanes, labels and frames depend only on the board, so
 they are drawn once per layout and cached; each frame draws the tokens, scratches, dice and
 money on a copy.
 """
@@ -18,6 +20,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.games.horserace.board import HORSES
 from bot.games.horserace.narration import seat_name
 from bot.games.horserace.scratch import MULTIPLIERS
+from bot.games.odds import Odds
 from bot.games.text_fit import fit_text
 from bot.paths import FONT_BOLD, FONT_REGULAR
 
@@ -31,7 +34,7 @@ LANE_H = 42
 LANE_GAP = 4
 HOLDERS_W = 250  # four chips of "P15" in 22 px type
 LABEL_W = 50
-CIRCLE_W = 190
+CIRCLE_W = 176
 PANEL_H = 184
 LANES_TOP = HEADER + 8
 LANES_BOTTOM = LANES_TOP + len(HORSES) * (LANE_H + LANE_GAP) - LANE_GAP
@@ -43,6 +46,9 @@ LANES_W = FINISH_X - LANES_X
 CIRCLE_CX = FINISH_X + 14 + CIRCLE_W // 2
 CIRCLE_CY = (LANES_TOP + LANES_BOTTOM) // 2
 CIRCLE_R = CIRCLE_W // 2 - 4
+CIRCLE_BOX = (FINISH_X + 16, LANES_TOP - 6, WIDTH - MARGIN, LANES_BOTTOM + 6)
+ODDS_BAR_X = CIRCLE_BOX[0] + 14
+ODDS_BAR_W = 78
 LABEL_CX = LANES_X - LABEL_W // 2  # centre of the horse-number badges left of the lanes
 CHIP_H = 32
 CHIPS_RIGHT = LANES_X - LABEL_W - 4  # holder chips are right-aligned against the badges
@@ -89,14 +95,14 @@ def _lane_y(horse: int) -> int:
     return LANES_TOP + (horse - HORSES[0]) * (LANE_H + LANE_GAP)
 
 
-def _cell(moves: tuple[int, ...]) -> int:
-    """Width of one square: the longest lane (start box + its squares) fills the lane area."""
-    return min(46, LANES_W // max(moves))
+def _cell(length: int) -> float:
+    """Width of one square of a lane of ``length`` moves (start box included): the lane fills the width."""
+    return LANES_W / max(1, length)
 
 
-def _slot_x(horse_moves: int, position: int, cell: int) -> int:
+def _slot_x(horse_moves: int, position: int, cell: float | None = None) -> int:
     """Left x of the square for ``position`` (0 = start box) in a lane of ``horse_moves`` moves."""
-    return FINISH_X - (horse_moves - position) * cell
+    return round(LANES_X + position * _cell(horse_moves))
 
 
 # --- the static background ---------------------------------------------------
@@ -109,14 +115,14 @@ def _background(moves: tuple[int, ...], title: str) -> Image.Image:
     draw.rectangle((0, 0, WIDTH, HEADER), fill=TURF_DARK)
     draw.text((MARGIN, 7), "THE HORSE RACE GAME", font=_font(26, True), fill=GOLD)
     draw.text((MARGIN, 38), fit_text(title, _font(22), 400), font=_font(22), fill=CHALK)
-    cell = _cell(moves)
     for horse, length in zip(HORSES, moves, strict=True):
         y = _lane_y(horse)
-        start = _slot_x(length, 0, cell)
+        cell = round(_cell(length))
+        start = _slot_x(length, 0)
         # the lane: start box, then one square per move short of the circle
         draw.rounded_rectangle((start, y, FINISH_X, y + LANE_H), radius=8, fill=DIRT)
         for position in range(1, length):
-            x = _slot_x(length, position, cell)
+            x = _slot_x(length, position)
             draw.line((x, y + 4, x, y + LANE_H - 4), fill=DIRT_LINE, width=2)
         draw.rounded_rectangle((start + 2, y + 2, start + cell - 2, y + LANE_H - 2), radius=7, fill=CHALK)
         draw.text(
@@ -133,11 +139,8 @@ def _background(moves: tuple[int, ...], title: str) -> Image.Image:
             draw.rectangle(
                 (FINISH_X + col * square, y, FINISH_X + (col + 1) * square - 1, y + square - 1), fill=fill
             )
-    box = (CIRCLE_CX - CIRCLE_R, CIRCLE_CY - CIRCLE_R, CIRCLE_CX + CIRCLE_R, CIRCLE_CY + CIRCLE_R)
-    draw.ellipse(box, fill=TURF_DARK, outline=GOLD, width=6)
-    draw.ellipse((box[0] + 12, box[1] + 12, box[2] - 12, box[3] - 12), outline=GOLD_DARK, width=2)
-    draw.text((CIRCLE_CX, box[1] - 44), "CHAMPION", font=_font(22, True), fill=GOLD, anchor="ms")
-    draw.text((CIRCLE_CX, box[1] - 16), "CIRCLE", font=_font(22, True), fill=GOLD, anchor="ms")
+    # The Champion Circle: a gold enclosure right of the line, one row per horse (its odds, or the winner).
+    draw.rounded_rectangle(CIRCLE_BOX, radius=18, fill=TURF_DARK, outline=GOLD, width=4)
     # the panel: four scratch slots, the dice, the table
     draw.rounded_rectangle((MARGIN, PANEL_Y, WIDTH - MARGIN, PANEL_Y + PANEL_H), radius=12, fill=PANEL)
     draw.text((MARGIN + 14, PANEL_Y + 10), "SCRATCHES", font=_font(22, True), fill=GOLD)
@@ -192,16 +195,23 @@ TABLE_ROWS = 5  # seats per column of the cash table
 # --- one frame ---------------------------------------------------------------
 
 
-def render_board(view: dict[str, Any]) -> bytes:
+def render_board(view: dict[str, Any], *, odds: Odds | None = None) -> bytes:
     """A PNG of the board from a public ``view`` (``HorseRace.view(None)``).
 
-    An optional ``view["names"]`` (list of player names, added by the host) labels the seats.
+    An optional ``view["names"]`` (list of player names, added by the host) labels the seats;
+    ``odds`` (from ``bot.games.horserace.odds.odds``) draws each horse's chance to win as a bar.
     """
+    out = io.BytesIO()
+    board_image(view, odds=odds).save(out, format="PNG", compress_level=6)
+    return out.getvalue()
+
+
+def board_image(view: dict[str, Any], *, odds: Odds | None = None) -> Image.Image:
+    """The board as a palette image (what ``render_board`` encodes; replays reuse it)."""
     moves = tuple(int(view["board"]["moves"][str(h)]) for h in HORSES)
     image = _background(moves, str(view["board"].get("title", view["board"]["name"]))).copy()
     draw = ImageDraw.Draw(image)
     names: Sequence[str] | None = view.get("names")
-    cell = _cell(moves)
     scratched = {entry["horse"]: entry for entry in view["scratched"]}
     last = view.get("last_roll") or {}
     winner = view.get("winner")
@@ -213,43 +223,61 @@ def render_board(view: dict[str, Any]) -> bytes:
         y = _lane_y(horse)
         if horse in scratched:
             _draw_scratched_lane(
-                draw, horse, length, cell, scratched[horse], highlight=last.get("horse") == horse
+                draw, horse, length, 0, scratched[horse], highlight=last.get("horse") == horse
             )
             continue
         position = int(view["positions"][str(horse)])
         _draw_holders(draw, y, holders.get(horse, []), names, use_names)
+        if odds is not None and winner is None:
+            _draw_odds(draw, y, horse, odds)
         if position >= length:
             continue  # in the Champion Circle, drawn below
-        x = _slot_x(length, position, cell)
+        cell = _cell(length)
+        x = _slot_x(length, position)
         moved = last.get("kind") == "move" and last.get("horse") == horse
         _draw_token(
             draw,
-            x + cell // 2,
+            round(x + cell / 2),
             y + LANE_H // 2,
             horse,
-            radius=min(19, cell // 2),
+            radius=min(19, int(cell // 2)),
             ring=GOLD if moved else None,
         )
     if winner is not None:
-        length = moves[HORSES.index(int(winner))]
         y = _lane_y(int(winner))
         draw.rounded_rectangle(
-            (_slot_x(length, 0, cell) - 3, y - 3, FINISH_X + 2, y + LANE_H + 3),
-            radius=10,
-            outline=GOLD,
-            width=3,
+            (LANES_X - 3, y - 3, FINISH_X + 2, y + LANE_H + 3), radius=10, outline=GOLD, width=3
         )
-        _draw_token(draw, CIRCLE_CX, CIRCLE_CY, int(winner), radius=44, ring=GOLD)
-        draw.text(
-            (CIRCLE_CX, CIRCLE_CY + CIRCLE_R + 34), "WINNER", font=_font(26, True), fill=GOLD, anchor="ms"
-        )
+        cx = ODDS_BAR_X + 22
+        _draw_token(draw, cx, y + LANE_H // 2, int(winner), radius=19, ring=GOLD)
+        draw.text((cx + 30, y + LANE_H // 2), "WINNER", font=_font(22, True), fill=GOLD, anchor="lm")
     _draw_scratch_slots(draw, view["scratched"], last)
     _draw_dice(draw, last, names)
     _draw_status(draw, view, names, use_names)
     # A fast palette cut makes the file a third of the size and the encode faster than RGB.
-    out = io.BytesIO()
-    image.quantize(256, method=Image.Quantize.FASTOCTREE).save(out, format="PNG", compress_level=6)
-    return out.getvalue()
+    return image.quantize(256, method=Image.Quantize.FASTOCTREE)
+
+
+def _draw_odds(draw: ImageDraw.ImageDraw, y: int, horse: int, odds: Odds) -> None:
+    """The horse's chance to win: a bar in its colour and a whole percentage, in its row of the circle."""
+    p = odds.win.get(str(horse), 0.0)
+    cy = y + LANE_H // 2
+    draw.rounded_rectangle((ODDS_BAR_X, cy - 9, ODDS_BAR_X + ODDS_BAR_W, cy + 9), radius=5, fill=TURF)
+    if p > 0:
+        width = max(6, round(ODDS_BAR_W * p))
+        draw.rounded_rectangle(
+            (ODDS_BAR_X, cy - 9, ODDS_BAR_X + width, cy + 9),
+            radius=5,
+            fill=HORSE_COLOURS[horse],
+            outline=CHALK,
+        )
+    draw.text(
+        (CIRCLE_BOX[2] - 12, cy),
+        f"{odds.percent(str(horse))}%",
+        font=_font(22, True),
+        fill=CHALK,
+        anchor="rm",
+    )
 
 
 def _draw_header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -334,10 +362,10 @@ def _short_name(seat: int, names: Sequence[str] | None) -> str:
 
 
 def _draw_scratched_lane(
-    draw: ImageDraw.ImageDraw, horse: int, length: int, cell: int, entry: dict[str, Any], highlight: bool
+    draw: ImageDraw.ImageDraw, horse: int, length: int, cell: float, entry: dict[str, Any], highlight: bool
 ) -> None:
     y = _lane_y(horse)
-    start = _slot_x(length, 0, cell)
+    start = _slot_x(length, 0)
     draw.rounded_rectangle((start, y, FINISH_X, y + LANE_H), radius=8, fill=GREY_LANE)
     _draw_badge(
         draw, horse, y, fill=GREY, outline=RED if highlight else CHALK, width=4 if highlight else 2, ink=CHALK
@@ -492,8 +520,8 @@ def _status_line(view: dict[str, Any], names: Sequence[str] | None) -> str:
 # --- for screen readers ------------------------------------------------------
 
 
-def alt_text(view: dict[str, Any]) -> str:
-    """The picture in words."""
+def alt_text(view: dict[str, Any], *, odds: Odds | None = None) -> str:
+    """The picture in words (with ``odds``: each running horse's chance to win, best first)."""
     names: Sequence[str] | None = view.get("names")
     moves = {int(h): int(m) for h, m in view["board"]["moves"].items()}
     parts: list[str] = []
@@ -522,6 +550,12 @@ def alt_text(view: dict[str, Any]) -> str:
         ]
         if positions:
             parts.append("Horses, closest to the circle first: " + "; ".join(positions) + ".")
+    if odds is not None and view.get("winner") is None:
+        ranked = sorted(running, key=lambda h: (-odds.win.get(str(h), 0.0), h))
+        how = "exact" if odds.exact else f"from {odds.samples:,} simulated races"
+        parts.append(
+            f"Odds ({how}): " + "; ".join(f"horse {h} {odds.percent(str(h))}% to win" for h in ranked) + "."
+        )
     last = view.get("last_roll")
     if last:
         parts.append(

@@ -50,16 +50,29 @@ def _bet_taken(d: dict[str, JSON]) -> str:
     return f"Seat {d['seat'] + 1} takes {d['label']} ({pays})."
 
 
-def _steps(steps: list[dict[str, JSON]]) -> list[str]:
+def _steps(
+    steps: list[dict[str, JSON]], finished: set[str] = frozenset(), ran_off: set[str] = frozenset()
+) -> list[str]:
+    """The moves of one card. A move that ends beyond either end of the track says so in words
+    ("runs off the back of the track and is out", "runs from 7 across the finish line") rather than
+    naming a space that does not exist, and a green move that cannot go on is "stays at the line"."""
     parts: list[str] = []
     for st in steps:
         t = st["type"]
         who = _name(st.get("mascot"))
         if t == "move":
             verb = "crawls" if st["crawling"] else "runs"
-            line = f"{who} {verb} from {st['from'][1]} to {st['to'][1]}"
-            if st.get("stopped_at_line"):
-                line += " (stops at the line)"
+            start, end = st["from"][1], st["to"][1]
+            if st.get("mascot") in ran_off and st["toward"] == "back" and end < start:
+                line = f"{who} {verb} off the back of the track and is out"
+            elif st.get("mascot") in finished and st["toward"] == "finish":
+                line = f"{who} {verb} from {start} across the finish line"
+            elif st.get("stopped_at_line") and end == start:
+                line = f"{who} stays at {start}, on the finish line (a green card never crosses it)"
+            elif st.get("stopped_at_line"):
+                line = f"{who} {verb} from {start} to {end} and stops at the finish line"
+            else:
+                line = f"{who} {verb} from {start} to {end}"
             parts.append(line)
         elif t == "swerve":
             parts.append(f"swerves {st['side']} into lane {st['to'][0] + 1}")  # lanes are shown 1 to 4
@@ -81,16 +94,23 @@ def _steps(steps: list[dict[str, JSON]]) -> list[str]:
     return parts
 
 
-def _outcome(d: dict[str, JSON]) -> list[str]:
-    parts = [f"{_name(m)} crosses the finish" for m in d["finished"]]
-    parts += [f"{_name(o['mascot'])} is out ({o['cause']})" for o in d["outs"] if o["cause"] != "knocked out"]
+def _outcome(d: dict[str, JSON], told: set[str] = frozenset()) -> list[str]:
+    """Finishers, outs and places; ``told`` are mascots whose move already said they crossed or ran off."""
+    parts = [f"{_name(m)} crosses the finish" for m in d["finished"] if m not in told]
+    parts += [
+        f"{_name(o['mascot'])} is out ({o['cause']})"
+        for o in d["outs"]
+        if o["cause"] != "knocked out" and not (o["cause"] == "ran off the back" and o["mascot"] in told)
+    ]
     for p in d["places"]:
         parts.append(f"{_name(p['mascot'])} takes {_PLACE.get(p['place'], p['place'])}")
     return parts
 
 
 def _card_flipped(d: dict[str, JSON]) -> str:
-    parts = _steps(d["steps"]) + _outcome(d)
+    finished = set(d["finished"])
+    ran_off = {o["mascot"] for o in d["outs"] if o["cause"] == "ran off the back"}
+    parts = _steps(d["steps"], finished, ran_off) + _outcome(d, finished | ran_off)
     text = f"{_card_title(d['card'])}: " + (", ".join(parts) if parts else "nothing happens")
     return text + (". The race is over." if d["ended"] else ".")
 
@@ -142,3 +162,17 @@ _HANDLERS = {
     "payouts": _payouts,
     "game_over": _game_over,
 }
+
+
+def changes_track(event: Event | dict[str, JSON]) -> bool:
+    """Whether a ``card_flipped`` / ``bar_folded`` event changed anything a picture shows.
+
+    A card naming a mascot that has finished or is out, or a star with no star ahead, changes
+    nothing: the host gives it a line of narration instead of a new picture.
+    """
+    kind, data = (event.kind, event.data) if isinstance(event, Event) else (event["kind"], event["data"])
+    if kind == "bar_folded":
+        return True
+    if kind != "card_flipped":
+        return False
+    return any(step["type"] != "no_effect" for step in data["steps"]) or bool(data["places"])

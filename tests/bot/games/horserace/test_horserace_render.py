@@ -72,3 +72,42 @@ def test_alt_text_tells_the_race_in_words():
     assert "horse 7 (x1)" in text and "horse 5 (x4)" in text
     assert "9: 9 to go" in text
     assert "Last roll: Seat 4 rolled 6 and 2, total 8." in text
+
+
+def _race_view() -> dict:
+    from bot.games.base import Action
+    from bot.games.horserace.game import HorseRace
+
+    game = HorseRace.new(4, 3)
+    rolls = 20
+    while rolls:
+        d = game.pending()[0]
+        game.apply(Action(d.player, d.kind, d.options[0]))
+        if game.view(None)["phase"] == "race":
+            rolls -= 1
+    return game.view(None)
+
+
+def test_every_lane_spans_the_whole_board_from_the_badges_to_the_finish() -> None:
+    from PIL import Image
+
+    from bot.games.horserace.render import FINISH_X, LANE_H, LANES_X, _lane_y
+
+    view = _race_view()
+    image = Image.open(io.BytesIO(render_board(view))).convert("RGB")
+    for horse in range(2, 13):
+        y = _lane_y(horse) + LANE_H // 2 + 12
+        for x in (LANES_X + 6, FINISH_X - 10):
+            assert image.getpixel((x, y)) != image.getpixel((8, y)), (horse, x)  # not the bare turf
+
+
+def test_odds_are_drawn_and_read_out_as_percentages() -> None:
+    from bot.games.horserace.odds import odds
+
+    view = _race_view()
+    chances = odds(view)
+    assert render_board(view, odds=chances) != render_board(view)
+    text = alt_text(view, odds=chances)
+    best = max(chances.win, key=lambda h: chances.win[h])
+    assert f"horse {best} {chances.percent(best)}% to win" in text
+    assert "Odds (exact)" in text

@@ -51,6 +51,41 @@ def test_a_collision_reads_like_the_table():
 def test_a_finish_reads_like_the_table():
     race = build_race({"track": TEST_TRACK, "mascots": {"hurley": {"pos": 8}}})
     assert (
-        _flip(race, "hurley +2")
-        == "Hurley +2: Hurley runs from 8 to 10, Hurley crosses the finish, Hurley takes 1st."
+        _flip(race, "hurley +2") == "Hurley +2: Hurley runs from 8 across the finish line, Hurley takes 1st."
     )
+
+
+def test_running_off_the_back_says_so_and_never_names_a_space_behind_the_start():
+    race = build_race({"track": TEST_TRACK, "mascots": {"gobbler": {"pos": 0}}})
+    line = _flip(race, "gobbler -1")
+    assert line.startswith("Gobbler -1: Gobbler runs off the back of the track and is out")
+    assert "-1 to" not in line and "to -" not in line and "(ran off the back)" not in line
+
+
+def test_crossing_the_finish_is_told_once_without_a_space_past_the_line():
+    race = build_race({"track": TEST_TRACK, "mascots": {"hurley": {"pos": 8}}})
+    line = _flip(race, "hurley +5")
+    assert line.startswith("Hurley +5: Hurley runs from 8 across the finish line, Hurley takes 1st")
+    assert "to 13" not in line and "crosses the finish" not in line
+
+
+def test_a_green_card_at_the_line_never_runs_from_a_space_to_itself():
+    race = build_race({"track": TEST_TRACK, "mascots": {"dangle": {"pos": 9}, "mum": {"pos": 7}}})
+    line = _flip(race, "all +3")
+    assert "from 9 to 9" not in line
+    assert "Dangle stays at 9, on the finish line" in line
+    assert "Mum runs from 7 to 9 and stops at the finish line" in line
+
+
+def test_a_card_that_changes_nothing_is_told_but_needs_no_new_picture():
+    from bot.games.base import Event
+    from bot.games.hotstreak.cards import parse_card
+    from bot.games.hotstreak.narration import changes_track
+
+    race = build_race({"track": TEST_TRACK, "mascots": {"gobbler": {"pos": 8}, "mum": {"pos": 2}}})
+    race.resolve(parse_card("gobbler +3"))  # Gobbler finishes
+    idle = Event("card_flipped", race.resolve(parse_card("gobbler +2")))
+    assert not changes_track(idle)
+    assert "is no longer racing" in narrate(idle)
+    moving = Event("card_flipped", race.resolve(parse_card("mum +1")))
+    assert changes_track(moving) and changes_track(moving.to_json())

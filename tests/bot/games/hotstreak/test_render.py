@@ -10,14 +10,18 @@ from typing import Any
 import pytest
 from PIL import Image
 
-from bot.games.hotstreak import render_style as style
-from bot.games.hotstreak.render import alt_text, render_race, token_centre
-from bot.games.hotstreak.render_geometry import HEADER_H, TRACK_LEFT, TRACK_TOP, WIDTH, RaceLayout, panels_for
-from bot.games.hotstreak.render_scene import read_scene
-from bot.games.hotstreak.render_words import card_face
+from bot.games.hotstreak.render import alt_text, render_race, style, token_centre
+from bot.games.hotstreak.render.geometry import HEADER_H, TRACK_LEFT, TRACK_TOP, WIDTH, RaceLayout, panels_for
+from bot.games.hotstreak.render.scene import read_scene
+from bot.games.hotstreak.render.words import card_face
 
 # Vivid colours that appear nowhere in the felt, track or panels, so finding one means a token.
 COLOURS = {"gobbler": "#1f6bff", "hurley": "#ff3fd0", "dangle": "#00d2c8", "mum": "#a020ff"}
+
+
+def drawn(colour: str) -> tuple[int, int, int]:
+    """A mascot's colour as the picture draws it: lightened where needed to stand out on the track."""
+    return style.legible(style.hex_rgb(colour))
 
 
 def race_view(**changes: Any) -> dict[str, Any]:
@@ -126,7 +130,7 @@ def test_every_racing_mascot_is_drawn_in_its_colour_where_it_stands(name: str) -
         if view["mascots"][key]["status"] != "racing":
             continue
         x, y = token_centre(view, key)
-        found = count_colour(img, (x - half, y - half, x + half, y + half), style.hex_rgb(colour))
+        found = count_colour(img, (x - half, y - half, x + half, y + half), drawn(colour))
         assert found > (2 * half) ** 2 // 5, key
 
 
@@ -144,7 +148,7 @@ def test_a_fallen_mascot_is_tipped_over() -> None:
     x, y = token_centre(standing, "hurley")
     assert token_centre(fallen, "hurley") == (x, y)
     d = token_d(standing)
-    colour = style.hex_rgb(COLOURS["hurley"])
+    colour = drawn(COLOURS["hurley"])
     # Upper left of a standing disc (clear of its initial and highlight); above a tipped-over one.
     above = (x - int(d * 0.35), y - int(d * 0.175))
     assert close(picture(standing).getpixel(above), colour)
@@ -170,7 +174,7 @@ def test_finished_and_disqualified_mascots_are_not_on_the_track(status: str) -> 
     with pytest.raises(ValueError):
         token_centre(view, "gobbler")
     img = picture(view)
-    colour = style.hex_rgb(COLOURS["gobbler"])
+    colour = drawn(COLOURS["gobbler"])
     assert count_colour(img, track_box(view), colour) == 0
     # ...but they are still in the picture: on the podium (and in the disqualified box if out).
     panels = panels_for(RaceLayout(4, 16))
@@ -186,7 +190,7 @@ def test_mascots_sharing_a_space_are_both_visible() -> None:
     img = picture(view)
     for key in ("hurley", "mum"):
         x, y = token_centre(view, key)
-        assert count_colour(img, (x - 8, y - 8, x + 8, y + 8), style.hex_rgb(COLOURS[key])) > 20, key
+        assert count_colour(img, (x - 8, y - 8, x + 8, y + 8), drawn(COLOURS[key])) > 20, key
 
 
 def test_the_card_just_flipped_is_coloured_by_its_mascot_or_green_for_all() -> None:
@@ -194,7 +198,7 @@ def test_the_card_just_flipped_is_coloured_by_its_mascot_or_green_for_all() -> N
     x0, y0, _, _ = panels.card_face
     band = (x0 + 8, y0 + 4, x0 + 12, y0 + 8)  # left of the title text, inside the coloured band
     mum_card = picture(midrace())
-    assert count_colour(mum_card, band, style.hex_rgb(COLOURS["mum"])) == 16
+    assert count_colour(mum_card, band, drawn(COLOURS["mum"])) == 16
     all_card = picture(late_race())
     assert count_colour(all_card, band, style.ALL_GREEN) == 16
 
@@ -215,18 +219,17 @@ def test_every_mascot_is_in_the_legend_even_with_long_names() -> None:
         view["mascot_info"][key]["name"] = key.title() * 3
     img = picture(view)
     for key, colour in COLOURS.items():
-        assert count_colour(img, (0, 0, WIDTH, HEADER_H), style.hex_rgb(colour)) > 200, key
+        assert count_colour(img, (0, 0, WIDTH, HEADER_H), drawn(colour)) > 200, key
 
 
-def test_the_folded_part_of_the_track_is_grey() -> None:
+def test_the_folded_part_of_the_track_is_grey_and_lighter_than_the_track() -> None:
     folded = picture(race_view(bar=10))
     layout = RaceLayout(4, 16)
     behind = (round(layout.cell_cx(2)) + 12, round(layout.lane_cy(3)) + 12)
     ahead = (round(layout.cell_cx(12)) + 12, round(layout.lane_cy(3)) + 12)
     r, g, b = folded.getpixel(behind)
     assert max(r, g, b) - min(r, g, b) < 12
-    r, g, b = folded.getpixel(ahead)
-    assert r - b > 60
+    assert style.contrast(folded.getpixel(behind), folded.getpixel(ahead)) > 1.5
 
 
 def test_rendering_is_deterministic() -> None:
@@ -269,3 +272,70 @@ def test_alt_text_stays_under_1000_characters() -> None:
     for key in view["mascot_info"]:
         view["mascot_info"][key]["name"] = key.title() * 12
     assert len(alt_text(view)) < 1000
+
+
+def test_every_mascot_of_the_edition_contrasts_with_the_track_at_least_3_to_1() -> None:
+    from bot.games.hotstreak.content import default_content
+
+    for key, info in default_content().mascots.items():
+        colour = drawn(info["colour"])
+        for ground in style.TRACK_COLOURS:
+            assert style.contrast(colour, ground) >= 3.0, (key, colour, ground)
+    for colour in COLOURS.values():  # and any colour an edition could choose
+        for ground in style.TRACK_COLOURS:
+            assert style.contrast(drawn(colour), ground) >= 3.0
+
+
+def test_a_fallen_mascot_keeps_a_big_upright_letter() -> None:
+    view = with_mascot(race_view(), "mum", pos=6, fallen=True)
+    img = picture(view)
+    x, y = token_centre(view, "mum")
+    d = token_d(view)
+    ink = style.ink_on(drawn(COLOURS["mum"]))
+    box = (x - d // 2, y - d // 2, x + d // 2, y + d // 2)
+    # The letter's ink covers a good part of the token, as on a standing one.
+    standing = picture(race_view())
+    sx, sy = token_centre(race_view(), "mum")
+    assert count_colour(img, box, ink) >= 0.6 * count_colour(
+        standing, (sx - d // 2, sy - d // 2, sx + d // 2, sy + d // 2), ink
+    )
+
+
+def _game_view() -> dict[str, Any]:
+    import random
+
+    from bot.games.base import Action
+    from bot.games.hotstreak.game import HotStreak
+
+    game = HotStreak.new(3, 5)
+    rng = random.Random(5)
+    while game.phase != "race":
+        d = game.pending()[0]
+        game.apply(Action(d.player, d.kind, rng.choice(d.options)))
+    game.apply(Action(None, "flip", "flip"))
+    return game.view(None)
+
+
+def test_odds_are_drawn_as_bars_and_read_out_as_percentages() -> None:
+    from bot.games.hotstreak.odds import odds
+
+    view = _game_view()
+    chances = odds(view, samples=300)
+    plain = Image.open(io.BytesIO(render_race(view)))
+    with_odds = Image.open(io.BytesIO(render_race(view, odds=chances, players=["Ann", "Bo", "Cy"])))
+    assert with_odds.height == plain.height  # the band is there either way: the view holds the tickets
+    assert with_odds.convert("RGB").tobytes() != plain.convert("RGB").tobytes()
+    text = alt_text(view, odds=chances, players=["Ann", "Bo", "Cy"])
+    gobbler = chances.percent("gobbler")
+    assert f"Gobbler {gobbler}% to win" in text
+    assert "300 simulated races" in text
+    assert "Ann ($10) holds" in text
+    assert len(text) <= 1000
+
+
+def test_the_picture_lists_each_players_tickets_and_a_frame_without_bets_or_odds_still_draws() -> None:
+    view = _game_view()
+    with_bets = Image.open(io.BytesIO(render_race(view)))
+    bare = Image.open(io.BytesIO(render_race({k: v for k, v in view.items() if k != "bets"})))
+    assert with_bets.height > bare.height
+    assert "Tickets: Seat 1" in alt_text(view)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.games.hotstreak.render_scene import MascotState, Scene
-from bot.games.hotstreak.render_style import RGB
+from bot.games.hotstreak.render.scene import MascotState, Scene
+from bot.games.hotstreak.render.style import RGB
 
 ALT_TEXT_LIMIT = 1000
 _ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
@@ -127,12 +127,16 @@ def _mascot_words(m: MascotState, scene: Scene) -> str:
     return f"{m.name}: " + ", ".join(bits)
 
 
-def alt_text(scene: Scene) -> str:
-    """What the race picture shows, for screen readers; always under ``ALT_TEXT_LIMIT`` characters."""
+def alt_text(scene: Scene, odds: str = "", tickets: str = "") -> str:
+    """What the race picture shows, for screen readers; always under ``ALT_TEXT_LIMIT`` characters.
+
+    ``odds`` (a sentence) goes right after the title, so it survives the cut; ``tickets`` goes last."""
     names = {m.key: m.name for m in scene.mascots}
     parts = [
         f"Hot Streak, race {scene.race} of {scene.races}. Track of {scene.length} spaces in {scene.lanes} lanes."
     ]
+    if odds:
+        parts.append(odds)
     if scene.bar > 0:
         parts.append(f"Yellow bar folded to space {scene.bar}; spaces before it are out of the race.")
     else:
@@ -154,6 +158,8 @@ def alt_text(scene: Scene) -> str:
         parts.append("Podium empty.")
     if scene.white_lines:
         parts.append("White lines at spaces " + ", ".join(str(p) for p in scene.white_lines) + ".")
+    if tickets:
+        parts.append(tickets)
     text = " ".join(parts)
     if len(text) > ALT_TEXT_LIMIT:
         text = text[: ALT_TEXT_LIMIT - 1].rsplit(" ", 1)[0] + "…"

@@ -13,8 +13,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.games.hotstreak import render_style as style
-from bot.games.hotstreak.render_geometry import (
+from bot.games.hotstreak.render import style
+from bot.games.hotstreak.render.geometry import (
     DECK_ICON_X,
     HEADER_H,
     LANE_BADGE_X,
@@ -28,9 +28,9 @@ from bot.games.hotstreak.render_geometry import (
     RaceLayout,
     panels_for,
 )
-from bot.games.hotstreak.render_scene import Scene
-from bot.games.hotstreak.render_style import RGB
-from bot.games.hotstreak.render_tokens import paste_token
+from bot.games.hotstreak.render.scene import Scene
+from bot.games.hotstreak.render.style import RGB
+from bot.games.hotstreak.render.tokens import paste_token
 from bot.games.text_fit import fit_text
 
 _S = 2  # supersampling factor of the background

@@ -14,8 +14,8 @@ from functools import lru_cache, partial
 
 from PIL import Image
 
-from bot.games.hotstreak import render_style as style
-from bot.games.hotstreak.render_geometry import (
+from bot.games.hotstreak.render import style
+from bot.games.hotstreak.render.geometry import (
     DQ_TOKEN_D,
     PODIUM_TOKEN_D,
     WIDTH,
@@ -23,11 +23,11 @@ from bot.games.hotstreak.render_geometry import (
     crowd_d,
     panels_for,
 )
-from bot.games.hotstreak.render_panels import card_back, card_front
-from bot.games.hotstreak.render_style import RGB
-from bot.games.hotstreak.render_tokens import paste_halo, paste_token, sprite_side
-from bot.games.hotstreak.render_track import BackgroundKey, background
-from bot.games.hotstreak.render_words import CardFace
+from bot.games.hotstreak.render.panels import card_back, card_front
+from bot.games.hotstreak.render.style import RGB
+from bot.games.hotstreak.render.tokens import paste_halo, paste_token, sprite_side
+from bot.games.hotstreak.render.track import BackgroundKey, background
+from bot.games.hotstreak.render.words import CardFace
 
 _SAMPLE_FACES = (
     CardFace(None, "All mascots", "+2", "All mascots run 2 spaces the way they face"),

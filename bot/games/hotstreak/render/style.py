@@ -18,16 +18,18 @@ GOLD: RGB = (246, 201, 72)
 TEXT: RGB = (236, 244, 238)
 TEXT_DIM: RGB = (150, 186, 165)
 
-TRACK_EDGE: RGB = (110, 40, 28)
-TRACK_A: RGB = (188, 83, 62)
-TRACK_B: RGB = (176, 74, 55)
-CELL_LINE: RGB = (150, 60, 44)
-LANE_LINE: RGB = (244, 230, 220)
-STAR_CELL: RGB = (210, 120, 60)
+# A dark cinder track: every mascot colour (lightened where needed, see ``legible``) stands out on it at a
+# WCAG contrast of at least 3:1, which the old brick red could not give a brown or a red mascot.
+TRACK_EDGE: RGB = (24, 24, 30)
+TRACK_A: RGB = (52, 52, 62)
+TRACK_B: RGB = (46, 46, 56)
+CELL_LINE: RGB = (72, 72, 84)
+LANE_LINE: RGB = (214, 214, 224)
+STAR_CELL: RGB = (64, 58, 52)
 STAR_FILL: RGB = (255, 214, 74)
 STAR_EDGE: RGB = (130, 80, 10)
 WHITE_LINE: RGB = (252, 252, 252)
-RUNOFF: RGB = (140, 56, 40)
+RUNOFF: RGB = (38, 38, 46)
 FOLDED: RGB = (98, 98, 98)
 FOLDED_HATCH: RGB = (84, 84, 84)
 BAR: RGB = (255, 210, 50)
@@ -66,6 +68,42 @@ def hex_rgb(colour: object) -> RGB:
             except ValueError:
                 pass
     return UNKNOWN_COLOUR
+
+
+TRACK_COLOURS: tuple[RGB, ...] = (TRACK_A, TRACK_B, STAR_CELL)
+"""Every colour a token can stand on."""
+MIN_CONTRAST = 3.0
+
+
+def luminance(rgb: RGB) -> float:
+    """WCAG relative luminance of an sRGB colour."""
+
+    def channel(v: int) -> float:
+        c = v / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = rgb
+    return 0.2126 * channel(r) + 0.7152 * channel(g) + 0.0722 * channel(b)
+
+
+def contrast(a: RGB, b: RGB) -> float:
+    """WCAG contrast ratio, 1 to 21."""
+    la, lb = sorted((luminance(a), luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+@lru_cache(maxsize=64)
+def legible(rgb: RGB, against: tuple[RGB, ...] = TRACK_COLOURS) -> RGB:
+    """``rgb``, lightened just enough to contrast at least 3:1 with every colour in ``against``.
+
+    The content's colours are kept where they already read; a dark brown becomes a lighter brown, so
+    the mascot keeps its hue in the picture and in its emoji (``bot.games.hotstreak.symbols``).
+    """
+    for step in range(21):
+        candidate = shade(rgb, 1 + step / 20) if step else rgb
+        if all(contrast(candidate, bg) >= MIN_CONTRAST for bg in against):
+            return candidate
+    return (255, 255, 255)
 
 
 def ink_on(rgb: RGB) -> RGB:

@@ -11,8 +11,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFilter
 
-from bot.games.hotstreak import render_style as style
-from bot.games.hotstreak.render_style import RGB
+from bot.games.hotstreak.render import style
+from bot.games.hotstreak.render.style import RGB
 
 _SS = 4  # supersampling factor
 
@@ -40,7 +40,7 @@ def token_sprite(
     shadow = Image.new("L", (big, big), 0)
     sdraw = ImageDraw.Draw(shadow)
     if fallen:
-        sdraw.ellipse((c - 1.1 * r, c - 0.26 * r, c + 1.24 * r, c + 0.9 * r), fill=120)
+        sdraw.ellipse((c - 1.14 * r, c - 0.5 * r, c + 1.28 * r, c + 0.98 * r), fill=120)
     else:
         sdraw.ellipse((c - 0.92 * r, c - 0.86 * r, c + 1.08 * r, c + 1.14 * r), fill=120)
     shadow = shadow.reduce(_SS).filter(ImageFilter.GaussianBlur(d * 0.06))
@@ -48,8 +48,9 @@ def token_sprite(
     draw = ImageDraw.Draw(img)
     line = max(1, round(r * 0.09))
     # A fallen token lies flat: a wide, low disc whose middle sits a little below the space's centre.
-    body_cy = c + 0.22 * r if fallen else c
-    half_w, half_h = (1.12 * r, 0.56 * r) if fallen else (r, r)
+    # Tall enough that its letter stays as big as most of a standing token's (a legible "M", not a smudge).
+    body_cy = c + 0.14 * r if fallen else c
+    half_w, half_h = (1.16 * r, 0.74 * r) if fallen else (r, r)
     if facing in ("forward", "back"):
         sign = 1 if facing == "forward" else -1
         fill = style.ARROW_FORWARD if facing == "forward" else style.ARROW_BACK
@@ -70,7 +71,7 @@ def token_sprite(
     inset = 1.6 * line if fallen else line
     draw.ellipse((body[0] + inset, body[1] + inset, body[2] - inset, body[3] - inset), fill=colour)
     if fallen:
-        _initial(img, initial, colour, (c, body_cy), r * 0.8)
+        _initial(img, initial, colour, (c, body_cy), r * 0.98)
     else:
         # A faint highlight near the top gives the disc some body.
         glow = Image.new("L", (big, big), 0)

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.games.hotstreak.render_scene import MascotState, Scene
+from bot.games.hotstreak.render.scene import MascotState, Scene
 
 # Discord shows the picture about 520 px wide, so every size here is chosen for that: text that
 # matters is at least 22 px in the full picture (about 10 px on screen), and what could not be
-# drawn that big was dropped rather than shrunk (see render_panels and render_track).
+# drawn that big was dropped rather than shrunk (see render.panels and render.track).
 WIDTH = 1200
 MARGIN = 16
 HEADER_H = 78

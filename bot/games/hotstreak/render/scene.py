@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from bot.games.hotstreak.render_style import RGB, hex_rgb
+from bot.games.hotstreak.render.style import RGB, hex_rgb, legible
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,8 @@ class Scene:
 
     def on_track(self) -> tuple[MascotState, ...]:
         """Mascots still drawn on the track: finished ones stand on the podium, out ones in the DQ box."""
-        return tuple(m for m in self.mascots if m.status == "racing")
+        # The last runner is placed without finishing: it stands on the podium, not on the track.
+        return tuple(m for m in self.mascots if m.status == "racing" and m.place is None)
 
 
 def _int(value: Any, default: int) -> int:
@@ -86,7 +87,7 @@ def read_scene(view: dict[str, Any]) -> Scene:
             MascotState(
                 key=str(key),
                 name=str(meta.get("name") or str(key).title()),
-                colour=hex_rgb(meta.get("colour")),
+                colour=legible(hex_rgb(meta.get("colour"))),
                 lane=_int(raw.get("lane"), 0),
                 pos=_int(raw.get("pos"), 0),
                 facing="back" if raw.get("facing") == "back" else "forward",

@@ -6,8 +6,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
-from bot.games.hotstreak import render_style as style
-from bot.games.hotstreak.render_geometry import (
+from bot.games.hotstreak.render import style
+from bot.games.hotstreak.render.geometry import (
     DECK_ICON_X,
     DQ_TOKEN_D,
     HEADER_H,
@@ -15,10 +15,10 @@ from bot.games.hotstreak.render_geometry import (
     PODIUM_TOKEN_D,
     PanelLayout,
 )
-from bot.games.hotstreak.render_scene import Scene
-from bot.games.hotstreak.render_style import RGB
-from bot.games.hotstreak.render_tokens import paste_token
-from bot.games.hotstreak.render_words import CardFace, card_colour, card_face
+from bot.games.hotstreak.render.scene import Scene
+from bot.games.hotstreak.render.style import RGB
+from bot.games.hotstreak.render.tokens import paste_token
+from bot.games.hotstreak.render.words import CardFace, card_colour, card_face
 from bot.games.text_fit import fit_text, wrap_text
 
 _S = 2  # supersampling factor of the card's shapes

@@ -1,0 +1,52 @@
+"""A replay of a whole Horse Race race: one frame per roll, a pause on the winner.
+
+The host keeps the public view after every roll of a race (``HorseRace.view(None)``, with
+``names`` if it labels seats) and calls ``race_replay`` off the event loop once the race is won.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.games.animation import Animation, animate
+from bot.games.horserace.render import board_image
+from bot.games.odds import Odds
+
+
+def race_replay(
+    views: Sequence[dict[str, Any]],
+    *,
+    odds: Sequence[Odds | None] | None = None,
+    width: int = 800,
+    fmt: str = "gif",
+    frame_ms: int = 350,
+) -> Animation:
+    """The race in ``views`` (oldest first) as an animation under 8 MB, with alt text. Rolls go by
+    faster than Hot Streak's cards (a race is about 55 rolls), the winner stays on screen."""
+    if not views:
+        raise ValueError("a replay needs at least one frame")
+    chances = list(odds) if odds is not None else [None] * len(views)
+    chances += [None] * (len(views) - len(chances))
+    images = [board_image(v, odds=o) for v, o in zip(views, chances, strict=False)]
+    last = views[-1]
+    return animate(
+        images,
+        name=f"horserace-race-{last.get('race', 1)}",
+        alt=replay_alt_text(views),
+        width=width,
+        frame_ms=frame_ms,
+        fmt=fmt,
+    )
+
+
+def replay_alt_text(views: Sequence[dict[str, Any]]) -> str:
+    last = views[-1]
+    rolls = sum(1 for v in views if v.get("last_roll"))
+    parts = [f"Animated replay of Horse Race race {last.get('race', 1)}: {rolls} rolls, one picture each."]
+    scratched = [str(e["horse"]) for e in last.get("scratched") or []]
+    if scratched:
+        parts.append("Scratched: " + ", ".join(scratched) + ".")
+    if last.get("winner") is not None:
+        parts.append(f"Horse {last['winner']} wins.")
+    return " ".join(parts)[:1000]

@@ -1,0 +1,64 @@
+"""A replay of a whole Hot Streak race: one frame per flipped card (and fold), a pause on the finish.
+
+The host collects the ``frame`` carried by each ``card_flipped`` and ``bar_folded`` event of a race
+(adding the race's ``bets`` and ``cash`` if it wants the tickets shown) and calls ``race_replay`` off
+the event loop. Pure: the same frames always give the same bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.games.animation import Animation, animate
+from bot.games.hotstreak.render import race_image
+from bot.games.odds import Odds
+
+_PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+
+
+def race_replay(
+    frames: Sequence[dict[str, Any]],
+    *,
+    odds: Sequence[Odds | None] | None = None,
+    players: Sequence[str] | None = None,
+    width: int = 800,
+    fmt: str = "gif",
+) -> Animation:
+    """The race in ``frames`` (oldest first) as an animation under 8 MB, with alt text.
+
+    ``odds``, if given, has one entry per frame (``None`` where there are none) and draws the bars.
+    """
+    if not frames:
+        raise ValueError("a replay needs at least one frame")
+    chances = list(odds) if odds is not None else [None] * len(frames)
+    chances += [None] * (len(frames) - len(chances))
+    images = [race_image(f, odds=o, players=players) for f, o in zip(frames, chances, strict=False)]
+    last = frames[-1]
+    race = last.get("race", 1)
+    return animate(
+        images, name=f"hotstreak-race-{race}", alt=replay_alt_text(frames, chances), width=width, fmt=fmt
+    )
+
+
+def replay_alt_text(frames: Sequence[dict[str, Any]], odds: Sequence[Odds | None] = ()) -> str:
+    """What the replay shows, in words: how many cards, the podium, and who was favourite at the start."""
+    last = frames[-1]
+    info = last.get("mascot_info") or {}
+
+    def name(key: str | None) -> str:
+        return str((info.get(key) or {}).get("name") or (key or "nobody").title())
+
+    flips = sum(1 for f in frames if f.get("last_card"))
+    parts = [f"Animated replay of Hot Streak race {last.get('race', 1)}: {flips} cards, one picture each."]
+    placed = sorted(
+        ((m.get("place"), key) for key, m in (last.get("mascots") or {}).items() if m.get("place")),
+        key=lambda pair: (pair[0], pair[1]),
+    )
+    if placed:
+        parts.append("Result: " + ", ".join(f"{_PLACES.get(p, p)} {name(k)}" for p, k in placed) + ".")
+    first = next((o for o in odds if o is not None), None)
+    if first is not None and first.win:
+        fav = max(first.win, key=lambda k: first.win[k])
+        parts.append(f"Favourite at the start: {name(fav)} ({first.percent(fav)}% to win).")
+    return " ".join(parts)[:1000]

@@ -1,0 +1,32 @@
+"""A Horse Race replay: one picture per roll, the winner held on screen, under 8 MB, with alt text."""
+
+from __future__ import annotations
+
+import io
+
+from PIL import Image
+
+from bot.games.base import Action
+from bot.games.horserace.game import HorseRace
+from bot.games.horserace.odds import odds
+from bot.games.horserace.replay import race_replay
+
+
+def test_a_replay_has_one_frame_per_roll_and_holds_the_winner() -> None:
+    game = HorseRace.new(3, 2)
+    views = []
+    while True:
+        d = game.pending()[0]
+        game.apply(Action(d.player, d.kind, d.options[0]))
+        view = game.view(None)
+        views.append(view)
+        if view["winner"] is not None:
+            break
+    replay = race_replay(views, odds=[odds(v) for v in views])
+    image = Image.open(io.BytesIO(replay.data))
+    assert image.n_frames == len(views)
+    image.seek(image.n_frames - 1)
+    assert image.info["duration"] >= 3000
+    assert len(replay.data) < 8 * 1024 * 1024
+    assert f"Horse {views[-1]['winner']} wins." in replay.alt
+    assert replay.alt.startswith("Animated replay of Horse Race race 1:")
