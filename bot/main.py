@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 from bot.config import ConfigError, Settings
@@ -38,6 +39,8 @@ def run() -> int:
     from bot.storage import StorageError
 
     quiet_voice_warnings()
+    # Until the bot runs and takes over both signals (bot.stopping), SIGTERM ends start-up like Ctrl-C.
+    signal.signal(signal.SIGTERM, _interrupt)
 
     try:
         # Before logging in: RaceBot opens the storage in setup_hook, which discord.py runs only after
@@ -67,6 +70,10 @@ async def check_storage(url: str | None) -> None:
 
     storage = await Storage.open(url)
     await storage.close()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def quiet_voice_warnings() -> None:
