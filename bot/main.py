@@ -1,5 +1,5 @@
 """Start the bot: read settings, check the database, point discord.py at its endpoints, run until stopped
-(``bot.stopping``: SIGTERM and SIGINT stop it cleanly, exit code 0).
+(``bot.shutdown``: SIGTERM and SIGINT stop it cleanly, exit code 0).
 
 Whatever stops the bot before it is running (a setting, the database, the token) ends the process
 with one ``error: ...`` line and a non-zero code, never a traceback: the person reading it is
@@ -35,11 +35,11 @@ def run() -> int:
 
     from bot.client import RaceBot
     from bot.discord_endpoints import use_endpoints
-    from bot.stopping import serve
+    from bot.shutdown import serve
     from bot.storage import StorageError
 
     quiet_voice_warnings()
-    # Until the bot runs and takes over both signals (bot.stopping), SIGTERM ends start-up like Ctrl-C.
+    # Until the bot runs and takes over both signals (bot.shutdown), SIGTERM ends start-up like Ctrl-C.
     signal.signal(signal.SIGTERM, _interrupt)
 
     try:

@@ -64,7 +64,7 @@ class Tables:
     ) -> Table | None:
         """``/<game> start``: one game per channel, one game per player in a server."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
-        if self.bot.stopping:  # shutting down (bot.stopping): a new game would only be cut short
+        if self.bot.stopping:  # shutting down (bot.shutdown): a new game would only be cut short
             await reply(interaction, RESTARTING)
             return None
         async with self.seating:  # two starts at once in one channel must not both get a lobby

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import stopping
+from bot import shutdown
 from bot.client import PERMISSIONS, RaceBot
 from bot.config import Settings
 from bot.storage import Storage
@@ -23,7 +23,7 @@ from tests.fakediscord import FakeChannel, FakeDiscord, running_bot, text_of
 
 # SIGTERM gives the bot GRACE_SECONDS for the moves in progress and CLOSE_SECONDS to close; docker stop
 # kills after 10 s.
-STOPPED_WITHIN = stopping.GRACE_SECONDS + stopping.CLOSE_SECONDS
+STOPPED_WITHIN = shutdown.GRACE_SECONDS + shutdown.CLOSE_SECONDS
 
 
 async def start_bot_process(fake: FakeDiscord, cwd: Path, db: Path) -> asyncio.subprocess.Process:
@@ -155,7 +155,7 @@ async def test_the_stop_waits_for_the_move_in_progress_then_closes(tmp_path: Pat
 
             running = asyncio.create_task(step())
             await asyncio.sleep(0)  # the step has the lock
-            await stopping.stop(bot)
+            await shutdown.stop(bot)
             assert finished, "the stop did not wait for the step in progress"
             assert running.done() and not running.cancelled()
             assert bot.is_closed() and bot.stopping
@@ -168,11 +168,11 @@ async def test_a_second_signal_stops_at_once_without_waiting_for_moves(tmp_path:
             stuck = asyncio.Lock()
             await stuck.acquire()  # a step that would never end
             bot.tables.by_id[99] = TableInAStep(stuck)  # type: ignore[assignment]
-            request = stopping.StopRequest()
+            request = shutdown.StopRequest()
             request(signal.SIGTERM)
             request(signal.SIGTERM)
             began = time.monotonic()
-            await stopping.stop(bot, request)
+            await shutdown.stop(bot, request)
             assert time.monotonic() - began < 1.0 and bot.is_closed()
 
 

@@ -1,6 +1,6 @@
 """How the bot stops: on SIGTERM (``docker stop``, systemd) or SIGINT (Ctrl-C), cleanly and quickly.
 
-1. ``bot.stopping`` is set: ``/<game> start`` answers that the bot is restarting (no new games).
+1. The bot's ``stopping`` flag is set: ``/<game> start`` answers that the bot is restarting (no new games).
 2. Every table finishes the step it is in (its save and its messages) and starts no other: the
    stop takes each table's lock and keeps it. At most ``GRACE_SECONDS``; a second signal skips it.
 3. The bot closes: tables stop, the database is closed (every write is committed by then), the
