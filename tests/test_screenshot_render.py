@@ -7,7 +7,7 @@ import io
 
 from PIL import Image, ImageChops
 
-from tests.fakediscord import FakeAttachment, FakeMessage, FakeUser, MessageVersion
+from tests.fakediscord import FakeAttachment, FakeEmoji, FakeMessage, FakeUser, MessageVersion
 from tests.fakediscord.model import FakeChannel
 from tests.fakediscord.screenshot import (
     BUTTON_COLOURS,
@@ -171,3 +171,23 @@ def test_consecutive_messages_from_the_bot_share_one_header() -> None:
     assert two.height - one.height < 30
     from_alice = FakeMessage(3, GAMES, ALICE, content="go!", created_at=SENT)
     assert picture(message(1), from_alice).height - one.height > 40
+
+
+def test_custom_emojis_are_drawn_as_their_uploaded_pictures_when_known() -> None:
+    magenta = (230, 20, 200)
+    emoji = FakeEmoji(1234 << 22, "mum", png_of((32, 32), magenta), "image/png")
+    button = {
+        "type": 2,
+        "style": 2,
+        "label": "Mum",
+        "custom_id": "bet",
+        "emoji": {"id": str(emoji.id), "name": "mum"},
+    }
+    row = {"type": 1, "components": [button]}
+    in_text = version(f"Bet on {emoji.markdown}")
+    on_button = version("Bets", components=[row])
+    assert has_colour(picture(in_text, emojis={emoji.id: emoji}), magenta)
+    assert has_colour(picture(on_button, emojis={emoji.id: emoji.image}), magenta)
+    assert not has_colour(picture(in_text), magenta) and not has_colour(picture(on_button), magenta)
+    spans = parse_inline(emoji.markdown, Context(None, SENT))
+    assert [s.text for s in spans] == [":mum:"]  # unknown pictures read as Discord's text form

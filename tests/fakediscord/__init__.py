@@ -18,18 +18,31 @@ Acting: slash, autocomplete, click, click_button, select, submit_modal, say (pla
 Seeing: channel_messages, dm_messages, ephemeral_for, visible_to, last_message, wait_for, wait_for_message;
 FakeMessage.text / text_of(...), .buttons, .selects, .attachments (bytes in .data), .edits.
 Watching the bot: requests, refused_requests, unknown_routes, late_interactions, rate_limit_violations,
-commands()/command_names(). Anything a real user could not do raises ImpossibleAction.
+commands()/command_names(), pings(message) (who a message notifies; message.allowed_mentions as sent),
+nonce_replays. Anything a real user could not do raises ImpossibleAction.
+Threads and emojis: start_thread (as a user), archive_thread, unarchive_thread, delete_channel,
+threads_in(channel), guild.threads / guild.thread(name); application_emojis, add_application_emoji.
+Load: FakeDiscord(global_limit=50) answers 429 global beyond 50 requests/s (interactions exempt);
+fake.traffic counts requests per second, per route, 429s and GET /users/{id} per user (summary()).
+Shards: FakeDiscord(shard_count=2) (what GET /gateway/bot recommends), add_guild(name, shard=1),
+shard_of(guild), wait_for_shards(0, 1), gateway.connected_shards(); guild events go to the guild's
+shard, DMs to shard 0; several running_bot blocks (one per shard) may be open at once.
+Breaking things: fake.faults.drop_next / reset_next / timeout_next / rate_limit_next / error_next on chosen
+requests (see faults.py).
 See tests/test_fakediscord.py for every feature in use.
 """
 
 from tests.fakediscord.bot_runner import running_bot
 from tests.fakediscord.fake import FakeDiscord
+from tests.fakediscord.faults import FaultRule, Faults
 from tests.fakediscord.http_api import RequestRecord
 from tests.fakediscord.interactions import FakeInteraction, ImpossibleAction, InteractionCallback
+from tests.fakediscord.mentions import Pings
 from tests.fakediscord.model import (
     Button,
     FakeAttachment,
     FakeChannel,
+    FakeEmoji,
     FakeGuild,
     FakeMember,
     FakeMessage,
@@ -38,26 +51,34 @@ from tests.fakediscord.model import (
     MessageVersion,
     SelectMenu,
 )
+from tests.fakediscord.posting import NonceReplay
 from tests.fakediscord.rate_limits import RateLimitViolation
 from tests.fakediscord.text import text_of
+from tests.fakediscord.traffic import Traffic
 
 __all__ = [
     "Button",
     "FakeAttachment",
     "FakeChannel",
     "FakeDiscord",
+    "FakeEmoji",
     "FakeGuild",
     "FakeInteraction",
     "FakeMember",
     "FakeMessage",
     "FakeRole",
     "FakeUser",
+    "FaultRule",
+    "Faults",
     "ImpossibleAction",
     "InteractionCallback",
     "MessageVersion",
+    "NonceReplay",
+    "Pings",
     "RateLimitViolation",
     "RequestRecord",
     "SelectMenu",
+    "Traffic",
     "running_bot",
     "text_of",
 ]

@@ -21,6 +21,10 @@ ClientT = TypeVar("ClientT", bound=discord.Client)
 #: loses nothing and keeps each test well under a second.
 FAST_GUILD_READY_TIMEOUT = 0.05
 
+#: How many ``running_bot`` blocks are open: Discord's endpoints come back only when the last one closes,
+#: so several bots (one per shard) can run side by side and stop in any order.
+_running = 0
+
 
 @contextlib.asynccontextmanager
 async def running_bot(
@@ -28,7 +32,9 @@ async def running_bot(
 ) -> AsyncIterator[ClientT]:
     """Start ``client`` on ``fake`` (endpoints, token), yield once it is ready, then close it and restore
     Discord's endpoints. Startup errors (e.g. in ``setup_hook``) are raised here."""
+    global _running
     use_endpoints(fake.api_base, fake.gateway_url)
+    _running += 1
     if fast_ready:
         # Private attribute: the public knob is the constructor's guild_ready_timeout, which the project's
         # bot class need not expose just for tests.
@@ -55,6 +61,7 @@ async def _shut_down(
     client: discord.Client, task: asyncio.Task[None], timeout: float, *, quiet: bool
 ) -> None:
     """Close the client and wait for its task; its error is raised unless another one is on its way."""
+    global _running
     try:
         await client.close()
         await asyncio.wait_for(task, timeout)
@@ -62,4 +69,6 @@ async def _shut_down(
         if not quiet:
             raise
     finally:
-        use_endpoints(None, None)
+        _running -= 1
+        if _running == 0:
+            use_endpoints(None, None)

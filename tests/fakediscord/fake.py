@@ -1,36 +1,32 @@
-"""FakeDiscord: the server the real discord.py client talks to, and the driver tests use to act as users."""
+"""FakeDiscord: the server the real discord.py client talks to, and the driver tests use to act as users.
 
-# ruff: noqa: ASYNC109 -- the driver's waits take a plain timeout= (the API tests read), not asyncio.timeout.
+This module holds the world (guilds, users, DMs), the server's lifecycle and the hooks the REST side and
+the model call; acting as users is in :mod:`acting`, seeing as users and waiting in :mod:`seeing`."""
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
-from collections.abc import Callable
-from typing import Any, TypeVar
+import io
+import zlib
+from typing import Any
 
 from aiohttp import web
+from PIL import Image
 
+from tests.fakediscord import threads
+from tests.fakediscord.acting import UserActions
+from tests.fakediscord.emoji_routes import ROUTES as EMOJI_ROUTES
+from tests.fakediscord.emoji_routes import add_emoji
+from tests.fakediscord.faults import Faults
 from tests.fakediscord.gateway import GUILD_MEMBERS, GUILDS, Gateway
 from tests.fakediscord.http_api import API_PREFIX, DiscordHTTPError, RequestRecord, RestApi
 from tests.fakediscord.interaction_routes import ROUTES as INTERACTION_ROUTES
-from tests.fakediscord.interactions import (
-    APPLICATION_COMMAND,
-    AUTOCOMPLETE,
-    COMPONENT,
-    MODAL_SUBMIT,
-    FakeInteraction,
-    ImpossibleAction,
-    autocomplete_data,
-    command_data,
-    component_data,
-    find_command,
-    interaction_payload,
-    modal_data,
-)
+from tests.fakediscord.interactions import FakeInteraction, ImpossibleAction
+from tests.fakediscord.mentions import Pings, pings
 from tests.fakediscord.model import (
     BOT_PERMISSIONS,
     FakeChannel,
+    FakeEmoji,
     FakeGuild,
     FakeMember,
     FakeMessage,
@@ -44,19 +40,28 @@ from tests.fakediscord.payloads import (
     message_payload,
     role_payload,
 )
-from tests.fakediscord.rate_limits import ChannelRateWatch, RateLimitViolation
+from tests.fakediscord.posting import NonceReplay
+from tests.fakediscord.rate_limits import ChannelRateWatch
 from tests.fakediscord.rest_routes import ROUTES as BOT_ROUTES
-from tests.fakediscord.snowflakes import SnowflakeMint, random_token
+from tests.fakediscord.seeing import UserViews
+from tests.fakediscord.snowflakes import SnowflakeMint, random_token, shard_of
+from tests.fakediscord.thread_routes import ROUTES as THREAD_ROUTES
+from tests.fakediscord.traffic import GlobalLimit, Traffic
 
-T = TypeVar("T")
 
-
-class FakeDiscord:
+class FakeDiscord(UserActions, UserViews):
     """A Discord for one bot, on 127.0.0.1 at a free port.
 
     ``response_deadline``: seconds the bot has for an interaction's initial response (Discord: 3).
     ``rate_limit``: (messages, seconds) allowed per channel; going over is recorded in
     ``rate_limit_violations``, and answered 429 only with ``enforce_rate_limits``.
+    ``nonce_window``: seconds a message's enforced nonce is remembered (Discord: "the past few minutes");
+    a POST repeating it gets the earlier message back (recorded in ``nonce_replays``).
+    ``global_limit``: Discord's global rate limit in requests per second across all routes (interaction
+    callbacks and webhooks exempt), answered 429 ``global: true`` beyond it; None (default) for no limit.
+    ``traffic`` counts every request either way (see :mod:`traffic`).
+    ``shard_count``: what GET /gateway/bot recommends, and the count ``add_guild(shard=...)`` aims at.
+    Sessions identify with any ``[shard_id, shard_count]`` (see :mod:`gateway`).
     """
 
     def __init__(
@@ -67,6 +72,9 @@ class FakeDiscord:
         rate_limit: tuple[int, float] = (5, 5.0),
         enforce_rate_limits: bool = False,
         heartbeat_interval: float = 41.25,
+        nonce_window: float = 180.0,
+        global_limit: float | None = None,
+        shard_count: int = 1,
     ) -> None:
         self.mint = SnowflakeMint()
         self.token = random_token(self.mint, "fake-bot-token")
@@ -74,6 +82,7 @@ class FakeDiscord:
         self.owner_user = FakeUser(self.mint.next(), "app-owner")
         self.application_id = self.bot_user.id
         self.response_deadline = response_deadline
+        self.shard_count = shard_count
         self.enforce_rate_limits = enforce_rate_limits
         self.dm_app_permissions = BOT_PERMISSIONS
         self.users: dict[int, FakeUser] = {
@@ -86,6 +95,8 @@ class FakeDiscord:
         self.interactions: dict[int, FakeInteraction] = {}
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
+        #: The application's own emojis (uploaded by the bot, or added by the test as if by an earlier run).
+        self.application_emojis: dict[int, FakeEmoji] = {}
         #: Every REST call the bot made, in order, with the status it got.
         self.requests: list[RequestRecord] = []
         #: REST calls to routes the fake does not know (answered 404 like Discord).
@@ -94,11 +105,21 @@ class FakeDiscord:
         self.late_interactions: list[FakeInteraction] = []
         #: Tracebacks of bugs in the fake itself; stop() raises if there are any.
         self.internal_errors: list[str] = []
+        self.nonce_window = nonce_window
+        #: (author id, nonce) -> (monotonic time, message) of posts that enforced their nonce.
+        self.nonces: dict[tuple[int, str], tuple[float, FakeMessage]] = {}
+        #: POSTs answered with an earlier message because their enforced nonce repeated it.
+        self.nonce_replays: list[NonceReplay] = []
+        #: Request counters (per second, per route, user fetches, 429s) and the global limit.
+        self.traffic = Traffic()
+        self.global_limit = GlobalLimit(global_limit)
+        #: Faults to inject on chosen requests (dropped connections, timeouts, 429s): see :mod:`faults`.
+        self.faults = Faults()
         self._rates = ChannelRateWatch(*rate_limit)
         self._dms: dict[int, FakeChannel] = {}
         self._changed = asyncio.Event()
         self.gateway = Gateway(self, heartbeat_interval)
-        self._rest = RestApi(self, BOT_ROUTES + INTERACTION_ROUTES)
+        self._rest = RestApi(self, BOT_ROUTES + THREAD_ROUTES + EMOJI_ROUTES + INTERACTION_ROUTES)
         self._runner: web.AppRunner | None = None
         self._port = 0
 
@@ -119,6 +140,7 @@ class FakeDiscord:
         """Close the bot's websockets and the server. Stop the bot first, or it will try to reconnect.
         Raises if the fake itself failed while serving (see ``internal_errors``)."""
         if self._runner is not None:
+            self.faults.release()
             await self.gateway.close_all()
             await self._runner.cleanup()
             self._runner = None
@@ -150,10 +172,17 @@ class FakeDiscord:
 
     # ---- the world ------------------------------------------------------------------------------------
     def add_guild(
-        self, name: str, *, owner: FakeUser | None = None, bot_permissions: int = BOT_PERMISSIONS
+        self,
+        name: str,
+        *,
+        owner: FakeUser | None = None,
+        bot_permissions: int = BOT_PERMISSIONS,
+        shard: int | None = None,
     ) -> FakeGuild:
-        """A server the bot is in, with a managed role for the bot carrying ``bot_permissions``."""
-        guild = FakeGuild(self, name, owner.id if owner is not None else None)
+        """A server the bot is in, with a managed role for the bot carrying ``bot_permissions``.
+        ``shard``: give it an id whose events go to that shard of ``shard_count``."""
+        guild_id = self.mint.next_on_shard(shard, self.shard_count) if shard is not None else None
+        guild = FakeGuild(self, name, owner.id if owner is not None else None, id=guild_id)
         self.guilds[guild.id] = guild
         # @everyone applies to the bot too, so it may not grant what the bot was denied.
         guild.everyone.permissions &= bot_permissions
@@ -163,8 +192,12 @@ class FakeDiscord:
         if owner is not None:
             self.users[owner.id] = owner
             guild.members[owner.id] = FakeMember(owner, [])
-        self.gateway.dispatch("GUILD_CREATE", guild_payload(guild), intent=GUILDS)
+        self.gateway.dispatch("GUILD_CREATE", guild_payload(guild), intent=GUILDS, guild_id=guild.id)
         return guild
+
+    def shard_of(self, guild: FakeGuild, shard_count: int | None = None) -> int:
+        """The shard (of ``shard_count``, default the fake's) that receives ``guild``'s events."""
+        return shard_of(guild.id, shard_count or self.shard_count)
 
     def add_user(
         self,
@@ -193,6 +226,53 @@ class FakeDiscord:
             self.channels[channel.id] = channel
         return self._dms[user.id]
 
+    # ---- threads and emojis, as users, moderators and Discord itself change them --------------------------
+    def start_thread(
+        self, user: FakeUser, where: FakeMessage | FakeChannel, name: str, *, private: bool = False
+    ) -> FakeChannel:
+        """``user`` starts a thread from a message (public) or in a channel; the bot hears THREAD_CREATE."""
+        starter = where if isinstance(where, FakeMessage) else None
+        parent = where.channel if isinstance(where, FakeMessage) else where
+        if parent.guild is None or parent.type not in (0, 5):
+            raise ImpossibleAction(f"threads cannot be started in {parent!r}")
+        if not threads.may(self, user, parent, threads.thread_creation_permission(private)):
+            raise ImpossibleAction(f"{user.name} may not start threads in {parent!r}")
+        if starter is not None and (starter.thread is not None or not starter.visible_to(user)):
+            raise ImpossibleAction(f"{starter!r} already has a thread, or {user.name} cannot see it")
+        return threads.start_thread(self, parent, name, user, starter=starter, private=private)
+
+    def archive_thread(self, thread: FakeChannel, *, locked: bool = False) -> None:
+        """Archive ``thread`` as Discord does after its inactivity period (or a moderator, ``locked``)."""
+        threads.set_archived(self, thread, True, locked=locked)
+
+    def unarchive_thread(self, thread: FakeChannel) -> None:
+        threads.set_archived(self, thread, False, locked=False)
+
+    def delete_channel(self, channel: FakeChannel) -> None:
+        """A moderator deletes ``channel`` (a thread: THREAD_DELETE; a channel: CHANNEL_DELETE)."""
+        threads.delete_channel(self, channel)
+
+    def threads_in(self, parent: FakeChannel) -> list[FakeChannel]:
+        """Threads started in ``parent`` that still exist, archived ones included, oldest first."""
+        assert parent.guild is not None
+        return [t for t in parent.guild.threads if t.parent is parent and not t.deleted]
+
+    def add_application_emoji(self, name: str, image: bytes | None = None) -> FakeEmoji:
+        """An application emoji that already exists (as if uploaded by an earlier run of the bot); without
+        ``image``, a small square PNG in a colour of its own."""
+        if any(e.name == name for e in self.application_emojis.values()):
+            raise ValueError(f"an application emoji is already called {name!r}")
+        if image is None:
+            colour = tuple(zlib.crc32(name.encode()).to_bytes(4, "big")[:3])
+            out = io.BytesIO()
+            Image.new("RGB", (32, 32), colour).save(out, "PNG")
+            image = out.getvalue()
+        return add_emoji(self, name, image, "image/png")
+
+    def pings(self, message: FakeMessage, *, permissions: bool = True) -> Pings:
+        """Who ``message`` notifies under Discord's rules (see :mod:`mentions`); falsy when nobody."""
+        return pings(message, permissions=permissions)
+
     def bot_guilds(self) -> list[FakeGuild]:
         return [g for g in self.guilds.values() if self.bot_user.id in g.members]
 
@@ -216,246 +296,6 @@ class FakeDiscord:
             walk(command["name"], command.get("options") or [])
         return names
 
-    # ---- acting as users ------------------------------------------------------------------------------
-    async def wait_ready(self, timeout: float = 5.0) -> None:
-        """Until the bot has identified on the gateway and been sent READY and its guilds."""
-        try:
-            await asyncio.wait_for(self.gateway.identified.wait(), timeout)
-        except TimeoutError:
-            raise TimeoutError(f"the bot did not identify within {timeout}s\n{self.describe()}") from None
-
-    async def slash(
-        self,
-        user: FakeUser,
-        channel: FakeChannel,
-        command: str,
-        /,
-        *,
-        wait: bool = True,
-        timeout: float = 5.0,
-        **options: Any,
-    ) -> FakeInteraction:
-        """``user`` runs ``/command`` (``"game start"`` for subcommands) in ``channel`` with ``options``
-        (str, int, float, bool, FakeUser, FakeChannel, FakeRole; a choice by value or name). Returns the
-        interaction once the bot responded (``wait=False``: at once)."""
-        path = command.strip().lstrip("/").split()
-        schema = find_command(self, user, channel, path)
-        data = command_data(schema, path, options, channel.guild)
-        interaction = FakeInteraction(
-            self, APPLICATION_COMMAND, user, channel, command=" ".join(path), options=options
-        )
-        return await self._send(interaction, data, wait, timeout)
-
-    async def autocomplete(
-        self,
-        user: FakeUser,
-        channel: FakeChannel,
-        command: str,
-        /,
-        focused: str,
-        typed: str,
-        *,
-        timeout: float = 5.0,
-        **options: Any,
-    ) -> list[dict[str, Any]]:
-        """``user`` types ``typed`` into the option ``focused`` of ``/command``; returns the bot's choices."""
-        path = command.strip().lstrip("/").split()
-        schema = find_command(self, user, channel, path)
-        data = autocomplete_data(schema, path, focused, typed, options, channel.guild)
-        interaction = FakeInteraction(
-            self, AUTOCOMPLETE, user, channel, command=" ".join(path), options=options
-        )
-        await self._send(interaction, data, True, timeout)
-        if interaction.autocomplete_choices is None:
-            raise AssertionError(f"the bot answered autocomplete with {interaction.callbacks}")
-        return interaction.autocomplete_choices
-
-    async def click(
-        self, user: FakeUser, message: FakeMessage, custom_id: str, *, wait: bool = True, timeout: float = 5.0
-    ) -> FakeInteraction:
-        """``user`` clicks the button ``custom_id`` on ``message``."""
-        data = component_data(message, user, custom_id, None)
-        interaction = FakeInteraction(
-            self, COMPONENT, user, message.channel, custom_id=custom_id, source_message=message
-        )
-        return await self._send(interaction, data, wait, timeout)
-
-    async def click_button(
-        self,
-        user: FakeUser,
-        message: FakeMessage,
-        label: str | None = None,
-        *,
-        custom_id: str | None = None,
-        wait: bool = True,
-        timeout: float = 5.0,
-    ) -> FakeInteraction:
-        """Click the one button with this label (or custom_id)."""
-        button = message.button(label, custom_id=custom_id)
-        if button.custom_id is None:
-            raise ImpossibleAction(f"{label!r} is a link button; clicking it opens {button.url}")
-        return await self.click(user, message, button.custom_id, wait=wait, timeout=timeout)
-
-    async def select(
-        self,
-        user: FakeUser,
-        message: FakeMessage,
-        custom_id: str,
-        values: list[str],
-        *,
-        wait: bool = True,
-        timeout: float = 5.0,
-    ) -> FakeInteraction:
-        """``user`` picks ``values`` (option values, as strings) in the select ``custom_id``."""
-        data = component_data(message, user, custom_id, list(values))
-        interaction = FakeInteraction(
-            self,
-            COMPONENT,
-            user,
-            message.channel,
-            custom_id=custom_id,
-            values=list(values),
-            source_message=message,
-        )
-        return await self._send(interaction, data, wait, timeout)
-
-    async def submit_modal(
-        self,
-        user: FakeUser,
-        opened_by: FakeInteraction,
-        values: dict[str, Any],
-        *,
-        wait: bool = True,
-        timeout: float = 5.0,
-    ) -> FakeInteraction:
-        """Fill in and submit the modal the bot answered ``opened_by`` with (text inputs by custom_id)."""
-        if opened_by.modal is None:
-            raise ImpossibleAction(f"{opened_by!r} did not open a modal")
-        data = modal_data(opened_by.modal, values)
-        interaction = FakeInteraction(
-            self,
-            MODAL_SUBMIT,
-            user,
-            opened_by.channel,
-            custom_id=data["custom_id"],
-            source_message=opened_by.source_message,
-        )
-        return await self._send(interaction, data, wait, timeout)
-
-    async def say(self, user: FakeUser, channel: FakeChannel, content: str) -> FakeMessage:
-        """``user`` posts a plain message (MESSAGE_CREATE for the bot, content per its intents)."""
-        message = FakeMessage(self.mint.next(), channel, user, content=content)
-        if not message.visible_to(user):
-            raise ImpossibleAction(f"{user.name} cannot post in {channel!r}")
-        channel.messages.append(message)
-        self.messages[message.id] = message
-        self._announce_message("MESSAGE_CREATE", message)
-        self._touch()
-        return message
-
-    async def force_reconnect(self, timeout: float = 5.0) -> None:
-        """Tell the bot to reconnect (gateway op 7); returns once it has RESUMEd."""
-        before = self.gateway.resume_count
-        await self.gateway.reconnect_all()
-        await self.wait_for(lambda: self.gateway.resume_count > before, timeout=timeout, what="a RESUME")
-
-    async def _send(
-        self, interaction: FakeInteraction, data: dict[str, Any], wait: bool, timeout: float
-    ) -> FakeInteraction:
-        if not self.gateway.connected:
-            raise RuntimeError("the bot is not connected to the fake gateway")
-        self.interactions[interaction.id] = interaction
-        self.gateway.dispatch("INTERACTION_CREATE", interaction_payload(self, interaction, data))
-        if wait:
-            await interaction.wait_response(timeout)
-        return interaction
-
-    def interaction_by_token(self, token: str) -> FakeInteraction | None:
-        return next((i for i in self.interactions.values() if i.token == token), None)
-
-    # ---- what users see -------------------------------------------------------------------------------
-    def channel_messages(self, channel: FakeChannel, *, include_ephemeral: bool = False) -> list[FakeMessage]:
-        """Messages in ``channel`` as everyone sees them (not deleted), oldest first."""
-        return [
-            m for m in channel.messages if not m.deleted and (include_ephemeral or m.ephemeral_to is None)
-        ]
-
-    def dm_messages(self, user: FakeUser) -> list[FakeMessage]:
-        """Everything in the DM between the bot and ``user``."""
-        return [m for m in self.dm_channel(user).messages if not m.deleted]
-
-    def ephemeral_for(self, user: FakeUser) -> list[FakeMessage]:
-        """Ephemeral messages only ``user`` sees, anywhere."""
-        return [m for m in self.messages.values() if m.ephemeral_to is user and not m.deleted]
-
-    def visible_to(self, user: FakeUser) -> list[FakeMessage]:
-        """Every message ``user`` can see: their guilds' channels, their DM, their ephemerals."""
-        return [m for m in self.messages.values() if m.visible_to(user)]
-
-    def last_message(self, channel: FakeChannel) -> FakeMessage:
-        messages = self.channel_messages(channel)
-        if not messages:
-            raise LookupError(f"{channel!r} has no messages")
-        return messages[-1]
-
-    @property
-    def rate_limit_violations(self) -> list[RateLimitViolation]:
-        return self._rates.violations
-
-    @property
-    def refused_requests(self) -> list[RequestRecord]:
-        """REST calls answered with an error (4xx), unknown routes included."""
-        return [r for r in self.requests if r.status >= 400]
-
-    async def wait_for(
-        self, condition: Callable[[], T], *, timeout: float = 5.0, what: str | None = None
-    ) -> T:
-        """Until ``condition()`` is truthy, re-checked on every change and every 20 ms; returns its value."""
-        loop = asyncio.get_running_loop()
-        end = loop.time() + timeout
-        while True:
-            value = condition()
-            if value:
-                return value
-            left = end - loop.time()
-            if left <= 0:
-                raise TimeoutError(f"waited {timeout}s for {what or condition}\n{self.describe()}")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), min(left, 0.02))
-
-    async def wait_for_message(
-        self,
-        check: Callable[[FakeMessage], bool] = lambda m: True,
-        *,
-        channel: FakeChannel | None = None,
-        visible_to: FakeUser | None = None,
-        timeout: float = 5.0,
-    ) -> FakeMessage:
-        """The newest message (in ``channel`` / seen by ``visible_to``) passing ``check``, waiting for one."""
-
-        def newest() -> FakeMessage | None:
-            for message in reversed(list(self.messages.values())):
-                if message.deleted or message.loading:
-                    continue
-                if channel is not None and message.channel is not channel:
-                    continue
-                if visible_to is not None and not message.visible_to(visible_to):
-                    continue
-                if check(message):
-                    return message
-            return None
-
-        return await self.wait_for(newest, timeout=timeout, what="a matching message")
-
-    def describe(self) -> str:
-        """A short account of recent activity, for failure messages."""
-        lines = [f"gateway connected={self.gateway.connected} identifies={self.gateway.identify_count}"]
-        lines += [f"FAKE BUG: {e.splitlines()[0]}" for e in self.internal_errors]
-        lines += [f"unknown route: {r}" for r in self.unknown_routes[-5:]]
-        lines += [f"refused: {r}" for r in self.refused_requests[-5:]]
-        lines += [f"message: {m!r}" for m in list(self.messages.values())[-5:]]
-        return "\n".join(lines)
-
     # ---- internals called by the REST side and the model ------------------------------------------------
     def _touch(self) -> None:
         """Wake everything waiting in :meth:`wait_for`."""
@@ -477,23 +317,32 @@ class FakeDiscord:
             raise error
 
     def _announce_message(self, event: str, message: FakeMessage, data: dict[str, Any] | None = None) -> None:
+        guild = message.channel.guild
         self.gateway.dispatch_message(
-            event, data or message_payload(message), dm=message.channel.is_dm, author_id=message.author.id
+            event,
+            data or message_payload(message),
+            dm=message.channel.is_dm,
+            author_id=message.author.id,
+            guild_id=guild.id if guild is not None else None,
         )
 
     def _on_channel_added(self, channel: FakeChannel) -> None:
         self.channels[channel.id] = channel
-        self.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), intent=GUILDS)
+        guild_id = channel.guild.id if channel.guild is not None else None
+        self.gateway.dispatch("CHANNEL_CREATE", channel_payload(channel), intent=GUILDS, guild_id=guild_id)
 
     def _on_role_added(self, guild: FakeGuild, role: FakeRole) -> None:
         self.gateway.dispatch(
-            "GUILD_ROLE_CREATE", {"guild_id": str(guild.id), "role": role_payload(role)}, intent=GUILDS
+            "GUILD_ROLE_CREATE",
+            {"guild_id": str(guild.id), "role": role_payload(role)},
+            intent=GUILDS,
+            guild_id=guild.id,
         )
 
     def _on_member_added(self, guild: FakeGuild, member: FakeMember) -> None:
         self.users[member.user.id] = member.user
         data = {"guild_id": str(guild.id), **member_payload(guild, member)}
-        self.gateway.dispatch("GUILD_MEMBER_ADD", data, intent=GUILD_MEMBERS)
+        self.gateway.dispatch("GUILD_MEMBER_ADD", data, intent=GUILD_MEMBERS, guild_id=guild.id)
 
     async def _serve_attachment(self, request: web.Request) -> web.Response:
         for message in self.messages.values():

@@ -1,6 +1,13 @@
 """The fake gateway: a v10 JSON websocket with HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME,
 member chunks, and DISPATCH of whatever the fake makes happen (interactions, messages, new channels...).
 
+Sharding, as Discord does it: a session may IDENTIFY with ``shard: [shard_id, shard_count]`` (none means
+``[0, 1]``); it is sent READY and GUILD_CREATE for its own guilds only, and every guild event (messages,
+interactions, channels, threads, members) goes to the sessions whose shard is
+``(guild_id >> 22) % shard_count``; DMs, interactions in DMs included, go to shard 0 only. Several
+sessions may be connected at once (one per shard, or two for the same shard if a bot is misconfigured:
+both then get its events). A shard outside its count is closed with 4010 Invalid shard.
+
 Transport compression: discord.py asks for ``compress=zlib-stream`` (or zstd-stream when zstandard is
 installed). We honour zlib-stream exactly like Discord (one deflate stream, each payload ending in a sync
 flush). For anything else we send plain text frames, which discord.py also accepts.
@@ -19,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from aiohttp import WSMsgType, web
 
 from tests.fakediscord.payloads import guild_payload, member_payload, user_payload
+from tests.fakediscord.snowflakes import shard_of
 
 if TYPE_CHECKING:
     from tests.fakediscord.fake import FakeDiscord
@@ -46,11 +54,12 @@ HISTORY = 1000
 
 
 class Session:
-    """One identified bot session: its sequence numbers and recent events, kept across reconnects."""
+    """One identified bot session: its shard, sequence numbers and recent events, kept across reconnects."""
 
-    def __init__(self, session_id: str, intents: int) -> None:
+    def __init__(self, session_id: str, intents: int, shard: tuple[int, int] = (0, 1)) -> None:
         self.id = session_id
         self.intents = intents
+        self.shard = shard
         self.seq = 0
         self.history: deque[dict[str, Any]] = deque(maxlen=HISTORY)
         self.connection: Connection | None = None
@@ -61,6 +70,13 @@ class Session:
         self.history.append(payload)
         if self.connection is not None:
             self.connection.enqueue(payload)
+
+    def receives(self, guild_id: int | None) -> bool:
+        """Whether this session's shard gets events of ``guild_id`` (None: a DM, shard 0's)."""
+        shard_id, shard_count = self.shard
+        if guild_id is None:
+            return shard_id == 0
+        return shard_of(guild_id, shard_count) == shard_id
 
 
 class Connection:
@@ -111,21 +127,30 @@ class Gateway:
     def connected(self) -> bool:
         return any(c.session is not None and not c.ws.closed for c in self.connections)
 
+    def connected_shards(self) -> list[tuple[int, int]]:
+        """``(shard_id, shard_count)`` of every session connected now, sorted (repeats if doubled)."""
+        return sorted(c.session.shard for c in self.connections if c.session is not None and not c.ws.closed)
+
     # ---- outgoing -------------------------------------------------------------------------------------
-    def dispatch(self, event: str, data: dict[str, Any], *, intent: int = 0) -> None:
-        """Send ``event`` to every session that asked for ``intent`` (0: always)."""
+    def dispatch(
+        self, event: str, data: dict[str, Any], *, intent: int = 0, guild_id: int | None = None
+    ) -> None:
+        """Send ``event`` to every session that asked for ``intent`` (0: always) and whose shard has
+        ``guild_id`` (None: a DM, for shard 0)."""
         for session in self.sessions.values():
-            if intent == 0 or session.intents & intent:
+            if (intent == 0 or session.intents & intent) and session.receives(guild_id):
                 session.push(event, data)
 
-    def dispatch_message(self, event: str, data: dict[str, Any], *, dm: bool, author_id: int) -> None:
+    def dispatch_message(
+        self, event: str, data: dict[str, Any], *, dm: bool, author_id: int, guild_id: int | None = None
+    ) -> None:
         """MESSAGE_CREATE/UPDATE, with content blanked unless the session may read it (Discord's rule:
         the MESSAGE_CONTENT intent, or a DM, or the bot's own message or a mention of it)."""
         intent = DIRECT_MESSAGES if dm else GUILD_MESSAGES
         bot_id = self.fake.bot_user.id
         readable = dm or author_id == bot_id or f"<@{bot_id}>" in str(data.get("content", ""))
         for session in self.sessions.values():
-            if not session.intents & intent:
+            if not session.intents & intent or not session.receives(guild_id):
                 continue
             if readable or session.intents & MESSAGE_CONTENT:
                 session.push(event, data)
@@ -187,13 +212,21 @@ class Gateway:
             await connection.ws.close(code=4004, message=b"Authentication failed.")
             return
         fake = self.fake
+        shard = data.get("shard") or [0, 1]
+        shard_id, shard_count = int(shard[0]), int(shard[1])
+        if shard_count < 1 or not 0 <= shard_id < shard_count:
+            await connection.finish()
+            await connection.ws.close(code=4010, message=b"Invalid shard.")
+            return
         # A new IDENTIFY (a restarted bot) makes sessions nobody is connected to unresumable, as on Discord.
         self.sessions = {k: s for k, s in self.sessions.items() if s.connection is not None}
-        session = Session(f"session-{fake.mint.next():x}", int(data.get("intents", 0)))
+        session = Session(
+            f"session-{fake.mint.next():x}", int(data.get("intents", 0)), (shard_id, shard_count)
+        )
         self.sessions[session.id] = session
         session.connection = connection
         connection.session = session
-        guilds = fake.bot_guilds()
+        guilds = [g for g in fake.bot_guilds() if session.receives(g.id)]
         me = {**user_payload(fake.bot_user), "verified": True, "mfa_enabled": False, "email": None}
         session.push(
             "READY",
@@ -208,6 +241,7 @@ class Gateway:
                 "relationships": [],
                 "presences": [],
                 "geo_ordered_rtc_regions": [],
+                "shard": [shard_id, shard_count],
             },
         )
         for guild in guilds:
@@ -232,7 +266,7 @@ class Gateway:
     def _send_members(self, connection: Connection, data: dict[str, Any]) -> None:
         session = connection.session
         guild = self.fake.guilds.get(int(data.get("guild_id", 0)))
-        if session is None or guild is None:
+        if session is None or guild is None or not session.receives(guild.id):
             return
         ids = {int(i) for i in data.get("user_ids") or []}
         query = str(data.get("query") or "")

@@ -12,10 +12,13 @@ import json
 import re
 import traceback
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
+
+from tests.fakediscord.faults import FaultRule, cut
+from tests.fakediscord.traffic import exempt_from_global_limit
 
 if TYPE_CHECKING:
     from tests.fakediscord.fake import FakeDiscord
@@ -31,6 +34,18 @@ class DiscordHTTPError(Exception):
         self.status = status
         self.body: dict[str, Any] = {"code": code, "message": message, **extra}
         self.headers: dict[str, str] = {}
+
+
+def rate_limited(retry_after: float, *, is_global: bool = False, scope: str = "user") -> DiscordHTTPError:
+    """A 429 as Discord sends it: body with ``retry_after`` and ``global``, and the headers discord.py reads
+    (it treats a 429 without ``Via`` as a Cloudflare ban)."""
+    error = DiscordHTTPError(429, 0, "You are being rate limited.", retry_after=retry_after)
+    error.body["global"] = is_global
+    error.headers = {"Via": "1.1 google", "Retry-After": str(retry_after), "X-RateLimit-Scope": scope}
+    if is_global:
+        error.headers["X-RateLimit-Global"] = "true"
+        error.headers["X-RateLimit-Scope"] = "global"
+    return error
 
 
 def unknown(what: str, code: int) -> DiscordHTTPError:
@@ -65,9 +80,13 @@ class RequestRecord:
     body: Any
     status: int
     error: dict[str, Any] | None = None
+    #: Set when the fake injected a fault here (see :mod:`faults`): "drop", "reset", "timeout", "429", "5xx".
+    fault: str | None = None
 
     def __str__(self) -> str:
         suffix = f" -> {self.error}" if self.error else ""
+        if self.fault:
+            suffix += f" [fault: {self.fault}]"
         return f"{self.method} {self.path} {self.status}{suffix}"
 
 
@@ -80,12 +99,14 @@ class Route:
     pattern: re.Pattern[str]
     handler: Handler
     needs_auth: bool
+    #: The path as written in the route table, e.g. ``/channels/{channel_id}/messages``.
+    path: str = ""
 
 
 def route(method: str, path: str, handler: Handler, *, needs_auth: bool = True) -> Route:
     """``path`` like ``/channels/{channel_id}/messages``; ``{name}`` captures one path segment."""
     regex = re.sub(r"\{(\w+)\}", r"(?P<\1>[^/]+)", re.escape(path).replace(r"\{", "{").replace(r"\}", "}"))
-    return Route(method, re.compile(f"^{regex}$"), handler, needs_auth)
+    return Route(method, re.compile(f"^{regex}$"), handler, needs_auth, path)
 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
@@ -131,7 +152,10 @@ class RestApi:
         )
         query = dict(request.query)
         found = self._match(request.method, path)
+        traffic = self.fake.traffic
+        limited = not exempt_from_global_limit(path)
         if found is None:
+            traffic.record(request.method, path, path, {}, limited=limited)
             record = RequestRecord(
                 request.method, path, query, logged_body, 404, {"code": 0, "message": "404: Not Found"}
             )
@@ -139,16 +163,18 @@ class RestApi:
             self.fake.requests.append(record)
             return json_response(record.error, 404)
         chosen, params = found
+        traffic.record(request.method, chosen.path, path, params, limited=limited)
+        fault = self.fake.faults.take(request.method, path, chosen, params, logged_body)
+        if fault is not None and not (fault.applied and fault.kind in ("drop", "reset", "timeout")):
+            return await self._fault_instead(request, path, query, logged_body, fault)
         try:
-            if chosen.needs_auth and request.headers.get("Authorization") != f"Bot {self.fake.token}":
-                raise DiscordHTTPError(401, 0, "401: Unauthorized")
-            result = await chosen.handler(self.fake, request, body, **params)
+            if limited and (wait := self.fake.global_limit.admit()) is not None:
+                raise rate_limited(round(wait, 3), is_global=True)
+            response = await self._answer(request, chosen, body, params)
         except DiscordHTTPError as error:
-            self.fake.requests.append(
-                RequestRecord(request.method, path, query, logged_body, error.status, error.body)
-            )
-            self.fake._touch()
-            return json_response(error.body, error.status, error.headers)
+            record = RequestRecord(request.method, path, query, logged_body, error.status, error.body)
+            response = json_response(error.body, error.status, error.headers)
+            traffic.answered(error.status, is_global=bool(error.body.get("global")))
         except Exception:
             # A bug in the fake, not in the bot: answer 400 at once (a 5xx would make discord.py retry for
             # seconds) and keep the traceback; FakeDiscord.stop() raises it so the test cannot pass quietly.
@@ -158,10 +184,49 @@ class RestApi:
                 RequestRecord(request.method, path, query, logged_body, 400, error_body)
             )
             return json_response(error_body, 400)
-        response = result if isinstance(result, web.StreamResponse) else json_response(result)
-        self.fake.requests.append(RequestRecord(request.method, path, query, logged_body, response.status))
+        else:
+            record = RequestRecord(request.method, path, query, logged_body, response.status)
+        if fault is not None:  # applied, and now the answer is lost
+            record = replace(record, fault=fault.kind)
+            self.fake.faults.note(fault, record)
+        self.fake.requests.append(record)
         self.fake._touch()
+        if fault is not None:
+            await cut(request, fault, self.fake.faults.released)
         return response
+
+    async def _answer(
+        self, request: web.Request, chosen: Route, body: RequestBody, params: dict[str, str]
+    ) -> web.StreamResponse:
+        if chosen.needs_auth and request.headers.get("Authorization") != f"Bot {self.fake.token}":
+            raise DiscordHTTPError(401, 0, "401: Unauthorized")
+        result = await chosen.handler(self.fake, request, body, **params)
+        return result if isinstance(result, web.StreamResponse) else json_response(result)
+
+    async def _fault_instead(
+        self, request: web.Request, path: str, query: dict[str, str], logged_body: Any, fault: FaultRule
+    ) -> web.StreamResponse:
+        """Answer with the fault and leave the request unapplied."""
+        if fault.kind == "429":
+            error = rate_limited(fault.retry_after, is_global=fault.is_global)
+            status, error_body, headers = 429, error.body, error.headers
+        elif fault.kind == "5xx":
+            status, error_body, headers = (
+                fault.status,
+                {"code": 0, "message": f"{fault.status}: Server Error"},
+                {},
+            )
+        else:
+            status, error_body, headers = 0, None, {}
+        record = RequestRecord(request.method, path, query, logged_body, status, error_body, fault=fault.kind)
+        self.fake.traffic.answered(status, is_global=fault.is_global)
+        self.fake.faults.note(fault, record)
+        self.fake.requests.append(record)
+        self.fake._touch()
+        if status:
+            return json_response(error_body, status, headers)
+        await cut(request, fault, self.fake.faults.released)
+        return web.Response(status=500)  # never reaches the client: the connection is gone
 
     def _match(self, method: str, path: str) -> tuple[Route, dict[str, str]] | None:
         for candidate in self.routes:

@@ -22,11 +22,14 @@ if TYPE_CHECKING:
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 
-#: What @everyone may do in a fresh guild: read, talk, embed, attach, react, use commands.
+#: What @everyone may do in a fresh guild: read, talk, start threads, embed, attach, react, use commands
+#: (Discord's defaults for a new server, voice left out).
 EVERYONE_PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
+    create_public_threads=True,
+    create_private_threads=True,
     embed_links=True,
     attach_files=True,
     read_message_history=True,
@@ -81,6 +84,12 @@ class FakeRole:
     permissions: int
     position: int = 0
     managed: bool = False
+    #: Anyone may ping a mentionable role; otherwise only members with Mention Everyone.
+    mentionable: bool = False
+
+    @property
+    def mention(self) -> str:
+        return f"<@&{self.id}>"
 
     def __repr__(self) -> str:
         return f"<FakeRole {self.name} id={self.id}>"
@@ -101,9 +110,9 @@ class FakeGuild:
     administrators and the owner.
     """
 
-    def __init__(self, world: World, name: str, owner_id: int | None) -> None:
+    def __init__(self, world: World, name: str, owner_id: int | None, *, id: int | None = None) -> None:
         self._world = world
-        self.id = world.mint.next()
+        self.id = id if id is not None else world.mint.next()
         self.name = name
         # Ruling: with no owner given, the owner is an account that is not a member, so no test user
         # gets the owner's implicit permissions by accident.
@@ -111,6 +120,8 @@ class FakeGuild:
         self.roles: dict[int, FakeRole] = {self.id: FakeRole(self.id, "@everyone", EVERYONE_PERMISSIONS)}
         self.members: dict[int, FakeMember] = {}
         self.channels: list[FakeChannel] = []
+        #: Threads, archived and deleted ones included (Discord lists them apart from channels).
+        self.threads: list[FakeChannel] = []
 
     def __repr__(self) -> str:
         return f"<FakeGuild {self.name} id={self.id}>"
@@ -127,10 +138,22 @@ class FakeGuild:
         return channel
 
     def add_role(
-        self, name: str, permissions: int | discord.Permissions = 0, *, managed: bool = False
+        self,
+        name: str,
+        permissions: int | discord.Permissions = 0,
+        *,
+        managed: bool = False,
+        mentionable: bool = False,
     ) -> FakeRole:
         value = permissions.value if isinstance(permissions, discord.Permissions) else int(permissions)
-        role = FakeRole(self._world.mint.next(), name, value, position=len(self.roles), managed=managed)
+        role = FakeRole(
+            self._world.mint.next(),
+            name,
+            value,
+            position=len(self.roles),
+            managed=managed,
+            mentionable=mentionable,
+        )
         self.roles[role.id] = role
         self._world._on_role_added(self, role)
         return role
@@ -159,9 +182,20 @@ class FakeGuild:
 
     def channel(self, name: str) -> FakeChannel:
         for channel in self.channels:
-            if channel.name == name:
+            if channel.name == name and not channel.deleted:
                 return channel
         raise KeyError(f"{self.name} has no channel named {name!r}")
+
+    def thread(self, name: str) -> FakeChannel:
+        """The live thread called ``name`` (the newest, if several)."""
+        for thread in reversed(self.threads):
+            if thread.name == name and not thread.deleted:
+                return thread
+        raise KeyError(f"{self.name} has no thread named {name!r}; have {[t.name for t in self.threads]}")
+
+    @property
+    def active_threads(self) -> list[FakeChannel]:
+        return [t for t in self.threads if not t.deleted and not t.archived]
 
     def permissions_of(self, user: FakeUser) -> int:
         """The member's permission bits (0 for a non-member)."""
@@ -182,9 +216,14 @@ class FakeGuild:
         return self.add_role(name, permissions)
 
 
+PUBLIC_THREAD, PRIVATE_THREAD = 11, 12
+
+
 class FakeChannel:
-    """A guild text channel (type 0) or a DM (type 1, ``recipient`` set). ``messages`` holds every message
-    ever posted in it, ephemeral ones included; use the fake's query helpers to see one user's view."""
+    """A guild text channel (type 0), a DM (type 1, ``recipient`` set) or a thread (type 11 public, 12
+    private; ``parent`` set). ``messages`` holds every message ever posted in it, ephemeral ones included;
+    use the fake's query helpers to see one user's view. A deleted channel keeps its messages, which
+    nobody can see any more."""
 
     def __init__(
         self,
@@ -195,6 +234,8 @@ class FakeChannel:
         guild: FakeGuild | None = None,
         recipient: FakeUser | None = None,
         topic: str | None = None,
+        parent: FakeChannel | None = None,
+        owner: FakeUser | None = None,
     ) -> None:
         self.id = id
         self.name = name
@@ -204,10 +245,25 @@ class FakeChannel:
         self.topic = topic
         self.position = 0
         self.messages: list[FakeMessage] = []
+        self.deleted = False
+        # Threads only.
+        self.parent = parent
+        self.owner = owner
+        self.archived = False
+        self.locked = False
+        self.auto_archive_duration = 1440
+        self.archive_timestamp = now()
+        self.created_at = now()
+        self.starter: FakeMessage | None = None
+        self.member_ids: set[int] = set()
 
     @property
     def is_dm(self) -> bool:
         return self.type == 1
+
+    @property
+    def is_thread(self) -> bool:
+        return self.type in (PUBLIC_THREAD, PRIVATE_THREAD)
 
     @property
     def mention(self) -> str:
@@ -215,7 +271,27 @@ class FakeChannel:
 
     def __repr__(self) -> str:
         where = f"DM with {self.recipient.name}" if self.recipient else f"#{self.name}"
+        if self.parent is not None:
+            where = f"thread {self.name!r} in #{self.parent.name}"
         return f"<FakeChannel {where} id={self.id}>"
+
+
+@dataclass(eq=False)
+class FakeEmoji:
+    """An application emoji: uploaded by the bot (or put there by a test), usable as ``<:name:id>``."""
+
+    id: int
+    name: str
+    image: bytes
+    content_type: str
+    animated: bool = False
+
+    @property
+    def markdown(self) -> str:
+        return f"<{'a' if self.animated else ''}:{self.name}:{self.id}>"
+
+    def __repr__(self) -> str:
+        return f"<FakeEmoji :{self.name}: id={self.id}>"
 
 
 @dataclass(eq=False)
@@ -318,6 +394,7 @@ class MessageVersion:
     attachments: list[FakeAttachment]
     flags: int
     at: datetime.datetime
+    allowed_mentions: dict[str, Any] | None = None
 
 
 @dataclass(eq=False)
@@ -326,6 +403,9 @@ class FakeMessage:
 
     ``ephemeral_to`` is the only user who can see an ephemeral message. ``interaction`` is the interaction
     whose response or followup this message is (None for plain channel messages).
+    ``allowed_mentions`` is the object the bot sent with it, None when it sent none (edits that carry one
+    replace it); ``fake.pings(message)`` says who it notifies. ``nonce`` is the nonce the bot sent, and
+    ``reference`` the message it replies to.
     """
 
     id: int
@@ -345,6 +425,11 @@ class FakeMessage:
     deleted: bool = False
     reactions: list[str] = field(default_factory=list)
     edits: list[MessageVersion] = field(default_factory=list)
+    allowed_mentions: dict[str, Any] | None = None
+    nonce: str | None = None
+    reference: FakeMessage | None = None
+    #: The thread started from this message, if any.
+    thread: FakeChannel | None = None
 
     def __repr__(self) -> str:
         flags = " ephemeral" if self.ephemeral else ""
@@ -408,8 +493,12 @@ class FakeMessage:
         if self.ephemeral_to is not None:
             return self.ephemeral_to.id == user.id
         channel = self.channel
+        if channel.deleted:
+            return False
         if channel.is_dm:
             return channel.recipient is not None and channel.recipient.id == user.id
+        if channel.type == PRIVATE_THREAD and user.id not in channel.member_ids:
+            return False
         return channel.guild is not None and user.id in channel.guild.members
 
     def snapshot(self) -> MessageVersion:
@@ -420,4 +509,5 @@ class FakeMessage:
             list(self.attachments),
             self.flags,
             self.edited_at or self.created_at,
+            copy.deepcopy(self.allowed_mentions),
         )

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 from tests.fakediscord.model import (
     FakeAttachment,
     FakeChannel,
+    FakeEmoji,
     FakeGuild,
     FakeMember,
     FakeMessage,
@@ -16,6 +17,8 @@ from tests.fakediscord.model import (
 
 if TYPE_CHECKING:
     from tests.fakediscord.interactions import FakeInteraction
+
+HAS_THREAD = 1 << 5
 
 
 def iso(moment: Any) -> str | None:
@@ -45,7 +48,7 @@ def role_payload(role: FakeRole) -> dict[str, Any]:
         "colors": {"primary_color": 0, "secondary_color": None, "tertiary_color": None},
         "hoist": False,
         "managed": role.managed,
-        "mentionable": False,
+        "mentionable": role.mentionable,
         "flags": 0,
     }
 
@@ -76,6 +79,8 @@ def channel_payload(channel: FakeChannel) -> dict[str, Any]:
             "recipients": [user_payload(channel.recipient)],
         }
     assert channel.guild is not None
+    if channel.parent is not None:
+        return thread_payload(channel)
     return {
         "id": str(channel.id),
         "type": channel.type,
@@ -89,6 +94,57 @@ def channel_payload(channel: FakeChannel) -> dict[str, Any]:
         "rate_limit_per_user": 0,
         "parent_id": None,
         "flags": 0,
+    }
+
+
+def thread_payload(thread: FakeChannel, *, member_of: FakeUser | None = None) -> dict[str, Any]:
+    """A thread channel; ``member_of``: include that user's thread member object (the bot's, in events)."""
+    assert thread.guild is not None and thread.parent is not None
+    owner_id = thread.owner.id if thread.owner is not None else thread.guild.owner_id
+    sent = [m for m in thread.messages if not m.ephemeral]
+    data: dict[str, Any] = {
+        "id": str(thread.id),
+        "type": thread.type,
+        "guild_id": str(thread.guild.id),
+        "parent_id": str(thread.parent.id),
+        "owner_id": str(owner_id),
+        "name": thread.name,
+        "last_message_id": str(sent[-1].id) if sent else None,
+        "rate_limit_per_user": 0,
+        "message_count": len([m for m in sent if not m.deleted]),
+        "total_message_sent": len(sent),
+        "member_count": min(len(thread.member_ids), 50),
+        "flags": 0,
+        "thread_metadata": {
+            "archived": thread.archived,
+            "auto_archive_duration": thread.auto_archive_duration,
+            "archive_timestamp": iso(thread.archive_timestamp),
+            "locked": thread.locked,
+            "create_timestamp": iso(thread.created_at),
+        },
+    }
+    if thread.type == 12:
+        data["thread_metadata"]["invitable"] = True
+    if member_of is not None and member_of.id in thread.member_ids:
+        data["member"] = {
+            "id": str(thread.id),
+            "user_id": str(member_of.id),
+            "join_timestamp": iso(thread.created_at),
+            "flags": 0,
+        }
+    return data
+
+
+def emoji_payload(emoji: FakeEmoji, owner: FakeUser) -> dict[str, Any]:
+    return {
+        "id": str(emoji.id),
+        "name": emoji.name,
+        "roles": [],
+        "user": user_payload(owner),
+        "require_colons": True,
+        "managed": False,
+        "animated": emoji.animated,
+        "available": True,
     }
 
 
@@ -131,7 +187,7 @@ def guild_payload(guild: FakeGuild, *, full: bool = True) -> dict[str, Any]:
             joined_at=iso(next(iter(guild.members.values())).joined_at) if guild.members else None,
             members=[member_payload(guild, m) for m in guild.members.values()],
             channels=[channel_payload(c) for c in guild.channels],
-            threads=[],
+            threads=[thread_payload(t) for t in guild.active_threads],
             presences=[],
             voice_states=[],
             stage_instances=[],
@@ -175,7 +231,8 @@ def message_payload(message: FakeMessage) -> dict[str, Any]:
         "embeds": message.embeds,
         "components": message.components,
         "pinned": False,
-        "flags": message.flags,
+        "flags": message.flags
+        | (HAS_THREAD if message.thread is not None and not message.thread.deleted else 0),
         "reactions": [],
     }
     if channel.guild is not None:
@@ -190,6 +247,18 @@ def message_payload(message: FakeMessage) -> dict[str, Any]:
         data["application_id"] = str(message.webhook_id)
     if message.interaction is not None:
         data["interaction_metadata"] = interaction_metadata(message.interaction)
+    if message.nonce is not None:
+        data["nonce"] = message.nonce
+    if message.thread is not None and not message.thread.deleted:
+        data["thread"] = thread_payload(message.thread)
+    if message.reference is not None:
+        data["message_reference"] = {
+            "type": 0,
+            "message_id": str(message.reference.id),
+            "channel_id": str(message.reference.channel.id),
+        }
+        if message.reference.channel.guild is not None:
+            data["message_reference"]["guild_id"] = str(message.reference.channel.guild.id)
     return data
 
 

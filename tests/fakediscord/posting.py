@@ -4,9 +4,12 @@ followup webhooks, so every way of posting obeys the same limits and records the
 from __future__ import annotations
 
 import copy
+import time
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from tests.fakediscord.http_api import DiscordHTTPError, RequestBody, UploadedFile
+from tests.fakediscord.mentions import check_allowed_mentions
 from tests.fakediscord.model import (
     EPHEMERAL,
     LOADING,
@@ -14,6 +17,7 @@ from tests.fakediscord.model import (
     FakeChannel,
     FakeMessage,
     FakeUser,
+    iter_components,
     now,
 )
 from tests.fakediscord.validation import InvalidBody, check_message
@@ -24,6 +28,7 @@ if TYPE_CHECKING:
 
 # Flags a sender may set; Discord ignores the rest (4 suppress embeds, 64 ephemeral, 4096 silent, 32768 v2).
 SETTABLE_FLAGS = 4 | EPHEMERAL | 4096 | (1 << 15)
+MAX_NONCE = 25
 
 
 def _refuse(error: InvalidBody) -> DiscordHTTPError:
@@ -82,6 +87,65 @@ def attachments_from(
     return result
 
 
+@dataclass(frozen=True)
+class NonceReplay:
+    """A POST whose enforced nonce matched an earlier message: Discord answered with that message."""
+
+    nonce: str
+    message: FakeMessage
+    at: float
+
+
+def check_nonce(payload: dict[str, Any]) -> None:
+    nonce = payload.get("nonce")
+    if nonce is not None and (not isinstance(nonce, str | int) or len(str(nonce)) > MAX_NONCE):
+        raise DiscordHTTPError(
+            400,
+            50035,
+            "Invalid Form Body",
+            errors={
+                "nonce": {"_errors": [{"code": "BASE_TYPE_BAD_LENGTH", "message": "Must be 25 or fewer."}]}
+            },
+        )
+
+
+def earlier_by_nonce(fake: FakeDiscord, author: FakeUser, payload: dict[str, Any]) -> FakeMessage | None:
+    """The message this author already created with this nonce within ``fake.nonce_window`` seconds, if
+    the request enforces its nonce (Discord: "that message will be returned and no new message will be
+    created"). Ruling: nonces are per author, across channels, as Discord's documentation words it."""
+    nonce = payload.get("nonce")
+    if nonce is None or not payload.get("enforce_nonce"):
+        return None
+    seen = fake.nonces.get((author.id, str(nonce)))
+    now = time.monotonic()
+    if seen is None or now - seen[0] > fake.nonce_window:
+        return None
+    fake.nonce_replays.append(NonceReplay(str(nonce), seen[1], now))
+    return seen[1]
+
+
+def check_component_emojis(fake: FakeDiscord, components: list[dict[str, Any]]) -> None:
+    """Refuse components whose emoji names a custom emoji id that does not exist (Discord: 50035)."""
+    for component in iter_components(components):
+        emojis = [component.get("emoji")] + [o.get("emoji") for o in component.get("options") or []]
+        for emoji in emojis:
+            if (
+                isinstance(emoji, dict)
+                and emoji.get("id")
+                and int(emoji["id"]) not in fake.application_emojis
+            ):
+                raise DiscordHTTPError(
+                    400,
+                    50035,
+                    "Invalid Form Body",
+                    errors={
+                        "components": {
+                            "_errors": [{"code": "COMPONENT_INVALID_EMOJI", "message": "Invalid emoji"}]
+                        }
+                    },
+                )
+
+
 def create_message(
     fake: FakeDiscord,
     channel: FakeChannel,
@@ -102,11 +166,15 @@ def create_message(
     if interaction is None:
         flags &= ~EPHEMERAL
     attachments = attachments_from(fake, channel, payload, body.files, []) or []
-    if not allow_empty:
-        try:
+    try:
+        check_allowed_mentions(payload.get("allowed_mentions"))
+        if not allow_empty:
             check_message(content, embeds, components, len(attachments))
-        except InvalidBody as error:
-            raise _refuse(error) from None
+    except InvalidBody as error:
+        raise _refuse(error) from None
+    check_component_emojis(fake, components)
+    reference = payload.get("message_reference") or {}
+    referenced = fake.messages.get(int(reference["message_id"])) if reference.get("message_id") else None
     message = FakeMessage(
         id=fake.mint.next(),
         channel=channel,
@@ -120,9 +188,14 @@ def create_message(
         interaction=interaction,
         webhook_id=fake.application_id if interaction is not None else None,
         ephemeral_to=interaction.user if interaction is not None and flags & EPHEMERAL else None,
+        allowed_mentions=copy.deepcopy(payload.get("allowed_mentions")),
+        nonce=str(payload["nonce"]) if payload.get("nonce") is not None else None,
+        reference=referenced,
     )
     channel.messages.append(message)
     fake.messages[message.id] = message
+    if message.nonce is not None and payload.get("enforce_nonce"):
+        fake.nonces[(author.id, message.nonce)] = (time.monotonic(), message)
     if not message.ephemeral:
         fake._announce_message("MESSAGE_CREATE", message)
     fake._touch()
@@ -144,9 +217,11 @@ def edit_message(fake: FakeDiscord, message: FakeMessage, body: RequestBody) -> 
     if attachments is None:
         attachments = message.attachments
     try:
+        check_allowed_mentions(payload.get("allowed_mentions"))
         check_message(content, embeds, components, len(attachments))
     except InvalidBody as error:
         raise _refuse(error) from None
+    check_component_emojis(fake, components)
     if not message.loading:
         message.edits.append(message.snapshot())
         message.edited_at = now()
@@ -160,6 +235,8 @@ def edit_message(fake: FakeDiscord, message: FakeMessage, body: RequestBody) -> 
         keep = message.flags & (EPHEMERAL | LOADING)
         message.flags = (int(payload["flags"]) & SETTABLE_FLAGS & ~EPHEMERAL) | keep
     message.flags &= ~LOADING
+    if payload.get("allowed_mentions") is not None:
+        message.allowed_mentions = copy.deepcopy(payload["allowed_mentions"])
     if not message.ephemeral:
         fake._announce_message("MESSAGE_UPDATE", message)
     fake._touch()

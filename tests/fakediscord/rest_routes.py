@@ -17,7 +17,14 @@ from tests.fakediscord.payloads import (
     role_payload,
     user_payload,
 )
-from tests.fakediscord.posting import create_message, delete_message, edit_message
+from tests.fakediscord.posting import (
+    check_nonce,
+    create_message,
+    delete_message,
+    earlier_by_nonce,
+    edit_message,
+)
+from tests.fakediscord.threads import before_posting
 
 if TYPE_CHECKING:
     from tests.fakediscord.fake import FakeDiscord
@@ -27,6 +34,7 @@ SEND_MESSAGES = 1 << 11
 MANAGE_MESSAGES = 1 << 13
 EMBED_LINKS = 1 << 14
 ATTACH_FILES = 1 << 15
+SEND_MESSAGES_IN_THREADS = 1 << 38
 
 MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
 
@@ -53,7 +61,7 @@ async def get_gateway(fake: FakeDiscord, request: web.Request, body: RequestBody
 
 async def get_gateway_bot(fake: FakeDiscord, request: web.Request, body: RequestBody) -> Any:
     limit = {"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1}
-    return {"url": fake.gateway_url, "shards": 1, "session_start_limit": limit}
+    return {"url": fake.gateway_url, "shards": fake.shard_count, "session_start_limit": limit}
 
 
 async def get_application(fake: FakeDiscord, request: web.Request, body: RequestBody) -> Any:
@@ -74,12 +82,12 @@ async def get_application(fake: FakeDiscord, request: web.Request, body: Request
 
 
 # ---- application commands -----------------------------------------------------------------------------
-def _check_app(fake: FakeDiscord, app_id: str) -> None:
+def check_app(fake: FakeDiscord, app_id: str) -> None:
     if app_id != str(fake.application_id):
         raise unknown("Application", 10002)
 
 
-def _check_guild(fake: FakeDiscord, guild_id: str) -> None:
+def check_guild(fake: FakeDiscord, guild_id: str) -> None:
     if not guild_id.isdigit() or int(guild_id) not in fake.guilds:
         raise unknown("Guild", 10004)
 
@@ -106,18 +114,18 @@ def _stored_commands(fake: FakeDiscord, payload: Any, guild_id: str | None) -> l
 
 
 async def put_global_commands(fake: FakeDiscord, request: web.Request, body: RequestBody, app_id: str) -> Any:
-    _check_app(fake, app_id)
+    check_app(fake, app_id)
     fake.global_commands = _stored_commands(fake, body.json, None)
     return fake.global_commands
 
 
 async def get_global_commands(fake: FakeDiscord, request: web.Request, body: RequestBody, app_id: str) -> Any:
-    _check_app(fake, app_id)
+    check_app(fake, app_id)
     return fake.global_commands
 
 
 async def post_global_command(fake: FakeDiscord, request: web.Request, body: RequestBody, app_id: str) -> Any:
-    _check_app(fake, app_id)
+    check_app(fake, app_id)
     (command,) = _stored_commands(fake, [body.payload], None)
     fake.global_commands = [c for c in fake.global_commands if c["name"] != command["name"]] + [command]
     return command
@@ -126,8 +134,8 @@ async def post_global_command(fake: FakeDiscord, request: web.Request, body: Req
 async def put_guild_commands(
     fake: FakeDiscord, request: web.Request, body: RequestBody, app_id: str, guild_id: str
 ) -> Any:
-    _check_app(fake, app_id)
-    _check_guild(fake, guild_id)
+    check_app(fake, app_id)
+    check_guild(fake, guild_id)
     fake.guild_commands[int(guild_id)] = _stored_commands(fake, body.json, guild_id)
     return fake.guild_commands[int(guild_id)]
 
@@ -135,33 +143,33 @@ async def put_guild_commands(
 async def get_guild_commands(
     fake: FakeDiscord, request: web.Request, body: RequestBody, app_id: str, guild_id: str
 ) -> Any:
-    _check_app(fake, app_id)
-    _check_guild(fake, guild_id)
+    check_app(fake, app_id)
+    check_guild(fake, guild_id)
     return fake.guild_commands.get(int(guild_id), [])
 
 
 # ---- guilds -------------------------------------------------------------------------------------------
 async def get_guild(fake: FakeDiscord, request: web.Request, body: RequestBody, guild_id: str) -> Any:
-    _check_guild(fake, guild_id)
+    check_guild(fake, guild_id)
     return guild_payload(fake.guilds[int(guild_id)], full=False)
 
 
 async def get_guild_channels(
     fake: FakeDiscord, request: web.Request, body: RequestBody, guild_id: str
 ) -> Any:
-    _check_guild(fake, guild_id)
+    check_guild(fake, guild_id)
     return [channel_payload(c) for c in fake.guilds[int(guild_id)].channels]
 
 
 async def get_guild_roles(fake: FakeDiscord, request: web.Request, body: RequestBody, guild_id: str) -> Any:
-    _check_guild(fake, guild_id)
+    check_guild(fake, guild_id)
     return [role_payload(r) for r in fake.guilds[int(guild_id)].roles.values()]
 
 
 async def get_member(
     fake: FakeDiscord, request: web.Request, body: RequestBody, guild_id: str, user_id: str
 ) -> Any:
-    _check_guild(fake, guild_id)
+    check_guild(fake, guild_id)
     guild = fake.guilds[int(guild_id)]
     member = guild.members.get(int(user_id)) if user_id.isdigit() else None
     if member is None:
@@ -170,16 +178,16 @@ async def get_member(
 
 
 async def get_members(fake: FakeDiscord, request: web.Request, body: RequestBody, guild_id: str) -> Any:
-    _check_guild(fake, guild_id)
+    check_guild(fake, guild_id)
     guild = fake.guilds[int(guild_id)]
     limit = int(request.query.get("limit", 1))
     return [member_payload(guild, m) for m in list(guild.members.values())[:limit]]
 
 
 # ---- channels and messages ----------------------------------------------------------------------------
-def _channel(fake: FakeDiscord, channel_id: str) -> FakeChannel:
+def channel_of(fake: FakeDiscord, channel_id: str) -> FakeChannel:
     channel = fake.channels.get(int(channel_id)) if channel_id.isdigit() else None
-    if channel is None:
+    if channel is None or channel.deleted:
         raise unknown("Channel", 10003)
     return channel
 
@@ -191,7 +199,7 @@ def _bot_may(fake: FakeDiscord, channel: FakeChannel, permission: int) -> bool:
     return granted & permission == permission
 
 
-def _message(channel: FakeChannel, message_id: str) -> FakeMessage:
+def message_in(channel: FakeChannel, message_id: str) -> FakeMessage:
     for message in channel.messages:
         if str(message.id) == message_id and not message.deleted and not message.ephemeral:
             return message
@@ -199,7 +207,7 @@ def _message(channel: FakeChannel, message_id: str) -> FakeMessage:
 
 
 async def get_channel(fake: FakeDiscord, request: web.Request, body: RequestBody, channel_id: str) -> Any:
-    return channel_payload(_channel(fake, channel_id))
+    return channel_payload(channel_of(fake, channel_id))
 
 
 async def open_dm(fake: FakeDiscord, request: web.Request, body: RequestBody) -> Any:
@@ -211,17 +219,27 @@ async def open_dm(fake: FakeDiscord, request: web.Request, body: RequestBody) ->
 
 
 async def post_message(fake: FakeDiscord, request: web.Request, body: RequestBody, channel_id: str) -> Any:
-    channel = _channel(fake, channel_id)
+    channel = channel_of(fake, channel_id)
     if channel.is_dm:
         if channel.recipient is None or not channel.recipient.dms_open:
             raise DiscordHTTPError(403, 50007, "Cannot send messages to this user")
+    elif channel.is_thread:
+        if not _bot_may(fake, channel, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS):
+            raise DiscordHTTPError(*MISSING_PERMISSIONS)
     elif not _bot_may(fake, channel, VIEW_CHANNEL | SEND_MESSAGES):
         raise DiscordHTTPError(*MISSING_PERMISSIONS)
     if body.files and not _bot_may(fake, channel, ATTACH_FILES):
         raise DiscordHTTPError(*MISSING_PERMISSIONS)
     if body.payload.get("embeds") and not _bot_may(fake, channel, EMBED_LINKS):
         body.payload["embeds"] = []  # Discord drops embeds silently without Embed Links.
+    check_nonce(body.payload)
+    earlier = earlier_by_nonce(fake, fake.bot_user, body.payload)
+    if earlier is not None:
+        # A retry of a post that already happened: nothing new, so nothing counts against the rate limit.
+        return message_payload(earlier)
     fake._check_rate("create", channel)
+    if channel.is_thread:
+        before_posting(fake, fake.bot_user, channel)
     reply = "message_reference" in body.payload
     message = create_message(fake, channel, fake.bot_user, body, message_type=19 if reply else 0)
     return message_payload(message)
@@ -230,11 +248,11 @@ async def post_message(fake: FakeDiscord, request: web.Request, body: RequestBod
 async def get_message(
     fake: FakeDiscord, request: web.Request, body: RequestBody, channel_id: str, message_id: str
 ) -> Any:
-    return message_payload(_message(_channel(fake, channel_id), message_id))
+    return message_payload(message_in(channel_of(fake, channel_id), message_id))
 
 
 async def get_messages(fake: FakeDiscord, request: web.Request, body: RequestBody, channel_id: str) -> Any:
-    channel = _channel(fake, channel_id)
+    channel = channel_of(fake, channel_id)
     limit = int(request.query.get("limit", 50))
     before = int(request.query.get("before", 0)) or None
     after = int(request.query.get("after", 0)) or None
@@ -255,8 +273,8 @@ async def get_messages(fake: FakeDiscord, request: web.Request, body: RequestBod
 async def patch_message(
     fake: FakeDiscord, request: web.Request, body: RequestBody, channel_id: str, message_id: str
 ) -> Any:
-    channel = _channel(fake, channel_id)
-    message = _message(channel, message_id)
+    channel = channel_of(fake, channel_id)
+    message = message_in(channel, message_id)
     if message.author.id != fake.bot_user.id:
         raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
     fake._check_rate("edit", channel)
@@ -266,8 +284,8 @@ async def patch_message(
 async def delete_channel_message(
     fake: FakeDiscord, request: web.Request, body: RequestBody, channel_id: str, message_id: str
 ) -> Any:
-    channel = _channel(fake, channel_id)
-    message = _message(channel, message_id)
+    channel = channel_of(fake, channel_id)
+    message = message_in(channel, message_id)
     if message.author.id != fake.bot_user.id and not _bot_may(fake, channel, MANAGE_MESSAGES):
         raise DiscordHTTPError(*MISSING_PERMISSIONS)
     delete_message(fake, message)
@@ -277,14 +295,14 @@ async def delete_channel_message(
 async def add_reaction(
     fake: FakeDiscord, request: web.Request, body: RequestBody, channel_id: str, message_id: str, emoji: str
 ) -> Any:
-    message = _message(_channel(fake, channel_id), message_id)
+    message = message_in(channel_of(fake, channel_id), message_id)
     message.reactions.append(emoji)
     fake._touch()
     return no_content()
 
 
 async def typing(fake: FakeDiscord, request: web.Request, body: RequestBody, channel_id: str) -> Any:
-    _channel(fake, channel_id)
+    channel_of(fake, channel_id)
     return no_content()
 
 
