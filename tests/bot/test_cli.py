@@ -271,6 +271,19 @@ async def run_bot(cwd: Path, **settings: str) -> asyncio.subprocess.Process:
     )
 
 
+async def stop_bot(process: asyncio.subprocess.Process, signum: int) -> bytes:
+    """Send ``signum`` and return what the bot wrote on stderr; a bot that does not stop within 30 s is
+    killed (and the test fails), so no stray process outlives its test and disturbs the next one."""
+    process.send_signal(signum)
+    try:
+        _, err = await asyncio.wait_for(process.communicate(), 30)
+    except TimeoutError:
+        process.kill()
+        await process.wait()
+        raise
+    return err
+
+
 async def test_a_token_discord_refuses_exits_with_one_clear_line(tmp_path: Path) -> None:
     async with FakeDiscord() as fake:
         process = await run_bot(
@@ -301,8 +314,7 @@ async def test_with_a_token_the_bot_connects_registers_its_commands_and_stops_cl
         try:
             await fake.wait_for(lambda: bool(fake.commands()), timeout=30, what="the commands to be synced")
         finally:
-            process.send_signal(signal.SIGINT)  # Ctrl-C
-            _, err = await asyncio.wait_for(process.communicate(), 30)
+            err = await stop_bot(process, signal.SIGINT)  # Ctrl-C
     assert {"leaderboard", "stats", "history", "hotstreak start", "horserace start"} <= fake.command_names()
     assert process.returncode == 0, err.decode()
     # Nothing at all on stderr at WARNING: no voice-library warnings (the bot uses no voice), no traceback.

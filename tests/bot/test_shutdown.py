@@ -16,7 +16,7 @@ from bot.client import PERMISSIONS, RaceBot
 from bot.config import Settings
 from bot.storage import Storage
 from bot.tables.registry import RESTARTING
-from tests.bot.test_cli import clean_env
+from tests.bot.test_cli import clean_env, stop_bot
 from tests.cogs.conftest import private_answer
 from tests.cogs.timings import FAST
 from tests.fakediscord import FakeChannel, FakeDiscord, running_bot, text_of
@@ -95,8 +95,7 @@ async def test_a_signal_stops_the_bot_mid_game_within_seconds_and_the_game_carri
             await a_game_that_plays_itself(fake, channel)
             await until_stored(db, 4)  # rolls under way
             asked = time.monotonic()
-            process.send_signal(signum)
-            _, err = await asyncio.wait_for(process.communicate(), 30)
+            err = await stop_bot(process, signum)
             took = time.monotonic() - asked
         finally:
             if process.returncode is None:
@@ -120,8 +119,7 @@ async def test_a_signal_stops_the_bot_mid_game_within_seconds_and_the_game_carri
             )
             await until_stored(db, played + 1)  # and plays on
         finally:
-            again.send_signal(signal.SIGTERM)
-            await asyncio.wait_for(again.communicate(), 30)
+            await stop_bot(again, signal.SIGTERM)
         assert again.returncode == 0
 
 
