@@ -45,6 +45,7 @@ class RaceBot(commands.Bot):
         self._extensions = extensions
         self._resumed = False
         self._page_handlers: dict[str, object] = {}
+        self.stopping = False  # set by bot.shutdown on SIGTERM/SIGINT: no new games from then on
 
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(

@@ -1,4 +1,5 @@
-"""Start the bot: read settings, check the database, point discord.py at its endpoints, run until stopped.
+"""Start the bot: read settings, check the database, point discord.py at its endpoints, run until stopped
+(``bot.shutdown``: SIGTERM and SIGINT stop it cleanly, exit code 0).
 
 Whatever stops the bot before it is running (a setting, the database, the token) ends the process
 with one ``error: ...`` line and a non-zero code, never a traceback: the person reading it is
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import signal
 import sys
 
 from bot.config import ConfigError, Settings
@@ -33,7 +35,12 @@ def run() -> int:
 
     from bot.client import RaceBot
     from bot.discord_endpoints import use_endpoints
+    from bot.shutdown import serve
     from bot.storage import StorageError
+
+    quiet_voice_warnings()
+    # Until the bot runs and takes over both signals (bot.shutdown), SIGTERM ends start-up like Ctrl-C.
+    signal.signal(signal.SIGTERM, _interrupt)
 
     try:
         # Before logging in: RaceBot opens the storage in setup_hook, which discord.py runs only after
@@ -41,7 +48,9 @@ def run() -> int:
         # traceback (or not at all, hidden behind a network error).
         asyncio.run(check_storage(settings.database_url))
         use_endpoints(settings.api_base, settings.gateway_url)
-        RaceBot(settings).run(settings.token, log_handler=None)
+        asyncio.run(serve(RaceBot(settings), settings.token))
+    except KeyboardInterrupt:  # Ctrl-C before the bot was running: nothing to clean up
+        return 0
     except StorageError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
@@ -61,3 +70,17 @@ async def check_storage(url: str | None) -> None:
 
     storage = await Storage.open(url)
     await storage.close()
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def quiet_voice_warnings() -> None:
+    """discord.py warns at start that the voice libraries (PyNaCl, davey) are missing; the bot uses no voice."""
+    import discord
+
+    # The flags discord.py itself clears after warning once; davey's exists from discord.py 2.6 on.
+    for flag in ("warn_nacl", "warn_dave"):
+        if hasattr(discord.VoiceClient, flag):
+            setattr(discord.VoiceClient, flag, False)

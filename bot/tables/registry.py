@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 GONE = "This game has ended; these buttons no longer do anything."
+RESTARTING = "The bot is restarting; try again in a minute."
 
 
 class Tables:
@@ -63,6 +64,9 @@ class Tables:
     ) -> Table | None:
         """``/<game> start``: one game per channel, one game per player in a server."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
+        if self.bot.stopping:  # shutting down (bot.shutdown): a new game would only be cut short
+            await reply(interaction, RESTARTING)
+            return None
         async with self.seating:  # two starts at once in one channel must not both get a lobby
             existing = self.in_channel(interaction.channel_id)
             if existing is not None:

@@ -14,24 +14,24 @@ from __future__ import annotations
 import argparse
 import json
 import random
-import sys
 import time
 from collections.abc import Iterator
 from typing import Any
 
 from bot.games.base import ContentError
-from bot.games.horserace.board import HORSES, Board, load_board
+from bot.games.command_line import Progress, UsageError, add_progress_option, one_of, standalone, whole
+from bot.games.horserace.board import HORSES, Board, available_boards, load_board
 from bot.games.horserace.race import DICE_TOTALS, Track
 
 
-def simulate(board: Board, races: int, seed: int) -> dict[str, Any]:
+def simulate(board: Board, races: int, seed: int, progress: Progress | None = None) -> dict[str, Any]:
     """Run ``races`` races; win rates are over all races, a scratched horse counting as a loss."""
     totals = _dice_totals(random.Random(seed))
     wins = dict.fromkeys(HORSES, 0)
     scratched = dict.fromkeys(HORSES, 0)
     rolls = 0
     longest = 0
-    for _ in range(races):
+    for done in range(1, races + 1):
         track = Track(board.moves)
         while track.scratching:
             track.scratch_roll(next(totals))
@@ -46,6 +46,10 @@ def simulate(board: Board, races: int, seed: int) -> dict[str, Any]:
             scratched[horse] += 1
         rolls += count
         longest = max(longest, count)
+        if progress is not None and (done % 1000 == 0 or done == races):
+            progress.advance(1000 if done % 1000 == 0 else done % 1000)
+    if progress is not None:
+        progress.finish()
     n = max(races, 1)
     return {
         "board": board.name,
@@ -83,24 +87,27 @@ def format_table(stats: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot sim horserace", description=__doc__.splitlines()[0])
-    parser.add_argument("--races", type=int, default=10_000, help="races to simulate (default 10000)")
-    parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--races", metavar="N", type=whole(1), default=10_000, help="races to simulate")
+    parser.add_argument("--seed", metavar="N", type=int, default=1, help="same seed, same figures")
+    boards = available_boards()
     parser.add_argument(
-        "--board", default="standard", help="board layout in assets/horserace (default standard)"
+        "--board",
+        type=one_of(boards, "board"),
+        default="standard",
+        help=f"board layout ({', '.join(boards)})",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    args = parser.parse_args(argv)
-    if args.races < 1:
-        parser.error("--races must be at least 1")
+    add_progress_option(parser)
+
+
+def run(args: argparse.Namespace) -> int:
     try:
         board = load_board(args.board)
-    except ContentError as error:
-        print(error, file=sys.stderr)
-        return 2
+    except ContentError as error:  # a broken board file: the file and the field, in one line
+        raise UsageError(f"argument --board: {error}") from None
     started = time.perf_counter()
-    stats = simulate(board, args.races, args.seed)
+    stats = simulate(board, args.races, args.seed, Progress(args.races, "races", enabled=args.progress))
     if args.json:
         print(json.dumps(stats, indent=2))
         return 0
@@ -108,3 +115,7 @@ def main(argv: list[str]) -> int:
     print(format_table(stats))
     print(f"({time.perf_counter() - started:.1f} s)")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return standalone("python -m bot sim horserace", __doc__, add_arguments, run, argv)

@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import argparse
 import random
-import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from bot.games.base import JSON, Event
+from bot.games.command_line import choices_list, standalone, whole, writable_folder
 from bot.games.hotstreak.ai import LEVELS, RACE_BUDGET, ai_action, ai_rng
 from bot.games.hotstreak.game import HotStreak
 from bot.games.hotstreak.narration import narrate
@@ -125,22 +125,40 @@ def run_demo(
     return game
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot demo hotstreak")
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=7)
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    low, high = HotStreak.min_players, HotStreak.max_players
     parser.add_argument(
-        "--ai", default="normal", help="comma-separated levels, round the seats (easy, normal)"
+        "--players",
+        metavar="N",
+        type=whole(low, high),
+        default=4,
+        help=f"seats at the table ({low} to {high})",
     )
-    parser.add_argument("--out", type=Path, help="folder for the race pictures (created)")
-    parser.add_argument("--budget", type=int, default=RACE_BUDGET, help="imagined races per normal decision")
-    args = parser.parse_args(argv)
-    levels = [level.strip() for level in args.ai.split(",") if level.strip()]
-    if not levels or any(level not in LEVELS for level in levels):
-        print(f"--ai takes levels from {', '.join(LEVELS)}", file=sys.stderr)
-        return 2
-    if not HotStreak.min_players <= args.players <= HotStreak.max_players:
-        print(f"--players must be {HotStreak.min_players}..{HotStreak.max_players}", file=sys.stderr)
-        return 2
-    run_demo(args.players, args.seed, levels, args.out, args.budget)
+    parser.add_argument("--seed", metavar="N", type=int, default=7, help="same seed, same game")
+    parser.add_argument(
+        "--ai",
+        type=choices_list(LEVELS, "AI level"),
+        default="normal",
+        metavar="LEVELS",
+        help=f"comma-separated AI levels, dealt round the seats ({', '.join(LEVELS)})",
+    )
+    parser.add_argument(
+        "--out", type=Path, metavar="DIR", help="write the race pictures into this folder (created)"
+    )
+    parser.add_argument(
+        "--budget",
+        metavar="N",
+        type=whole(1),
+        default=RACE_BUDGET,
+        help="imagined races per decision of a normal AI",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    out = writable_folder(args.out, "--out") if args.out is not None else None
+    run_demo(args.players, args.seed, args.ai, out, args.budget)
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return standalone("python -m bot demo hotstreak", __doc__, add_arguments, run, argv)

@@ -27,10 +27,11 @@ import math
 import multiprocessing
 import os
 import statistics
-import sys
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
+from bot.games.command_line import Progress, add_progress_option, choices_list, standalone, whole
 from bot.games.hotstreak.ai import LEVELS, RACE_BUDGET, play_ai_game
 from bot.games.hotstreak.betting import ANSWERS, RISKS
 from bot.games.hotstreak.cards import MASCOTS
@@ -144,16 +145,22 @@ def game_seed(seed: int, game_index: int) -> int:
     return seed * 1_000_003 + game_index
 
 
-def _play_batch(job: tuple[int, int, int, int, list[str], int, int]) -> Tally:
-    """Games ``first, first + step, ...`` below ``games`` (one worker's share)."""
-    seed, first, step, games, levels, players, budget = job
+def _play_batch(job: tuple[int, int, int, list[str], int, int]) -> Tally:
+    """Games ``start`` to ``stop - 1``: one piece of the work (top level, so any process pool can run it)."""
+    seed, start, stop, levels, players, budget = job
     content = default_content()
     tally = Tally()
-    for index in range(first, games, step):
+    for index in range(start, stop):
         by_seat = seat_levels(levels, players, index)
         game = play_ai_game(players, game_seed(seed, index), by_seat, budget=budget)
         tally.add_game(game, by_seat, content)
     return tally
+
+
+def _pieces(games: int, workers: int) -> list[tuple[int, int]]:
+    """Game ranges small enough to show progress and keep every worker busy to the end."""
+    size = max(1, min(50, games // (workers * 8)))
+    return [(start, min(start + size, games)) for start in range(0, games, size)]
 
 
 def simulate(
@@ -164,19 +171,34 @@ def simulate(
     *,
     workers: int = 1,
     budget: int = RACE_BUDGET,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Play ``games`` AI games and return the figures as one JSON-able dict."""
     levels = list(levels or ["easy"])
     started = time.perf_counter()
-    workers = max(1, min(workers, games))
-    jobs = [(seed, w, workers, games, levels, players, budget) for w in range(workers)]
-    if workers == 1:
-        parts = [_play_batch(jobs[0])]
+    jobs = [(seed, start, stop, levels, players, budget) for start, stop in _pieces(games, max(1, workers))]
+    parts: list[Tally | None] = [None] * len(jobs)
+    if max(1, min(workers, len(jobs))) == 1:
+        for i, job in enumerate(jobs):
+            parts[i] = _play_batch(job)
+            if progress is not None:
+                progress.advance(job[2] - job[1])
     else:
-        with multiprocessing.get_context("fork").Pool(workers) as pool:
-            parts = pool.map(_play_batch, jobs)
+        # Spawned workers: the one way to start processes that every platform has (fork is Unix-only,
+        # and unsafe once threads exist).
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(min(workers, len(jobs)), mp_context=context) as pool:
+            futures = {pool.submit(_play_batch, job): i for i, job in enumerate(jobs)}
+            for future in as_completed(futures):
+                i = futures[future]
+                parts[i] = future.result()
+                if progress is not None:
+                    progress.advance(jobs[i][2] - jobs[i][1])
+    if progress is not None:
+        progress.finish()
     tally = Tally()
-    for part in parts:
+    for part in parts:  # in game order, whatever order the workers finished in
+        assert part is not None
         tally.merge(part)
     return report(tally, seed, players, levels, time.perf_counter() - started)
 
@@ -238,11 +260,15 @@ def report(tally: Tally, seed: int, players: int, levels: list[str], seconds: fl
 
 
 def _table(out: dict[str, Any]) -> str:
+    # People read the table: mascots and side bets by their names, not their ids (the JSON keeps ids).
+    content = default_content()
+    mascot = {key: m["name"] for key, m in content.mascots.items()}
+    side_bet = {str(card["id"]): str(card["text"]) for card in content.side_bets}
     lines = [
         f"Hot Streak: {out['games']} games, {out['races']} races, {out['players']} players, "
         f"AI {','.join(out['ai'])}, seed {out['seed']} ({out['seconds']} s)",
         "",
-        "Mascot wins: " + "  ".join(f"{m} {share:.1%}" for m, share in out["mascot_wins"].items()),
+        "Mascot wins: " + "  ".join(f"{mascot[m]} {share:.1%}" for m, share in out["mascot_wins"].items()),
         f"Cards flipped per race: mean {out['flips']['mean']:.1f}, median {out['flips']['median']}, "
         f"max {out['flips']['max']}",
         f"Races where the yellow bar folds: {out['fold_share']:.1%}",
@@ -267,8 +293,11 @@ def _table(out: dict[str, Any]) -> str:
                 + "  ".join(f"{sides[r]['mean']:>7.2f} / {sides[r]['sd']:<5.2f}" for r in RISKS)
             )
     lines += ["", "Side-bet cards: how often they happen"]
+    width = max((len(side_bet.get(key, key)) for key in out["side_bets"]), default=0)
     for key, seen in out["side_bets"].items():
-        lines.append(f"  {key:<20} {seen['happened']:>6.1%}  ({seen['races']} races)")
+        lines.append(
+            f"  {side_bet.get(key, key):<{width}}  {seen['happened']:>6.1%}  ({seen['races']} races)"
+        )
     if out["risky_not_wider"]:
         lines.append("Risky sides with no wider spread than safe: " + ", ".join(out["risky_not_wider"]))
     else:
@@ -282,32 +311,53 @@ def _table(out: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def main(argv: list[str]) -> int:
-    parser = argparse.ArgumentParser(prog="python -m bot sim hotstreak")
-    parser.add_argument("--games", type=int, default=1000)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--players", type=int, default=4)
-    parser.add_argument("--ai", default="easy", help="comma-separated levels, round the seats (easy, normal)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    low, high = HotStreak.min_players, HotStreak.max_players
+    parser.add_argument("--games", metavar="N", type=whole(1), default=1000, help="games to play")
+    parser.add_argument("--seed", metavar="N", type=int, default=1, help="same seed, same figures")
     parser.add_argument(
-        "--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes to spread the games over"
+        "--players", metavar="N", type=whole(low, high), default=4, help=f"seats per game ({low} to {high})"
     )
-    parser.add_argument("--budget", type=int, default=RACE_BUDGET, help="imagined races per normal decision")
-    args = parser.parse_args(argv)
-    levels = [level.strip() for level in args.ai.split(",") if level.strip()]
-    unknown = [level for level in levels if level not in LEVELS]
-    if not levels or unknown:
-        print(
-            f"unknown AI level {', '.join(unknown) or '(none)'}; choose from {', '.join(LEVELS)}",
-            file=sys.stderr,
-        )
-        return 2
-    if not HotStreak.min_players <= args.players <= HotStreak.max_players or args.games < 1:
-        print(
-            f"--players must be {HotStreak.min_players}..{HotStreak.max_players} and --games at least 1",
-            file=sys.stderr,
-        )
-        return 2
-    out = simulate(args.games, args.seed, args.players, levels, workers=args.workers, budget=args.budget)
+    parser.add_argument(
+        "--ai",
+        type=choices_list(LEVELS, "AI level"),
+        default="easy",
+        metavar="LEVELS",
+        help=f"comma-separated AI levels, dealt round the seats ({', '.join(LEVELS)}); "
+        "two or more levels are compared head to head",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
+    parser.add_argument(
+        "--workers",
+        metavar="N",
+        type=whole(1),
+        default=min(2, os.cpu_count() or 1),
+        help="processes to spread the games over (the figures do not depend on it)",
+    )
+    parser.add_argument(
+        "--budget",
+        metavar="N",
+        type=whole(1),
+        default=RACE_BUDGET,
+        help="imagined races per decision of a normal AI",
+    )
+    add_progress_option(parser)
+
+
+def run(args: argparse.Namespace) -> int:
+    progress = Progress(args.games, "games", enabled=args.progress)
+    out = simulate(
+        args.games,
+        args.seed,
+        args.players,
+        args.ai,
+        workers=args.workers,
+        budget=args.budget,
+        progress=progress,
+    )
     print(json.dumps(out, sort_keys=True) if args.json else _table(out))
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return standalone("python -m bot sim hotstreak", __doc__, add_arguments, run, argv)
