@@ -101,13 +101,17 @@ def _board_buttons(world: World) -> list:
     return boards[-1].buttons if boards else []
 
 
-async def test_a_game_on_the_clock_ends_after_the_race_in_progress_when_time_is_up(world: World, bot: RaceBot) -> None:
+async def test_a_game_on_the_clock_ends_after_the_race_in_progress_when_time_is_up(
+    world: World, bot: RaceBot
+) -> None:
     lobby = await open_lobby(world, end="minutes", minutes=30, rolls="auto", pace=0.05)
     await join(world.fake, lobby, world.users["bob"])
     await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
     table = bot.tables.in_channel(world.channel.id)
     assert table is not None and table.settings["ends_at"] > time.time() + 29 * 60
-    await world.fake.wait_for(lambda: any("Race 1" in m.text for m in world.fake.channel_messages(world.channel)))
+    await world.fake.wait_for(
+        lambda: any("Race 1" in m.text for m in world.fake.channel_messages(world.channel))
+    )
     table.settings["ends_at"] = time.time()  # the host's clock says the 30 minutes are over
     table.wake.set()
     await world.fake.wait_for(lambda: standings(world) is not None, timeout=60)
