@@ -116,10 +116,10 @@ class StatsCog(commands.Cog):
                 f"Total winnings **{money(record.total_net)}** · best **{money(record.best_net)}**",
                 f"Current streak: {streak}",
             ]
-            if record.favourite_subject:
-                lines.append(f"Favourite bet: **{record.favourite_subject.title()}**")
-            if record.side_bets_won or record.side_bets_lost:
-                lines.append(f"Side bets: {record.side_bets_won} won, {record.side_bets_lost} lost")
+            if record.favourite_stake:
+                lines.append(f"Favourite bet: **{record.favourite_stake}**")
+            if record.stakes_won or record.stakes_lost:
+                lines.append(f"Bets: {record.stakes_won} won, {record.stakes_lost} lost")
             embed.add_field(
                 name=GAME_TITLES.get(record.kind, record.kind), value="\n".join(lines), inline=False
             )

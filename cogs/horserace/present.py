@@ -239,7 +239,6 @@ class HorseRacePresenter(Presenter):
                 net=r.cash - bank,
                 place=r.place,
                 won=r.won,
-                bets=[],
             )
             for r in table.engine.results()
         ]

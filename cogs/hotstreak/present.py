@@ -16,7 +16,7 @@ from bot.games.base import Decision, Event, Game
 from bot.games.hotstreak import ai
 from bot.games.hotstreak.game import HotStreak
 from bot.games.hotstreak.render import alt_text, render_race
-from bot.storage import BetRecord, PlayerResult, choose_unluckiest
+from bot.storage import PlayerResult, StakeRecord
 from bot.tables.components import GameButton, GameSelect, decision_id, option_value, select_id
 from bot.tables.presenter import Outgoing, Presenter
 from cogs.hotstreak.words import (
@@ -84,9 +84,10 @@ class HotStreakPresenter(Presenter):
         humans = {seat.user_id: i for i, seat in enumerate(table.seats) if seat.user_id is not None}
         if not humans:
             return {"first_better": 0}
-        winnings = await table.bot.storage.lifetime_winnings(table.guild_id, self.kind, list(humans))
-        unluckiest = choose_unluckiest(winnings, random.Random(table.seed))
-        return {"first_better": humans[unluckiest]}
+        winnings = await table.bot.storage.lifetime_net(table.guild_id, self.kind, list(humans))
+        lowest = min(winnings.values())
+        tied = sorted(user for user, net in winnings.items() if net == lowest)
+        return {"first_better": humans[random.Random(table.seed).choice(tied) if len(tied) > 1 else tied[0]]}
 
     def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
         return [("Pace", f"{table.pace:g} s per card")]
@@ -372,12 +373,11 @@ class HotStreakPresenter(Presenter):
             for race in result.detail.get("races", []):
                 for line in race["lines"]:
                     if line["kind"] == "ticket":
-                        subject, side, won = line["mascot"], line["risk"], line["value"] > 0
+                        label, won = f"{line['mascot'].title()}, {line['risk']}", line["value"] > 0
                     else:
-                        subject = f"side:{race['side_bet']['id']}"
-                        side, won = f"{line['answer']}:{line['risk']}", bool(line["right"])
+                        label, won = f"Side bet {line['answer']}, {line['risk']}", bool(line["right"])
                     bets.append(
-                        BetRecord(race=race["race"], subject=subject, side=side, payout=line["paid"], won=won)
+                        StakeRecord(label, "won" if won else "lost", max(0, line["paid"]) if won else 0)
                     )
             rows.append(
                 PlayerResult(
@@ -388,7 +388,7 @@ class HotStreakPresenter(Presenter):
                     net=result.cash - 10,
                     place=result.place,
                     won=result.won,
-                    bets=bets,
+                    stakes=bets,
                 )
             )
         return rows
