@@ -3,7 +3,7 @@
 Run: ``python bench/bench_leaderboard.py [--rows 1000000] [--repeat 40] [--keep PATH]``
 
 Fills a temporary database (50 guilds of very different sizes, 5,000 users, a year of games,
-Hot Streak bets) and prints the median and 95th percentile per query, in milliseconds, through
+three or four stakes per Hot Streak seat) and prints the median and 95th percentile per query, in milliseconds, through
 the real ``Storage`` API. The bulk fill writes SQL straight into the tables ``Storage`` created
 (through its triggers, so the all-time totals are built exactly as finish_game would build them):
 a benchmark may do that; the bot's code never does.
@@ -32,13 +32,14 @@ from bot.storage import Storage, period_start  # noqa: E402
 GUILDS = 50
 USERS = 5_000
 YEAR = 365 * 86400
-MASCOTS = ("gobbler", "hurley", "dangle", "mum")
-SIDES = ("safe", "risky")
-SIDE_BETS = ("side:dq-gobbler", "side:two-finish", "side:mum-last", "side:photo-finish")
+TICKETS = tuple(
+    f"{name}, {risk}" for name in ("Gobbler", "Hurley", "Dangle", "Mum") for risk in ("safe", "risky")
+)
+SIDE_BETS = ("Side bet yes, safe", "Side bet no, safe", "Side bet yes, risky", "Side bet no, risky")
 
 
 def fill(path: Path, rows: int, seed: int = 1) -> dict[str, Any]:
-    """Write ``rows`` result rows (and their games and bets); return facts the timings need."""
+    """Write ``rows`` result rows (and their games and stakes); return facts the timings need."""
     rng = random.Random(seed)
     guild_ids = [1_000_000 + g for g in range(GUILDS)]
     weights = [1 / (rank + 1) for rank in range(GUILDS)]  # Zipf: the biggest guild ~22% of games
@@ -79,7 +80,7 @@ def fill(path: Path, rows: int, seed: int = 1) -> dict[str, Any]:
     games: list[tuple[Any, ...]] = []
     results: list[tuple[Any, ...]] = []
 
-    spent: dict[str, float] = {"games": 0.0, "results": 0.0, "bets": 0.0, "indexes": 0.0, "analyze": 0.0}
+    spent: dict[str, float] = {"games": 0.0, "results": 0.0, "stakes": 0.0, "indexes": 0.0, "analyze": 0.0}
 
     def flush() -> None:
         db.execute("BEGIN")
@@ -96,23 +97,25 @@ def fill(path: Path, rows: int, seed: int = 1) -> dict[str, Any]:
             results,
         )
         mark = _tick(spent, "results", mark)
-        # Bets are made inside SQLite from the batch's Hot Streak results: three tickets each (one per
-        # race) and a side bet for about 30% (about 2.3 million rows; unseeded random(), uniform).
+        # Stakes are made inside SQLite from the batch's Hot Streak results: three tickets each (one
+        # per race) and a side bet for about 30% (about 2.3 million rows; unseeded random(), uniform).
         db.execute(
-            f"INSERT INTO bets (game_id, seat, n, race, subject, side, payout, won) "
-            f"SELECT game_id, seat, race - 1, race, {_pick(MASCOTS)}, {_pick(SIDES)}, abs(random()) % 8, "
-            "abs(random()) % 100 < 35 FROM results, (SELECT 1 AS race UNION ALL SELECT 2 UNION ALL SELECT 3) "
+            f"INSERT INTO stakes (game_id, seat, n, label, outcome, amount) "
+            f"SELECT game_id, seat, race - 1, {_pick(TICKETS)}, "
+            "CASE WHEN abs(random()) % 100 < 35 THEN 'won' ELSE 'lost' END, abs(random()) % 8 "
+            "FROM results, (SELECT 1 AS race UNION ALL SELECT 2 UNION ALL SELECT 3) "
             "WHERE game_id BETWEEN ? AND ? AND kind = 'hotstreak'",
             (games[0][0], games[-1][0]),
         )
         db.execute(
-            f"INSERT INTO bets (game_id, seat, n, race, subject, side, payout, won) "
-            f"SELECT game_id, seat, 3, 3, {_pick(SIDE_BETS)}, 'yes:safe', 3, abs(random()) % 100 < 40 FROM results "
+            f"INSERT INTO stakes (game_id, seat, n, label, outcome, amount) "
+            f"SELECT game_id, seat, 3, {_pick(SIDE_BETS)}, "
+            "CASE WHEN abs(random()) % 100 < 40 THEN 'won' ELSE 'lost' END, 3 FROM results "
             "WHERE game_id BETWEEN ? AND ? AND kind = 'hotstreak' AND abs(random()) % 10 < 3",
             (games[0][0], games[-1][0]),
         )
         db.execute("COMMIT")
-        _tick(spent, "bets", mark)
+        _tick(spent, "stakes", mark)
         games.clear()
         results.clear()
 
@@ -165,7 +168,7 @@ def fill(path: Path, rows: int, seed: int = 1) -> dict[str, Any]:
     _tick(spent, "analyze", mark)
     counts = {
         table: db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-        for table in ("games", "results", "bets")
+        for table in ("games", "results", "stakes")
     }
     by_guild = dict(db.execute("SELECT guild_id, COUNT(*) FROM results GROUP BY guild_id").fetchall())
     busiest = max(by_guild, key=by_guild.__getitem__)
@@ -236,9 +239,9 @@ async def measure(path: Path, facts: dict[str, Any], repeat: int) -> None:
             print(f"{'history (10)':<58} {median:>10.2f} {p95:>8.2f}")
             median, p95 = await timed(
                 repeat,
-                lambda g=guild, r=rng, u=users: storage.lifetime_winnings(g, "hotstreak", r.sample(u, 6)),
+                lambda g=guild, r=rng, u=users: storage.lifetime_net(g, "hotstreak", r.sample(u, 6)),
             )
-            print(f"{'lifetime_winnings (6 users)':<58} {median:>10.2f} {p95:>8.2f}")
+            print(f"{'lifetime_net (6 users)':<58} {median:>10.2f} {p95:>8.2f}")
         guild, _ = facts["busiest"]
         median, p95 = await timed(repeat, lambda: storage.player_stats(guild, facts["heavy_user"]))
         print(f"{'player_stats (heaviest player of the busiest guild)':<58} {median:>10.2f} {p95:>8.2f}")
@@ -260,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
         built = time.perf_counter() - begin
         counts = facts["counts"]
         print(
-            f"built {counts['results']:,} results, {counts['games']:,} games, {counts['bets']:,} bets "
+            f"built {counts['results']:,} results, {counts['games']:,} games, {counts['stakes']:,} stakes "
             f"in {built:.1f} s ({path.stat().st_size / 1e6:.0f} MB)"
         )
         print("  of which SQLite: " + ", ".join(f"{what} {s:.1f} s" for what, s in facts["spent"].items()))

@@ -5,7 +5,6 @@ Every SQL statement of the bot lives in this package; everything else calls ``St
 
 from bot.storage.errors import StaleAction, StorageError
 from bot.storage.records import (
-    BetRecord,
     GameStats,
     HistoryRow,
     LeaderRow,
@@ -15,10 +14,8 @@ from bot.storage.records import (
 )
 from bot.storage.standings import period_start
 from bot.storage.store import Storage
-from bot.storage.unluckiest import choose_unluckiest
 
 __all__ = [
-    "BetRecord",
     "GameStats",
     "HistoryRow",
     "LeaderRow",
@@ -28,6 +25,5 @@ __all__ = [
     "Storage",
     "StorageError",
     "StoredGame",
-    "choose_unluckiest",
     "period_start",
 ]

@@ -141,7 +141,39 @@ _V1 = (
     BEGIN SELECT RAISE(ABORT, 'results are final'); END""",
 )
 
-MIGRATIONS: tuple[Migration, ...] = (Migration(1, "games, actions, results, bets, totals", _V1),)
+# v2: results hold stakes in any game's words (a label, an outcome, an amount) instead of Hot Streak's
+# own bet rows, so storage knows no game. The old rows are carried over, then their table dropped,
+# in the words Hot Streak now writes itself: a ticket "gobbler"/"risky" becomes "Gobbler, risky"; a
+# side bet "side:dq-mum"/"yes:safe" becomes "Side bet yes, safe"; outcome from won; amount is what
+# it paid when won, else 0. Stakes are final like results.
+_V2 = (
+    """CREATE TABLE stakes (
+        game_id INTEGER NOT NULL,
+        seat INTEGER NOT NULL,
+        n INTEGER NOT NULL CHECK (n >= 0),
+        label TEXT NOT NULL,
+        outcome TEXT NOT NULL,
+        amount INTEGER NOT NULL,
+        PRIMARY KEY (game_id, seat, n),
+        FOREIGN KEY (game_id, seat) REFERENCES results (game_id, seat)
+    ) WITHOUT ROWID""",
+    """INSERT INTO stakes (game_id, seat, n, label, outcome, amount)
+        SELECT game_id, seat, n,
+            CASE WHEN subject LIKE 'side:%' THEN 'Side bet ' || replace(side, ':', ', ')
+                ELSE upper(substr(subject, 1, 1)) || substr(subject, 2) || ', ' || side END,
+            CASE WHEN won THEN 'won' ELSE 'lost' END,
+            CASE WHEN won AND payout > 0 THEN payout ELSE 0 END
+        FROM bets""",
+    "DROP TABLE bets",
+    "CREATE TRIGGER stakes_are_final BEFORE DELETE ON stakes BEGIN SELECT RAISE(ABORT, 'results are final'); END",
+    """CREATE TRIGGER stakes_are_final_on_update BEFORE UPDATE ON stakes
+    BEGIN SELECT RAISE(ABORT, 'results are final'); END""",
+)
+
+MIGRATIONS: tuple[Migration, ...] = (
+    Migration(1, "games, actions, results, bets, totals", _V1),
+    Migration(2, "stakes in any game's words", _V2),
+)
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import aiosqlite
 
-from bot.storage.records import SIDE_BET_PREFIX, GameStats, HistoryRow, LeaderRow
+from bot.storage.records import GameStats, HistoryRow, LeaderRow
 from bot.storage.sql import fetch_all, marks
 
 # Ruling: ties on net go to more wins, then to fewer games (the same money in fewer games), then to
@@ -139,21 +139,18 @@ async def player_stats(db: aiosqlite.Connection, guild_id: int, user_id: int) ->
         "WHERE guild_id = ? AND user_id = ? GROUP BY kind",
         (guild_id, user_id),
     )
-    bets = await fetch_all(
+    stakes = await fetch_all(
         db,
-        "SELECT r.kind, b.subject, b.won, COUNT(*) FROM results AS r "
-        "JOIN bets AS b ON b.game_id = r.game_id AND b.seat = r.seat "
-        "WHERE r.guild_id = ? AND r.user_id = ? GROUP BY r.kind, b.subject, b.won",
+        "SELECT r.kind, s.label, s.outcome, COUNT(*) FROM results AS r "
+        "JOIN stakes AS s ON s.game_id = r.game_id AND s.seat = r.seat "
+        "WHERE r.guild_id = ? AND r.user_id = ? GROUP BY r.kind, s.label, s.outcome",
         (guild_id, user_id),
     )
-    backed: dict[str, Counter[str]] = defaultdict(Counter)
-    side_won: Counter[str] = Counter()
-    side_lost: Counter[str] = Counter()
-    for kind, subject, won, count in bets:
-        if subject.startswith(SIDE_BET_PREFIX):
-            (side_won if won else side_lost)[kind] += count
-        else:
-            backed[kind][subject] += count
+    chosen: dict[str, Counter[str]] = defaultdict(Counter)
+    outcomes: dict[str, Counter[str]] = defaultdict(Counter)
+    for kind, label, outcome, count in stakes:
+        chosen[kind][label] += count
+        outcomes[kind][outcome] += count
     stats = [
         GameStats(
             kind=kind,
@@ -161,9 +158,9 @@ async def player_stats(db: aiosqlite.Connection, guild_id: int, user_id: int) ->
             wins=int(wins),
             total_net=int(total),
             best_net=int(best),
-            favourite_subject=_favourite(backed[kind]),
-            side_bets_won=side_won[kind],
-            side_bets_lost=side_lost[kind],
+            favourite_stake=_favourite(chosen[kind]),
+            stakes_won=outcomes[kind]["won"],
+            stakes_lost=outcomes[kind]["lost"],
             streak=await _streak(db, guild_id, user_id, kind),
         )
         for kind, games, wins, total, best in totals
@@ -188,10 +185,11 @@ async def _streak(db: aiosqlite.Connection, guild_id: int, user_id: int, kind: s
 
 
 def _favourite(counts: Counter[str]) -> str | None:
-    # Ruling: the racer bet on most; on a tie, the first in alphabetical order (stable, not random).
+    # Ruling: the stake label chosen most often, won or lost; on a tie, the first in alphabetical
+    # order (stable, not random).
     if not counts:
         return None
-    return min(counts, key=lambda subject: (-counts[subject], subject))
+    return min(counts, key=lambda label: (-counts[label], label))
 
 
 async def history(db: aiosqlite.Connection, guild_id: int, limit: int) -> list[HistoryRow]:
@@ -221,7 +219,7 @@ async def history(db: aiosqlite.Connection, guild_id: int, limit: int) -> list[H
     ]
 
 
-async def lifetime_winnings(
+async def lifetime_net(
     db: aiosqlite.Connection, guild_id: int, kind: str, user_ids: Sequence[int]
 ) -> dict[int, int]:
     winnings = dict.fromkeys(user_ids, 0)

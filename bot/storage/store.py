@@ -36,6 +36,7 @@ from bot.storage.records import (
     HistoryRow,
     LeaderRow,
     PlayerResult,
+    StakeRecord,
     StoredGame,
 )
 from bot.storage.sql import fetch_all, fetch_one
@@ -269,13 +270,14 @@ class Storage:
             rows = await fetch_all(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE {_OPEN} ORDER BY id")
             actions = await fetch_all(
                 db,
-                f"SELECT game_id, action FROM actions WHERE game_id IN (SELECT id FROM games WHERE {_OPEN}) "
+                f"SELECT game_id, seq, action FROM actions WHERE game_id IN (SELECT id FROM games WHERE {_OPEN}) "
                 "ORDER BY game_id, seq",
             )
-        logs: dict[int, list[str]] = {}
-        for game_id, text in actions:
-            logs.setdefault(game_id, []).append(text)
-        return [_game(row, logs.get(row[0], [])) for row in rows]
+        logs: dict[int, list[tuple[Any, Any]]] = {}
+        for game_id, seq, text in actions:
+            logs.setdefault(game_id, []).append((seq, text))
+        # One damaged game must not stop the others from resuming: it comes back marked, not raised.
+        return [_read_game(row, logs.get(row[0], [])) for row in rows]
 
     async def active_game_in_channel(self, channel_id: int) -> StoredGame | None:
         """The lobby/running game in a channel (the newest, should there somehow be two)."""
@@ -300,7 +302,7 @@ class Storage:
     # --- the end of a game ---------------------------------------------------------------------
 
     async def finish_game(self, game_id: int, results: list[PlayerResult], status: str = "finished") -> bool:
-        """Settle a game: write its results and bets and set its status, in ONE transaction.
+        """Settle a game: write its results and stakes and set its status, in ONE transaction.
 
         Returns False and writes nothing if the game was settled before (resuming or replaying a
         finished game never pays twice) or was closed without results (cancelled/abandoned: a
@@ -342,11 +344,11 @@ class Storage:
                 ],
             )
             await db.executemany(
-                "INSERT INTO bets (game_id, seat, n, race, subject, side, payout, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "INSERT INTO stakes (game_id, seat, n, label, outcome, amount) VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, r.seat, n, b.race, b.subject, b.side, b.payout, int(b.won))
+                    (game_id, r.seat, n, stake.label, stake.outcome, stake.amount)
                     for r in results
-                    for n, b in enumerate(r.bets)
+                    for n, stake in enumerate(r.stakes)
                 ],
             )
             await db.execute(
@@ -404,22 +406,42 @@ class Storage:
             return await standings.history(db, guild_id, limit)
 
     async def game_results(self, game_id: int) -> list[PlayerResult]:
-        """The stored outcome of one game, every seat (AI seats too), in seat order; [] if not settled."""
+        """The stored outcome of one game, every seat (AI seats too) with its stakes, in seat order; [] if not settled."""
         async with self._transaction(f"read the results of game {game_id}", write=False) as db:
-            async with db.execute(
+            rows = await fetch_all(
+                db,
                 "SELECT seat, user_id, name, cash, net, place, won FROM results WHERE game_id = ? ORDER BY seat",
                 (game_id,),
-            ) as cursor:
-                rows = await cursor.fetchall()
+            )
+            stakes = await fetch_all(
+                db,
+                "SELECT seat, label, outcome, amount FROM stakes WHERE game_id = ? ORDER BY seat, n",
+                (game_id,),
+            )
+        held: dict[int, list[StakeRecord]] = {}
+        for seat, label, outcome, amount in stakes:
+            held.setdefault(seat, []).append(StakeRecord(label=label, outcome=outcome, amount=amount))
         return [
-            PlayerResult(seat=r[0], user_id=r[1], name=r[2], cash=r[3], net=r[4], place=r[5], won=bool(r[6]))
+            PlayerResult(
+                seat=r[0],
+                user_id=r[1],
+                name=r[2],
+                cash=r[3],
+                net=r[4],
+                place=r[5],
+                won=bool(r[6]),
+                stakes=held.get(r[0], []),
+            )
             for r in rows
         ]
 
-    async def lifetime_winnings(self, guild_id: int, kind: str, user_ids: list[int]) -> dict[int, int]:
-        """Each user's total net at ``kind`` in this guild; 0 for a newcomer."""
+    async def lifetime_net(self, guild_id: int, kind: str, user_ids: list[int]) -> dict[int, int]:
+        """Each user's total net winnings at ``kind`` in this guild, over every game; 0 for a newcomer.
+
+        The generic query a game's own statistics are built from (e.g. who goes first).
+        """
         async with self._transaction("read lifetime winnings", write=False) as db:
-            return await standings.lifetime_winnings(db, guild_id, kind, user_ids)
+            return await standings.lifetime_net(db, guild_id, kind, user_ids)
 
 
 def _check_open_status(status: str) -> None:
@@ -442,31 +464,76 @@ async def _load(db: aiosqlite.Connection, game_id: int) -> StoredGame | None:
     row = await fetch_one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
     if row is None:
         return None
-    actions = await fetch_all(db, "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
-    return _game(row, [text for (text,) in actions])
-
-
-def _game(row: Sequence[Any], actions: list[str]) -> StoredGame:
-    game_id = row[0]
-    try:
-        return StoredGame(
-            id=game_id,
-            kind=row[1],
-            guild_id=row[2],
-            channel_id=row[3],
-            seed=int(row[4]),
-            settings=json.loads(row[5]),
-            seats=json.loads(row[6]),
-            actions=[json.loads(text) for text in actions],
-            status=row[7],
-            meta=json.loads(row[8]),
-            created_at=row[9],
-            updated_at=row[10],
-        )
-    except ValueError as error:
+    actions = await fetch_all(
+        db, "SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)
+    )
+    game = _read_game(row, actions)
+    if game.damage is not None:
+        # Someone asked for this one game to play it: a half-read game would replay wrongly.
         raise StorageError(
-            f"Game {game_id} is stored with unreadable data ({error}); the database is damaged."
-        ) from error
+            f"Game {game_id} is stored with unreadable data ({game.damage}); the database is damaged."
+        )
+    return game
+
+
+def _read_game(row: Sequence[Any], actions: Sequence[tuple[Any, Any]]) -> StoredGame:
+    """The game a row and its ``(seq, action)`` rows hold; what cannot be read is named in ``damage``."""
+    problems: list[str] = []
+
+    def part(what: str, read: Callable[[], Any], empty: Any) -> Any:
+        try:
+            return read()
+        except (ValueError, TypeError, OverflowError) as error:
+            problems.append(f"{what}: {error}")
+            return empty
+
+    game = StoredGame(
+        id=row[0],
+        kind=str(row[1]),
+        guild_id=part("guild_id", lambda: _whole(row[2]), 0),
+        channel_id=part("channel_id", lambda: _whole(row[3]), 0),
+        seed=part("seed", lambda: int(row[4]), 0),
+        settings=part("settings", lambda: _json(row[5], dict), {}),
+        seats=part("seats", lambda: _seat_list(_json(row[6], list)), []),
+        actions=[],
+        status=str(row[7]),
+        meta=part("meta", lambda: _json(row[8], dict), {}),
+        created_at=part("created_at", lambda: float(row[9]), 0.0),
+        updated_at=part("updated_at", lambda: float(row[10]), 0.0),
+    )
+    for expected, (seq, text) in enumerate(actions):
+        if seq != expected:
+            problems.append(f"action {expected}: missing from the log (the next stored is {seq})")
+            break
+        action = part(f"action {seq}", lambda t=text: _json(t, dict), None)
+        if action is None:
+            break
+        game.actions.append(action)
+    if problems:
+        game.damage = "; ".join(problems)
+    return game
+
+
+def _json(text: Any, shape: type) -> Any:
+    value = json.loads(text)
+    if not isinstance(value, shape):
+        raise TypeError(
+            f"expected a JSON {'object' if shape is dict else 'array'}, found {type(value).__name__}"
+        )
+    return value
+
+
+def _whole(value: Any) -> int:
+    if not isinstance(value, int):
+        raise TypeError(f"expected a whole number, found {value!r}")
+    return value
+
+
+def _seat_list(seats: list[Any]) -> list[dict[str, Any]]:
+    for n, seat in enumerate(seats):
+        if not isinstance(seat, dict):
+            raise TypeError(f"seat {n} is {type(seat).__name__}, not a JSON object")
+    return seats
 
 
 async def _rollback(db: aiosqlite.Connection) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import BetRecord, Storage, StorageError
+from bot.storage import StakeRecord, Storage, StorageError
 from tests.bot.storage.storage_support import count_rows, result, seats
 
 
@@ -108,8 +108,8 @@ async def test_a_full_disk_during_settlement_leaves_nothing_half_written(
     storage: Storage, db_path: Path
 ) -> None:
     game_id = await storage.create_game("hotstreak", 1, 2, 3, {}, seats(*range(1, 9)))
-    bets = [BetRecord(race, "gobbler", "risky", 4, True) for race in range(40)]
-    results = [result(seat, seat + 1, seat, name="N" * 3000, bets=bets) for seat in range(8)]
+    stakes = [StakeRecord(f"stake {n}", "won", 4) for n in range(40)]
+    results = [result(seat, seat + 1, seat, name="N" * 3000, stakes=stakes) for seat in range(8)]
     db = storage._db
     assert db is not None
     async with db.execute("PRAGMA page_count") as cursor:
@@ -118,11 +118,11 @@ async def test_a_full_disk_during_settlement_leaves_nothing_half_written(
     with pytest.raises(StorageError, match="is full") as caught:
         await storage.finish_game(game_id, results)
     assert isinstance(caught.value.__cause__, sqlite3.OperationalError)
-    for table in ("results", "bets", "player_totals", "player_names"):
+    for table in ("results", "stakes", "player_totals", "player_names"):
         assert count_rows(db_path, table) == 0, table
     game = await storage.load_game(game_id)
     assert game is not None and game.status == "running"
     await db.execute("PRAGMA max_page_count = 1073741823")  # space freed: the settlement goes through once
     assert await storage.finish_game(game_id, results) is True
     assert count_rows(db_path, "results") == 8
-    assert count_rows(db_path, "bets") == 8 * 40
+    assert count_rows(db_path, "stakes") == 8 * 40

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import BetRecord, StaleAction, Storage, StorageError
+from bot.storage import StakeRecord, StaleAction, Storage, StorageError
 from tests.bot.storage.storage_support import Clock, count_rows, result, seats
 
 GUILD, CHANNEL = 111, 222
@@ -172,15 +172,16 @@ async def test_the_active_game_of_a_user_is_found_by_seat_in_that_guild(storage:
 
 async def test_finishing_writes_results_once(storage: Storage, db_path: Path) -> None:
     game_id = await new_game(storage, 5, None)
-    bets = [BetRecord(1, "gobbler", "risky", 6, True), BetRecord(1, "side:dq-mum", "yes:safe", 0, False)]
-    results = [result(0, 5, 4, won=True, bets=bets), result(1, None, -2, place=2)]
+    stakes = [StakeRecord("Red, risky", "won", 6), StakeRecord("Rain before noon: yes", "lost", 0)]
+    results = [result(0, 5, 4, won=True, stakes=stakes), result(1, None, -2, place=2)]
     assert await storage.finish_game(game_id, results) is True
-    counts = {table: count_rows(db_path, table) for table in ("results", "bets", "player_totals")}
-    assert counts == {"results": 2, "bets": 2, "player_totals": 1}
+    counts = {table: count_rows(db_path, table) for table in ("results", "stakes", "player_totals")}
+    assert counts == {"results": 2, "stakes": 2, "player_totals": 1}
     assert await storage.finish_game(game_id, results) is False
     assert await storage.finish_game(game_id, [result(0, 5, 400, won=True)]) is False
     assert {table: count_rows(db_path, table) for table in counts} == counts
-    assert await storage.lifetime_winnings(GUILD, "hotstreak", [5]) == {5: 4}
+    assert await storage.lifetime_net(GUILD, "hotstreak", [5]) == {5: 4}
+    assert await storage.game_results(game_id) == results
     game = await storage.load_game(game_id)
     assert game is not None and game.status == "finished"
 
@@ -200,7 +201,7 @@ async def test_a_closed_game_is_never_settled_and_a_settled_game_never_closed(st
     await storage.close_game(settled, "abandoned", "a late timeout")
     game = await storage.load_game(settled)
     assert game is not None and game.status == "finished"
-    assert await storage.lifetime_winnings(GUILD, "hotstreak", [5]) == {5: 3}
+    assert await storage.lifetime_net(GUILD, "hotstreak", [5]) == {5: 3}
 
 
 async def test_finish_refuses_a_missing_game_and_duplicate_seats(storage: Storage) -> None:
