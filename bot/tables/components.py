@@ -126,7 +126,7 @@ def add_controls(view: discord.ui.View, game_id: int, n: int, controls: Controls
         for c in shown
     ]
     placeholder = controls.placeholder + (f" ({page + 1}/{count})" if count > 1 else "")
-    view.add_item(select(custom_ids.menu(game_id, seat, n, kind, page), options, placeholder, row=0))
+    view.add_item(select(custom_ids.menu(game_id, seat, n, kind), options, placeholder, row=0))
     if count > 1:
         view.add_item(
             button(

@@ -3,7 +3,7 @@
 Forms (all far under Discord's 100 characters; a choice is its index in the pending decision):
 
   ``g:<game>:d:<seat>:<n>:<kind>:i<index>``  a decision button, for ``seat`` after its n-th action
-  ``gs:<game>:<seat>:<n>:<kind>:p<page>``    a decision menu showing page ``page``; values ``i<index>``
+  ``gs:<game>:<seat>:<n>:<kind>``            a decision menu (any page of it); values ``i<index>``
   ``g:<game>:m:<seat>:<n>:<kind>:p<page>``   turns that menu to ``page``
   ``g:<game>:hand``                          "My hand"
   ``g:<game>:lobby:<op>``                    lobby buttons (join, leave, ai, start, cancel)
@@ -11,8 +11,9 @@ Forms (all far under Discord's 100 characters; a choice is its index in the pend
   ``g:0:page:lb:<scope>:<period>:<page>``    leaderboard pages
 
 Ids posted by the bot before this module (a decision button whose last part is the choice as
-JSON, a menu id without a page and values as JSON) are still read: their choice is looked up among
-the pending options, so a button already in Discord keeps working, or is answered as stale.
+JSON, a menu whose values are the options as JSON) are still read: their choice is looked up among
+the pending options, so a button already in Discord keeps working, or is answered as stale. (No
+JSON value starts with ``i``, so an old menu value never reads as an index.)
 
 ``parse`` is total: any text gives a ``Parsed`` value, and anything it cannot read is ``Unreadable``.
 """
@@ -30,8 +31,7 @@ _NUM = r"(0|[1-9]\d{0,19})"
 _KIND = r"([a-z][a-z0-9_]{0,30})"
 _DECISION = re.compile(rf"g:{_NUM}:d:{_NUM}:{_NUM}:{_KIND}:i{_NUM}")
 _LEGACY_DECISION = re.compile(rf"g:{_NUM}:d:{_NUM}:{_NUM}:{_KIND}:(.+)", re.DOTALL)
-_MENU = re.compile(rf"gs:{_NUM}:{_NUM}:{_NUM}:{_KIND}:p{_NUM}")
-_LEGACY_MENU = re.compile(rf"gs:{_NUM}:{_NUM}:{_NUM}:{_KIND}")
+_MENU = re.compile(rf"gs:{_NUM}:{_NUM}:{_NUM}:{_KIND}")
 _MENU_PAGE = re.compile(rf"g:{_NUM}:m:{_NUM}:{_NUM}:{_KIND}:p{_NUM}")
 _HAND = re.compile(rf"g:{_NUM}:hand")
 _LOBBY = re.compile(rf"g:{_NUM}:lobby:([a-z]+)")
@@ -103,8 +103,8 @@ def decision(game: int, seat: int, n: int, kind: str, index: int) -> str:
     return f"g:{game}:d:{seat}:{n}:{kind}:i{index}"
 
 
-def menu(game: int, seat: int, n: int, kind: str, page: int) -> str:
-    return f"gs:{game}:{seat}:{n}:{kind}:p{page}"
+def menu(game: int, seat: int, n: int, kind: str) -> str:
+    return f"gs:{game}:{seat}:{n}:{kind}"
 
 
 def menu_value(index: int) -> str:
@@ -141,7 +141,15 @@ def parse(custom_id: object, values: list[str] | None = None) -> Parsed:
     if m := _DECISION.fullmatch(custom_id):
         return Decide(int(m[1]), int(m[2]), int(m[3]), m[4], index=int(m[5]))
     if m := _MENU.fullmatch(custom_id):
-        return Decide(int(m[1]), int(m[2]), int(m[3]), m[4], index=_menu_index(values))
+        game, seat, n, kind = int(m[1]), int(m[2]), int(m[3]), m[4]
+        if not values or not isinstance(values[0], str):
+            return Decide(game, seat, n, kind)  # nothing chosen
+        if index := _INDEX.fullmatch(values[0]):
+            return Decide(game, seat, n, kind, index=int(index[1]))
+        choice = _json(values[0])
+        if choice is _MISSING:
+            return Unreadable()
+        return Decide(game, seat, n, kind, choice=choice, legacy=True)
     if m := _MENU_PAGE.fullmatch(custom_id):
         return MenuPage(int(m[1]), int(m[2]), int(m[3]), m[4], int(m[5]))
     if m := _HAND.fullmatch(custom_id):
@@ -153,11 +161,6 @@ def parse(custom_id: object, values: list[str] | None = None) -> Parsed:
         return Lobby(int(m[1]), "kick", seat)
     if m := _BOARD.fullmatch(custom_id):
         return BoardPage(m[1], m[2], int(m[3]))
-    if m := _LEGACY_MENU.fullmatch(custom_id):
-        choice = _json(values[0]) if values else _MISSING
-        if choice is _MISSING:
-            return Decide(int(m[1]), int(m[2]), int(m[3]), m[4])
-        return Decide(int(m[1]), int(m[2]), int(m[3]), m[4], choice=choice, legacy=True)
     if m := _LEGACY_DECISION.fullmatch(custom_id):
         choice = _json(m[5])
         if choice is _MISSING:
@@ -174,13 +177,6 @@ def _json(text: str) -> object:
         return json.loads(text)
     except ValueError:
         return _MISSING
-
-
-def _menu_index(values: list[str] | None) -> int | None:
-    if not values or not isinstance(values[0], str):
-        return None
-    m = _INDEX.fullmatch(values[0])
-    return int(m[1]) if m else None
 
 
 def _plain_number(values: list[str] | None) -> int | None:

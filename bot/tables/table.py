@@ -81,6 +81,7 @@ class Table:
         self._deadline_for: frozenset[tuple[int, str]] = frozenset()
         self._prompt_key: str | None = None
         self._prompt_message: discord.Message | None = None
+        self._prompt_shown: object = None
         self._dm_sent: set[tuple[int, int, str]] = set()
         self.dm_closed: set[int] = set(self.meta.get("dm_closed", []))
         self.last_events: list[Event] = []  # what the last replayed action caused (see Tables._resume)
@@ -484,12 +485,15 @@ class Table:
             await self._retire_prompt()
         else:
             key, out = prompt
+            shown = self._shown(out)
             if key == self._prompt_key and self._prompt_message is not None:
-                await self.edit(self._prompt_message, **self.message_kwargs(out, editing=True))
+                if shown != self._prompt_shown:  # an unchanged prompt is not edited again
+                    await self.edit(self._prompt_message, **self.message_kwargs(out, editing=True))
             else:
                 await self._retire_prompt()
                 self._prompt_message = await self.send(out)
                 self._prompt_key = key
+            self._prompt_shown = shown
         for decision in waiting:
             if decision.player is None or not self.is_private(decision):
                 continue
@@ -511,6 +515,11 @@ class Table:
                 view.add_item(button(custom_ids.hand(self.game_id), "My hand", emoji="🃏", row=out.hand_row))
             out = dataclasses.replace(out, view=view, controls=None, hand_button=False)
         return message_kwargs(out, editing=editing)
+
+    def _shown(self, out: Outgoing) -> object:
+        """What a player would see of a prompt (its ids depend on who acted how often)."""
+        embed = out.embed.to_dict() if out.embed is not None else None
+        return (out.content, repr(embed), out.image, out.controls, out.hand_button, tuple(self.acted))
 
     async def edit(self, message: discord.Message, **changes: Any) -> None:
         """Edit one of the table's channel messages, paced like a new message."""
