@@ -14,18 +14,16 @@ from __future__ import annotations
 
 import json
 import random
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
 
 from bot.games.base import Action, Decision, Event, Game, SeatResult, Stake
 from bot.games.catalog import ENTRIES, Entry, Start
-from bot.tables.pacer import ChannelPacer
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat
 from bot.tables.table import Table
-from bot.tables.timing import Timing
+from tests.bot.tables.quiet_host import QuietHost, RecordingTable
 
 SEEDS = range(16)
 MAX_STEPS = 20_000
@@ -127,52 +125,6 @@ def public(events: list[Event]) -> list[dict[str, Any]]:
 
 
 # --- the table and the presenter ------------------------------------------------------------
-
-
-class KeptResults:
-    """Storage for one game's results only."""
-
-    def __init__(self) -> None:
-        self.results: dict[int, list[Any]] = {}
-
-    async def finish_game(self, game_id: int, results: list[Any]) -> None:
-        self.results.setdefault(game_id, results)
-
-
-@dataclass
-class QuietHost:
-    """Just enough of a bot for a table that announces into a list."""
-
-    timing: Timing = field(default_factory=Timing)
-    pacer: ChannelPacer = field(default_factory=lambda: ChannelPacer(5, 5.0))
-    storage: KeptResults = field(default_factory=KeptResults)
-    tables: Any = None
-
-    def get_channel(self, channel_id: int) -> Any:
-        return None
-
-    def get_user(self, user_id: int) -> Any:
-        return None
-
-    async def fetch_user(self, user_id: int) -> Any:
-        return None
-
-    async def dispatch_page(self, interaction: Any, page: Any) -> None:
-        return None
-
-
-class RecordingTable(Table):
-    """A table whose messages are kept instead of sent, and whose prompts are left alone."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.sent: list[Outgoing] = []
-
-    async def send(self, out: Outgoing) -> None:  # type: ignore[override]
-        self.sent.append(out)
-
-    async def refresh_prompts(self) -> None:
-        return None
 
 
 class Spy:
