@@ -120,9 +120,6 @@ class Table:
         assert self.engine is not None
         return self.engine.view(seat)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        return self.public_view() if seat is None else self.seat_view(seat)
-
     def pending_for(self, seat: int, kind: str | None = None) -> Decision | None:
         """What ``seat`` must decide now (a presenter shows its options), if anything."""
         return self.engine.decision_for(seat, kind) if self.engine is not None else None
@@ -418,10 +415,18 @@ class Table:
         if seat is None or self.engine is None or seat != click.seat:
             await reply(interaction, "This menu isn't yours.")
             return
-        if click.n != self.acted[seat] or self.engine.decision_for(seat, click.kind) is None:
+        decision = self.engine.decision_for(seat, click.kind)
+        if click.n != self.acted[seat] or decision is None:
             await reply(interaction, STALE)
             return
-        out = self._private_message(seat)
+        if self.is_private(decision):
+            out = self._private_message(seat)
+        else:  # a menu in the channel's prompt
+            prompt = await self.presenter.prompt(self)
+            if prompt is None:
+                await reply(interaction, STALE)
+                return
+            out = prompt[1]
         with contextlib.suppress(discord.HTTPException):
             await interaction.response.edit_message(**self.message_kwargs(out, editing=True, page=click.page))
 
