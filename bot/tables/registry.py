@@ -13,7 +13,7 @@ import discord
 from bot.games.base import GameError
 from bot.games.catalog import CATALOG, Entry
 from bot.storage import StorageError, StoredGame
-from bot.tables import custom_ids
+from bot.tables import clicks, custom_ids
 from bot.tables.lobby import expire_lobby, lobby_message, on_lobby, start_game
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat, ai_seat
@@ -155,11 +155,11 @@ class Tables:
         if isinstance(click, custom_ids.Lobby):
             await on_lobby(table, interaction, click.op, click.seat)
         elif isinstance(click, custom_ids.Hand):
-            await table.show_hand(interaction)
+            await clicks.show_hand(table, interaction)
         elif isinstance(click, custom_ids.MenuPage):
-            await table.on_menu_page(interaction, click)
+            await clicks.on_menu_page(table, interaction, click)
         else:
-            await table.on_decision(interaction, click)
+            await clicks.on_decision(table, interaction, click)
 
     # --- after a restart --------------------------------------------------------
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
-import json
 import logging
 import random
 import time
@@ -21,8 +20,8 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import JSON, Action, Decision, Event, Game, IllegalAction, SeatResult
-from bot.storage import PlayerResult, StakeRecord, StaleAction, StorageError
+from bot.games.base import Action, Decision, Event, Game, SeatResult
+from bot.storage import PlayerResult, StakeRecord, StorageError
 from bot.tables import custom_ids, viewing
 from bot.tables.components import add_controls, button
 from bot.tables.presenter import Outgoing, Presenter
@@ -327,7 +326,7 @@ class Table:
                 "Could not store the results of game %s; they will be written on restart", self.game_id
             )
 
-    # --- clicks ----------------------------------------------------------------
+    # --- results --------------------------------------------------------------
 
     def results(self) -> list[PlayerResult]:
         """The engine's generic results as the rows the results table stores (one per seat)."""
@@ -346,89 +345,6 @@ class Table:
             won=result.won,
             stakes=[StakeRecord(s.label, s.outcome, s.amount) for s in result.stakes],
         )
-
-    async def on_decision(self, interaction: discord.Interaction, click: custom_ids.Decide) -> None:
-        seat, n, kind = click.seat, click.n, click.kind
-        mine = self.seat_of(interaction.user.id)
-        if mine is None:
-            await reply(interaction, "You're not playing in this game.")
-            return
-        if self.engine is None:
-            await reply(interaction, "The game hasn't started yet.")
-            return
-        if not 0 <= seat < len(self.seats):
-            await reply(
-                interaction, "I couldn't read this button; it may be from an older version of the bot."
-            )
-            return
-        if mine != seat:
-            await reply(interaction, f"That's for {self.seats[seat].name}, not you.")
-            return
-        if n != self.acted[seat] or not any(
-            d.player == seat and d.kind == kind for d in self.human_pending()
-        ):
-            await reply(interaction, STALE)
-            return
-        if click.index is None and not click.legacy:
-            await reply(interaction, "Pick an option first.")
-            return
-        await interaction.response.defer()
-        async with self.lock:
-            decision = self.engine.decision_for(seat, kind) if self.engine else None
-            if self.closed or n != self.acted[seat] or decision is None:
-                await followup(interaction, STALE)
-                return
-            choice = _chosen(decision, click)
-            if choice is _STALE_CHOICE:
-                await followup(interaction, STALE)
-                return
-            try:
-                events = await self.commit(Action(seat, kind, choice))
-            except IllegalAction as error:
-                await followup(interaction, f"Not allowed: {error}")
-                return
-            except (StaleAction, StorageError):
-                log.exception("Could not store an action of game %s", self.game_id)
-                await followup(interaction, SAVE_FAILED)
-                return
-            await followup(interaction, self.presenter.choice_label(self, seat, decision, choice))
-            await self.publish(events)
-        self.wake.set()
-
-    def _private_message(self, seat: int) -> Outgoing:
-        private = [d for d in self.human_pending() if d.player == seat and self.is_private(d)]
-        if private:
-            return self.presenter.private_prompt(self, seat, private[0])
-        return self.presenter.hand(self, seat)
-
-    async def show_hand(self, interaction: discord.Interaction) -> None:
-        seat = self.seat_of(interaction.user.id)
-        if seat is None or self.engine is None:
-            await reply(interaction, "You're not playing in this game.")
-            return
-        out = self._private_message(seat)
-        await interaction.response.send_message(**self.message_kwargs(out), ephemeral=True)
-
-    async def on_menu_page(self, interaction: discord.Interaction, click: custom_ids.MenuPage) -> None:
-        """Turn a long menu to another page, in the message that holds it."""
-        seat = self.seat_of(interaction.user.id)
-        if seat is None or self.engine is None or seat != click.seat:
-            await reply(interaction, "This menu isn't yours.")
-            return
-        decision = self.engine.decision_for(seat, click.kind)
-        if click.n != self.acted[seat] or decision is None:
-            await reply(interaction, STALE)
-            return
-        if self.is_private(decision):
-            out = self._private_message(seat)
-        else:  # a menu in the channel's prompt
-            prompt = await self.presenter.prompt(self)
-            if prompt is None:
-                await reply(interaction, STALE)
-                return
-            out = prompt[1]
-        with contextlib.suppress(discord.HTTPException):
-            await interaction.response.edit_message(**self.message_kwargs(out, editing=True, page=click.page))
 
     # --- talking to Discord ------------------------------------------------------
 
@@ -537,20 +453,6 @@ class Table:
             await self.edit(self._prompt_message, view=None)
         self._prompt_message = None
         self._prompt_key = None
-
-
-_STALE_CHOICE = object()
-
-
-def _chosen(decision: Decision, click: custom_ids.Decide) -> JSON:
-    """The option a click picked, or ``_STALE_CHOICE`` when it is not among the options now."""
-    if click.legacy:  # an id posted before choices were indexes: the option itself, as JSON
-        canon = json.dumps(click.choice, sort_keys=True)
-        found = [o for o in decision.options if json.dumps(o, sort_keys=True) == canon]
-        return found[0] if found else _STALE_CHOICE
-    if click.index is None or not 0 <= click.index < len(decision.options):
-        return _STALE_CHOICE
-    return decision.options[click.index]
 
 
 def message_kwargs(out: Outgoing, *, editing: bool = False) -> dict[str, Any]:

@@ -5,8 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.games.catalog import CATALOG
 from bot.tables.pacer import ChannelPacer
 from bot.tables.presenter import Outgoing
+from bot.tables.seats import Seat
 from bot.tables.table import Table
 from bot.tables.timing import Timing
 
@@ -50,10 +52,6 @@ class QuietHost:
     async def dispatch_page(self, interaction: Any, page: Any) -> None:
         return None
 
-    @staticmethod
-    def presenter_for(entry: Any) -> Any:
-        return entry.presenter_class()(entry)
-
 
 class RecordingTable(Table):
     """A table whose messages are kept instead of sent, and whose prompts are left alone."""
@@ -67,3 +65,19 @@ class RecordingTable(Table):
 
     async def refresh_prompts(self) -> None:
         return None
+
+
+def quiet_table(kind: str, seats: list[Seat], settings: dict[str, Any]) -> RecordingTable:
+    entry = CATALOG[kind]
+    return RecordingTable(
+        QuietHost(),  # type: ignore[arg-type]
+        entry,
+        entry.presenter_class()(entry),
+        game_id=1,
+        guild_id=1,
+        channel_id=1,
+        host_id=1,
+        seed=5,
+        seats=seats,
+        settings=settings,
+    )
