@@ -97,7 +97,9 @@ async def test_games_survive_sigkill_at_random_moments(world: World) -> None:
                 games = await _games(storage)
                 if games and all(g.status == "finished" for g in games):
                     break
-                assert kills < 40, "the games did not finish"
+                # A cap against a game that never ends, not a speed target: on a busy machine a restarted
+                # bot may get little done before the next kill.
+                assert kills < 100, "the games did not finish"
                 await asyncio.sleep(rng.uniform(0.2, 1.5))
                 process.send_signal(signal.SIGKILL)
                 process.wait(timeout=10)
