@@ -148,7 +148,7 @@ def _lock_for_this_process(path: Path) -> IO[bytes]:
     except OSError:
         handle.close()
         raise StorageError(
-            f"Could not open the database: {path} is already in use by another bot process. "
+            f"Could not open the database: {path} is already in use by another running bot. "
             "Only one bot process may use a SQLite file (two would play the same games twice); "
             "stop the other one, or give each its own file, or set DATABASE_URL to a PostgreSQL "
             "database (postgresql://user:password@host/dbname) to share one database between processes."

@@ -167,14 +167,16 @@ class Storage:
         text = _dump(action, "action")
         now = float(self._clock())
         async with self._transaction(f"store action {seq} of game {game_id}", write=True) as tx:
-            row = await tx.fetch_one(
-                "SELECT status, (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = games.id) "
-                f"FROM games WHERE id = ?{tx.for_update}",
-                (game_id,),
-            )
+            # The game's row first (locked against other processes on PostgreSQL), then, in a
+            # statement of its own, the log: one that waited for that lock sees what the other wrote.
+            row = await tx.fetch_one(f"SELECT status FROM games WHERE id = ?{tx.for_update}", (game_id,))
             if row is None:
                 raise StorageError(f"Game {game_id} does not exist; action {seq} was not stored.")
-            status, count = row
+            (status,) = row
+            counted = await tx.fetch_one(
+                "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,)
+            )
+            count = int(counted[0]) if counted else 0
             if seq < count:
                 raise StaleAction(
                     f"Action {seq} of game {game_id} was already stored (a double click or a replay)."

@@ -163,9 +163,9 @@ async def test_a_second_bot_process_on_the_same_file_is_refused_naming_postgresq
     try:
         done = await asyncio.to_thread(open_in_another_process, db_path)
         assert done.returncode == 3, done.stderr
-        assert f"{db_path} is already in use by another bot process" in done.stdout
+        assert f"{db_path} is already in use by another running bot" in done.stdout
         assert "PostgreSQL" in done.stdout and "postgresql://" in done.stdout
-        with pytest.raises(StorageError, match="already in use by another bot process"):
+        with pytest.raises(StorageError, match="already in use by another running bot"):
             await Storage.open(str(db_path))  # a second storage in this process too
         game_id = await storage.create_game("hotstreak", 1, 2, 3, {}, seats(5))  # the first one is unharmed
         assert (await storage.load_game(game_id)) is not None
