@@ -4,8 +4,9 @@
   SQLite: the bot's writes are human-paced, and one connection keeps the order of a process's
   writes obvious. Other processes are kept out of a game's rows by row locks: every write that
   reads a game first reads it ``FOR UPDATE``.
-* Commits are synchronous (the server's default ``synchronous_commit = on``): a call returns only
-  once the server has the change on disk, so an announced move is a stored move.
+* Commits are synchronous (``synchronous_commit = on`` for the bot's connection, whatever the
+  server's default): a call returns only once the server has the change on disk, so an announced
+  move is a stored move.
 * When the server goes away (restart, network), the call fails with ``StorageError`` and the
   connection is dropped; the next call connects again, so the bot recovers by itself once the
   server is back. Nothing is retried behind the caller's back: a caller that announces only what
@@ -80,6 +81,9 @@ class PostgresBackend(Backend):
         self._conn = None
         settings = {
             "application_name": "racing-bets-bot",
+            # Whatever the server's default: a commit returns once it is on the server's disk, so
+            # a move the bot announces is a stored move.
+            "synchronous_commit": "on",
             # Waiting for another process's row lock ends like SQLite's busy wait: a clear error.
             "lock_timeout": str(max(int(self._busy_timeout * 1000), 1)),
         }

@@ -122,7 +122,7 @@ async def test_a_read_only_look_refuses_writes(pg: Database) -> None:
 
 
 @pytest.fixture
-async def own_server(postgres_url: str) -> AsyncIterator[tuple[str, Path]]:
+async def own_server() -> AsyncIterator[tuple[str, Path]]:
     """A PostgreSQL server of this test's own, which it may stop and start (needs the server installed)."""
     folder = pg_server.new_folder()
     try:
