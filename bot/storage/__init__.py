@@ -1,4 +1,6 @@
-"""Persistence: games and their action logs, settled results, leaderboards (SQLite via aiosqlite).
+"""Persistence: games and their action logs, settled results, leaderboards, server settings.
+
+SQLite (aiosqlite) by default, or PostgreSQL (asyncpg) when ``DATABASE_URL`` names one.
 
 Every SQL statement of the bot lives in this package; everything else calls ``Storage``.
 """

@@ -89,7 +89,7 @@ async def test_games_survive_sigkill_at_random_moments(world: World) -> None:
                     world.users[name], channels[name], f"{kind} start", timeout=15, **options
                 )
                 await ix.wait_response(timeout=15)
-        storage = await Storage.open(str(world.db))
+        storage = await Storage.open(str(world.db), read_only=True)  # the bot holds the file
         try:
             rng = random.Random(20261129)
             identifies, kills = 1, 0

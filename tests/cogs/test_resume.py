@@ -50,7 +50,7 @@ async def test_a_stored_game_carries_on_after_a_restart_with_working_buttons(wor
         message, custom_id = _bet_buttons(world)[-1]
         ix = await world.fake.click(world.users["alice"], message, custom_id)
         assert "You took" in await private_answer(world.fake, ix)
-        async with await Storage.open(str(world.db)) as storage:
+        async with await Storage.open(str(world.db), read_only=True) as storage:  # the bot holds the file
             game = await storage.load_game(game_id)
         assert game is not None and game.status == "running"
         assert (
