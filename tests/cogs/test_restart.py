@@ -13,6 +13,8 @@ import sys
 from pathlib import Path
 from typing import IO
 
+import pytest
+
 from bot.games.base import Action, Game
 from bot.games.catalog import Entry, entry
 from bot.storage import Storage, StoredGame
@@ -68,6 +70,7 @@ def uninterrupted(game: Entry, seed: int, seats: list[Seat], settings: dict) -> 
     return [r.cash for r in engine.results()]
 
 
+@pytest.mark.timeout(300)  # dozens of bot restarts; slow on a busy machine, not a speed test
 async def test_games_survive_sigkill_at_random_moments(world: World) -> None:
     hosts = {"hotstreak": ["alice", "bob"], "horserace": ["dave"]}
     channels = {

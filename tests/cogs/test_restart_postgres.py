@@ -31,6 +31,7 @@ async def database(postgres_url: str) -> AsyncIterator[Database]:
         yield database
 
 
+@pytest.mark.timeout(300)  # dozens of bot restarts; slow on a busy machine, not a speed test
 async def test_games_survive_sigkill_at_random_moments_on_postgresql(
     world: World, database: Database, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -149,7 +149,7 @@ async def test_buttons_posted_before_the_update_keep_working_or_say_they_are_sta
 
         taken = await world.fake.click(world.users["alice"], old, old_id)
         assert "You took" in await private_answer(world.fake, taken)
-        async with await Storage.open(str(world.db)) as storage:
+        async with await Storage.open(str(world.db), read_only=True) as storage:
             stored = await storage.load_game(game_id)
         assert stored is not None and stored.actions[0] == {"player": 0, "kind": "bet", "choice": option}
 
