@@ -1,12 +1,17 @@
-"""How fast the leaderboards, records and history are with a million result rows.
+"""How fast the leaderboards, records and history are with a million result rows, on SQLite and PostgreSQL.
 
-Run: ``python bench/bench_leaderboard.py [--rows 1000000] [--repeat 40] [--keep PATH]``
+Run: ``python bench/bench_leaderboard.py [--rows 1000000] [--repeat 40] [--databases sqlite,postgres]
+[--postgres-url URL] [--keep PATH]``
 
 Fills a temporary database (50 guilds of very different sizes, 5,000 users, a year of games,
-Hot Streak bets) and prints the median and 95th percentile per query, in milliseconds, through
-the real ``Storage`` API. The bulk fill writes SQL straight into the tables ``Storage`` created
-(through its triggers, so the all-time totals are built exactly as finish_game would build them):
-a benchmark may do that; the bot's code never does.
+three or four stakes per Hot Streak seat) and prints the median and 95th percentile per query, in
+milliseconds, through the real ``Storage`` API. The bulk fill writes SQL straight into the tables
+``Storage`` created (through its triggers, so the all-time totals are built exactly as
+finish_game would build them): a benchmark may do that; the bot's code never does.
+
+Both databases get the same games and results (one seeded generator). PostgreSQL: ``--postgres-url``
+(or ``BENCH_POSTGRES_URL``) names an empty database to fill; without one, a throwaway server is
+started with tests/bot/storage/pg_server.py (durable settings, as in production: fsync on).
 """
 
 from __future__ import annotations
@@ -15,13 +20,14 @@ import argparse
 import asyncio
 import itertools
 import json
+import os
 import random
 import sqlite3
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +38,17 @@ from bot.storage import Storage, period_start  # noqa: E402
 GUILDS = 50
 USERS = 5_000
 YEAR = 365 * 86400
-MASCOTS = ("gobbler", "hurley", "dangle", "mum")
-SIDES = ("safe", "risky")
-SIDE_BETS = ("side:dq-gobbler", "side:two-finish", "side:mum-last", "side:photo-finish")
+TICKETS = tuple(
+    f"{name}, {risk}" for name in ("Gobbler", "Hurley", "Dangle", "Mum") for risk in ("safe", "risky")
+)
+SIDE_BETS = ("Side bet yes, safe", "Side bet no, safe", "Side bet yes, risky", "Side bet no, risky")
 
 
-def fill(path: Path, rows: int, seed: int = 1) -> dict[str, Any]:
-    """Write ``rows`` result rows (and their games and bets); return facts the timings need."""
+Batch = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
+
+
+def generate(rows: int, seed: int = 1) -> tuple[dict[int, list[int]], Iterator[Batch]]:
+    """Each guild's members, and the games and result rows in batches of about 50,000 results."""
     rng = random.Random(seed)
     guild_ids = [1_000_000 + g for g in range(GUILDS)]
     weights = [1 / (rank + 1) for rank in range(GUILDS)]  # Zipf: the biggest guild ~22% of games
@@ -52,6 +62,53 @@ def fill(path: Path, rows: int, seed: int = 1) -> dict[str, Any]:
             members[guild].append(user)
     member_weights = {g: list(itertools.accumulate(activity[u] for u in members[g])) for g in guild_ids}
 
+    def batches() -> Iterator[Batch]:
+        now = time.time()
+        step = YEAR / (rows / 5.2)
+        t = now - YEAR
+        game_id = written = 0
+        games: list[tuple[Any, ...]] = []
+        results: list[tuple[Any, ...]] = []
+        while written < rows:
+            game_id += 1
+            t = min(t + rng.expovariate(1 / step), now - 1)
+            guild = rng.choices(guild_ids, cum_weights=cumulative)[0]
+            kind = "hotstreak" if rng.random() < 0.7 else "horserace"
+            size = min(rng.randint(2, 8), rows - written)
+            humans = [
+                u
+                for u in rng.choices(members[guild], cum_weights=member_weights[guild], k=size)
+                if rng.random() > 0.1
+            ]
+            humans = list(dict.fromkeys(humans))
+            seats: list[int | None] = humans + [None] * (size - len(humans))
+            rng.shuffle(seats)
+            cash = [max(0, int(rng.gauss(12, 6))) for _ in seats]
+            order = sorted(range(size), key=lambda s: -cash[s])
+            place = {seat: i + 1 for i, seat in enumerate(order)}
+            seat_json = json.dumps(
+                [{"user_id": u, "name": f"P{u}" if u else "Bot", "ai": None} for u in seats]
+            )
+            games.append((game_id, kind, guild, guild * 10, str(game_id), seat_json, t - 1200, t, t))
+            for seat, user in enumerate(seats):
+                name = f"Player {user % 100000}" if user else f"Bot {seat}"
+                won = int(place[seat] == 1)
+                results.append(
+                    (game_id, seat, guild, kind, t, user, name, cash[seat], cash[seat] - 10, place[seat], won)
+                )
+            written += size
+            if len(results) >= 50_000:
+                yield games, results
+                games, results = [], []
+        if results:
+            yield games, results
+
+    return members, batches()
+
+
+def fill_sqlite(path: Path, rows: int) -> dict[str, Any]:
+    """Write ``rows`` result rows (and their games and stakes); return facts the timings need."""
+    members, batches = generate(rows)
     db = sqlite3.connect(path, isolation_level=None)
     # Bulk-load settings for this throwaway file only: no journal, no fsync, a big cache. The
     # results indexes are dropped and rebuilt from the migration's own statements afterwards
@@ -69,19 +126,8 @@ def fill(path: Path, rows: int, seed: int = 1) -> dict[str, Any]:
         "SELECT name FROM sqlite_schema WHERE type = 'index' AND tbl_name = 'results' AND sql IS NOT NULL"
     ).fetchall():
         db.execute(f"DROP INDEX {name}")
-    now = time.time()
-    start = now - YEAR
-    expected_games = rows / 5.2
-    step = YEAR / expected_games
-    t = start
-    game_id = 0
-    written = 0
-    games: list[tuple[Any, ...]] = []
-    results: list[tuple[Any, ...]] = []
-
-    spent: dict[str, float] = {"games": 0.0, "results": 0.0, "bets": 0.0, "indexes": 0.0, "analyze": 0.0}
-
-    def flush() -> None:
+    spent: dict[str, float] = {"games": 0.0, "results": 0.0, "stakes": 0.0, "indexes": 0.0, "analyze": 0.0}
+    for games, results in batches:
         db.execute("BEGIN")
         mark = time.perf_counter()
         db.executemany(
@@ -96,66 +142,25 @@ def fill(path: Path, rows: int, seed: int = 1) -> dict[str, Any]:
             results,
         )
         mark = _tick(spent, "results", mark)
-        # Bets are made inside SQLite from the batch's Hot Streak results: three tickets each (one per
-        # race) and a side bet for about 30% (about 2.3 million rows; unseeded random(), uniform).
+        # Stakes are made inside SQLite from the batch's Hot Streak results: three tickets each (one
+        # per race) and a side bet for about 30% (about 2.3 million rows; unseeded random(), uniform).
         db.execute(
-            f"INSERT INTO bets (game_id, seat, n, race, subject, side, payout, won) "
-            f"SELECT game_id, seat, race - 1, race, {_pick(MASCOTS)}, {_pick(SIDES)}, abs(random()) % 8, "
-            "abs(random()) % 100 < 35 FROM results, (SELECT 1 AS race UNION ALL SELECT 2 UNION ALL SELECT 3) "
+            f"INSERT INTO stakes (game_id, seat, n, label, outcome, amount) "
+            f"SELECT game_id, seat, race - 1, {_pick(TICKETS)}, "
+            "CASE WHEN abs(random()) % 100 < 35 THEN 'won' ELSE 'lost' END, abs(random()) % 8 "
+            "FROM results, (SELECT 1 AS race UNION ALL SELECT 2 UNION ALL SELECT 3) "
             "WHERE game_id BETWEEN ? AND ? AND kind = 'hotstreak'",
             (games[0][0], games[-1][0]),
         )
         db.execute(
-            f"INSERT INTO bets (game_id, seat, n, race, subject, side, payout, won) "
-            f"SELECT game_id, seat, 3, 3, {_pick(SIDE_BETS)}, 'yes:safe', 3, abs(random()) % 100 < 40 FROM results "
+            f"INSERT INTO stakes (game_id, seat, n, label, outcome, amount) "
+            f"SELECT game_id, seat, 3, {_pick(SIDE_BETS)}, "
+            "CASE WHEN abs(random()) % 100 < 40 THEN 'won' ELSE 'lost' END, 3 FROM results "
             "WHERE game_id BETWEEN ? AND ? AND kind = 'hotstreak' AND abs(random()) % 10 < 3",
             (games[0][0], games[-1][0]),
         )
         db.execute("COMMIT")
-        _tick(spent, "bets", mark)
-        games.clear()
-        results.clear()
-
-    while written < rows:
-        game_id += 1
-        t = min(t + rng.expovariate(1 / step), now - 1)
-        guild = rng.choices(guild_ids, cum_weights=cumulative)[0]
-        kind = "hotstreak" if rng.random() < 0.7 else "horserace"
-        size = min(rng.randint(2, 8), rows - written)
-        humans = [
-            u
-            for u in rng.choices(members[guild], cum_weights=member_weights[guild], k=size)
-            if rng.random() > 0.1
-        ]
-        humans = list(dict.fromkeys(humans))
-        seats: list[int | None] = humans + [None] * (size - len(humans))
-        rng.shuffle(seats)
-        cash = [max(0, int(rng.gauss(12, 6))) for _ in seats]
-        order = sorted(range(size), key=lambda s: -cash[s])
-        place = {seat: i + 1 for i, seat in enumerate(order)}
-        seat_json = json.dumps([{"user_id": u, "name": f"P{u}" if u else "Bot", "ai": None} for u in seats])
-        games.append((game_id, kind, guild, guild * 10, str(game_id), seat_json, t - 1200, t, t))
-        for seat, user in enumerate(seats):
-            name = f"Player {user % 100000}" if user else f"Bot {seat}"
-            results.append(
-                (
-                    game_id,
-                    seat,
-                    guild,
-                    kind,
-                    t,
-                    user,
-                    name,
-                    cash[seat],
-                    cash[seat] - 10,
-                    place[seat],
-                    place[seat] == 1,
-                )
-            )
-        written += size
-        if len(results) >= 50_000:
-            flush()
-    flush()
+        _tick(spent, "stakes", mark)
     mark = time.perf_counter()
     for sql in index_sql:
         db.execute(sql)
@@ -163,27 +168,127 @@ def fill(path: Path, rows: int, seed: int = 1) -> dict[str, Any]:
     db.execute("PRAGMA journal_mode = WAL")
     db.execute("ANALYZE")
     _tick(spent, "analyze", mark)
-    counts = {
-        table: db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
-        for table in ("games", "results", "bets")
-    }
-    by_guild = dict(db.execute("SELECT guild_id, COUNT(*) FROM results GROUP BY guild_id").fetchall())
+    counts = {table: db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0] for table in COUNTED}
+    by_guild = dict(db.execute(BY_GUILD).fetchall())
     busiest = max(by_guild, key=by_guild.__getitem__)
-    median_guild = sorted(by_guild, key=by_guild.__getitem__)[len(by_guild) // 2]
-    heavy_user = db.execute(
-        "SELECT user_id FROM results WHERE guild_id = ? AND user_id IS NOT NULL "
-        "GROUP BY user_id ORDER BY COUNT(*) DESC LIMIT 1",
-        (busiest,),
-    ).fetchone()[0]
+    heavy_user = db.execute(HEAVY_USER, (busiest,)).fetchone()[0]
+    facts = _facts(counts, by_guild, heavy_user, members)
     db.close()
+    return {**facts, "spent": spent, "size": f"{path.stat().st_size / 1e6:.0f} MB"}
+
+
+async def fill_postgres(url: str, rows: int) -> dict[str, Any]:
+    """The same rows as ``fill_sqlite``, by COPY (the results trigger fires per row, as in the bot)."""
+    import asyncpg
+
+    members, batches = generate(rows)
+    db = await asyncpg.connect(url)
+    try:
+        index_sql = [
+            sql
+            for (sql,) in await db.fetch(
+                "SELECT indexdef FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'results' "
+                "AND indexname <> 'results_pkey'"
+            )
+        ]
+        for (name,) in await db.fetch(
+            "SELECT indexname FROM pg_indexes WHERE schemaname = current_schema() AND tablename = 'results' "
+            "AND indexname <> 'results_pkey'"
+        ):
+            await db.execute(f"DROP INDEX {name}")
+        spent: dict[str, float] = {
+            "games": 0.0,
+            "results": 0.0,
+            "stakes": 0.0,
+            "indexes": 0.0,
+            "analyze": 0.0,
+        }
+        game_columns = ("id", "kind", "guild_id", "channel_id", "seed", "settings", "seats", "status", "meta")
+        game_columns += ("created_at", "updated_at", "ended_at", "settled")
+        result_columns = (
+            "game_id",
+            "seat",
+            "guild_id",
+            "kind",
+            "finished_at",
+            "user_id",
+            "name",
+            "cash",
+            "net",
+        )
+        result_columns += ("place", "won")
+        for games, results in batches:
+            async with db.transaction():
+                mark = time.perf_counter()
+                await db.copy_records_to_table(
+                    "games",
+                    records=[(*g[:5], "{}", g[5], "finished", "{}", *g[6:], 1) for g in games],
+                    columns=game_columns,
+                )
+                mark = _tick(spent, "games", mark)
+                await db.copy_records_to_table("results", records=results, columns=result_columns)
+                mark = _tick(spent, "results", mark)
+                await db.execute(
+                    f"INSERT INTO stakes (game_id, seat, n, label, outcome, amount) "
+                    f"SELECT game_id, seat, race - 1, {_pg_pick(TICKETS)}, "
+                    "CASE WHEN random() < 0.35 THEN 'won' ELSE 'lost' END, floor(random() * 8)::int "
+                    "FROM results, generate_series(1, 3) AS race "
+                    "WHERE game_id BETWEEN $1 AND $2 AND kind = 'hotstreak'",
+                    games[0][0],
+                    games[-1][0],
+                )
+                await db.execute(
+                    f"INSERT INTO stakes (game_id, seat, n, label, outcome, amount) "
+                    f"SELECT game_id, seat, 3, {_pg_pick(SIDE_BETS)}, "
+                    "CASE WHEN random() < 0.4 THEN 'won' ELSE 'lost' END, 3 FROM results "
+                    "WHERE game_id BETWEEN $1 AND $2 AND kind = 'hotstreak' AND random() < 0.3",
+                    games[0][0],
+                    games[-1][0],
+                )
+                _tick(spent, "stakes", mark)
+        mark = time.perf_counter()
+        for sql in index_sql:
+            await db.execute(sql)
+        await db.execute("SELECT setval(pg_get_serial_sequence('games', 'id'), (SELECT MAX(id) FROM games))")
+        mark = _tick(spent, "indexes", mark)
+        await db.execute("VACUUM ANALYZE")
+        _tick(spent, "analyze", mark)
+        counts = {table: int(await db.fetchval(f"SELECT COUNT(*) FROM {table}")) for table in COUNTED}
+        by_guild = {g: int(n) for g, n in await db.fetch(BY_GUILD)}
+        busiest = max(by_guild, key=by_guild.__getitem__)
+        heavy_user = await db.fetchval(HEAVY_USER.replace("?", "$1"), busiest)
+        facts = _facts(counts, by_guild, heavy_user, members)
+        size = await db.fetchval("SELECT pg_size_pretty(pg_database_size(current_database()))")
+    finally:
+        await db.close()
+    return {**facts, "spent": spent, "size": size}
+
+
+COUNTED = ("games", "results", "stakes")
+BY_GUILD = "SELECT guild_id, COUNT(*) FROM results GROUP BY guild_id"
+HEAVY_USER = (
+    "SELECT user_id FROM results WHERE guild_id = ? AND user_id IS NOT NULL "
+    "GROUP BY user_id ORDER BY COUNT(*) DESC, user_id LIMIT 1"
+)
+
+
+def _facts(
+    counts: dict[str, int], by_guild: dict[int, int], heavy_user: int, members: dict[int, list[int]]
+) -> dict[str, Any]:
+    busiest = max(by_guild, key=by_guild.__getitem__)
+    median_guild = sorted(by_guild, key=lambda g: (by_guild[g], g))[len(by_guild) // 2]
     return {
         "counts": counts,
         "busiest": (busiest, by_guild[busiest]),
         "median": (median_guild, by_guild[median_guild]),
         "heavy_user": heavy_user,
         "members": members,
-        "spent": spent,
     }
+
+
+def _pg_pick(values: tuple[str, ...]) -> str:
+    """PostgreSQL SQL for one of ``values`` at random."""
+    return "(ARRAY[" + ", ".join(f"'{v}'" for v in values) + f"])[floor(random() * {len(values)})::int + 1]"
 
 
 def _pick(values: tuple[str, ...]) -> str:
@@ -209,8 +314,8 @@ async def timed(repeat: int, call: Callable[[], Awaitable[Any]]) -> tuple[float,
     return statistics.median(times), times[min(len(times) - 1, int(len(times) * 0.95))]
 
 
-async def measure(path: Path, facts: dict[str, Any], repeat: int) -> None:
-    storage = await Storage.open(str(path))
+async def measure(url: str, facts: dict[str, Any], repeat: int) -> None:
+    storage = await Storage.open(url)
     try:
         print(f"{'query':<58} {'median ms':>10} {'p95 ms':>8}")
         for label, (guild, size) in (("busiest guild", facts["busiest"]), ("median guild", facts["median"])):
@@ -236,9 +341,9 @@ async def measure(path: Path, facts: dict[str, Any], repeat: int) -> None:
             print(f"{'history (10)':<58} {median:>10.2f} {p95:>8.2f}")
             median, p95 = await timed(
                 repeat,
-                lambda g=guild, r=rng, u=users: storage.lifetime_winnings(g, "hotstreak", r.sample(u, 6)),
+                lambda g=guild, r=rng, u=users: storage.lifetime_net(g, "hotstreak", r.sample(u, 6)),
             )
-            print(f"{'lifetime_winnings (6 users)':<58} {median:>10.2f} {p95:>8.2f}")
+            print(f"{'lifetime_net (6 users)':<58} {median:>10.2f} {p95:>8.2f}")
         guild, _ = facts["busiest"]
         median, p95 = await timed(repeat, lambda: storage.player_stats(guild, facts["heavy_user"]))
         print(f"{'player_stats (heaviest player of the busiest guild)':<58} {median:>10.2f} {p95:>8.2f}")
@@ -246,30 +351,77 @@ async def measure(path: Path, facts: dict[str, Any], repeat: int) -> None:
         await storage.close()
 
 
+def report(name: str, facts: dict[str, Any], built: float) -> None:
+    counts = facts["counts"]
+    print(
+        f"{name}: built {counts['results']:,} results, {counts['games']:,} games, {counts['stakes']:,} stakes "
+        f"in {built:.1f} s ({facts['size']})"
+    )
+    print("  of which: " + ", ".join(f"{what} {s:.1f} s" for what, s in facts["spent"].items()))
+
+
+def bench_sqlite(rows: int, repeat: int, keep: Path | None) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        path = keep or Path(tmp) / "bench.db"
+        asyncio.run(_create(str(path)))
+        begin = time.perf_counter()
+        facts = fill_sqlite(path, rows)
+        report("SQLite", facts, time.perf_counter() - begin)
+        asyncio.run(measure(str(path), facts, repeat))
+
+
+def bench_postgres(rows: int, repeat: int, url: str | None) -> None:
+    folder = None
+    if url is None:
+        from tests.bot.storage import pg_server
+
+        folder = pg_server.new_folder()
+        try:
+            url = pg_server.start(folder, durable=True)
+        except (pg_server.PgServerError, OSError) as error:
+            pg_server.stop(folder)
+            print(f"PostgreSQL: not measured ({error}); pass --postgres-url to use a server you have")
+            return
+    try:
+        asyncio.run(_create(url))
+        begin = time.perf_counter()
+        facts = asyncio.run(fill_postgres(url, rows))
+        report("PostgreSQL", facts, time.perf_counter() - begin)
+        asyncio.run(measure(url, facts, repeat))
+    finally:
+        if folder is not None:
+            pg_server.stop(folder)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000, help="result rows to write")
     parser.add_argument("--repeat", type=int, default=40, help="timed calls per query")
-    parser.add_argument("--keep", type=Path, help="write the database here and keep it (default: a temp dir)")
+    parser.add_argument("--databases", default="sqlite,postgres", help="which to measure (comma-separated)")
+    parser.add_argument(
+        "--postgres-url",
+        default=os.environ.get("BENCH_POSTGRES_URL"),
+        help="an empty PostgreSQL database to fill (default: start a throwaway server)",
+    )
+    parser.add_argument(
+        "--keep", type=Path, help="write the SQLite file here and keep it (default: a temp dir)"
+    )
     args = parser.parse_args(argv)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = args.keep or Path(tmp) / "bench.db"
-        asyncio.run(_create(path))
-        begin = time.perf_counter()
-        facts = fill(path, args.rows)
-        built = time.perf_counter() - begin
-        counts = facts["counts"]
-        print(
-            f"built {counts['results']:,} results, {counts['games']:,} games, {counts['bets']:,} bets "
-            f"in {built:.1f} s ({path.stat().st_size / 1e6:.0f} MB)"
-        )
-        print("  of which SQLite: " + ", ".join(f"{what} {s:.1f} s" for what, s in facts["spent"].items()))
-        asyncio.run(measure(path, facts, args.repeat))
+    chosen = {name.strip() for name in args.databases.split(",") if name.strip()}
+    unknown = chosen - {"sqlite", "postgres"}
+    if unknown:
+        parser.error(f"--databases: unknown {', '.join(sorted(unknown))}; use sqlite, postgres or both")
+    if "sqlite" in chosen:
+        bench_sqlite(args.rows, args.repeat, args.keep)
+    if "postgres" in chosen:
+        if "sqlite" in chosen:
+            print()
+        bench_postgres(args.rows, args.repeat, args.postgres_url)
     return 0
 
 
-async def _create(path: Path) -> None:
-    storage = await Storage.open(str(path))
+async def _create(url: str) -> None:
+    storage = await Storage.open(url)
     await storage.close()
 
 

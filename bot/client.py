@@ -1,22 +1,28 @@
-"""The bot: opens storage, loads one cog per game, syncs slash commands, resumes stored games."""
+"""The bot: opens storage, loads each catalogued game's cog, syncs slash commands, resumes stored games."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 
 import discord
 from discord.ext import commands
 
 from bot.config import Settings
+from bot.games.catalog import ENTRIES
 from bot.storage import Storage
-from bot.tables.components import GameButton, GameSelect
+from bot.tables.components import Component
+from bot.tables.custom_ids import BoardPage
 from bot.tables.pacer import ChannelPacer
 from bot.tables.registry import Tables
 from bot.tables.timing import Timing
 
 log = logging.getLogger(__name__)
 
-EXTENSIONS = ("cogs.hotstreak", "cogs.horserace", "cogs.stats")
+PageHandler = Callable[[discord.Interaction, BoardPage], Awaitable[None]]
+
+# Each catalogued game's command group, then the commands every game shares.
+EXTENSIONS = (*(entry.cog for entry in ENTRIES), "cogs.stats")
 
 # What the invite asks for, and nothing more: post messages with embeds and images, in threads too.
 PERMISSIONS = discord.Permissions(
@@ -44,14 +50,14 @@ class RaceBot(commands.Bot):
         self.tables = Tables(self)
         self._extensions = extensions
         self._resumed = False
-        self._page_handlers: dict[str, object] = {}
+        self._page_handler: PageHandler | None = None
         self.stopping = False  # set by bot.shutdown on SIGTERM/SIGINT: no new games from then on
 
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(
             self.settings.database_url, busy_timeout=self.timing.storage_busy_timeout
         )
-        self.add_dynamic_items(GameButton, GameSelect)
+        self.add_dynamic_items(Component)
         for extension in self._extensions:
             await self.load_extension(extension)
         if self.settings.dev_guild_id:
@@ -71,16 +77,15 @@ class RaceBot(commands.Bot):
             self._resumed = True
             await self.tables.resume_all()
 
-    def add_page_handler(self, name: str, handler: object) -> None:
-        """Paging buttons (``g:0:page:<name>:...``) are routed to the cog that owns ``name``."""
-        self._page_handlers[name] = handler
+    def set_page_handler(self, handler: PageHandler) -> None:
+        """Leaderboard page buttons are routed to the cog that shows leaderboards."""
+        self._page_handler = handler
 
-    async def dispatch_page(self, interaction: discord.Interaction, parts: list[str]) -> None:
-        handler = self._page_handlers.get(parts[0]) if parts else None
-        if handler is None:
+    async def dispatch_page(self, interaction: discord.Interaction, page: BoardPage) -> None:
+        if self._page_handler is None:
             await interaction.response.send_message("This button no longer works.", ephemeral=True)
             return
-        await handler(interaction, parts[1:])  # type: ignore[operator]
+        await self._page_handler(interaction, page)
 
     async def close(self) -> None:
         await self.tables.stop_all()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
-from bot.storage.location import database_path
+from bot.storage.location import database_location
 
 TOKEN_HELP = (
     "DISCORD_TOKEN is not set. Create an application at https://discord.com/developers/applications, "
@@ -49,7 +49,7 @@ class Settings:
         database_url = os.environ.get("DATABASE_URL") or None
         try:
             # Checked here so a wrong URL stops the bot before it connects, not inside setup_hook.
-            database_path(database_url)
+            database_location(database_url)
         except ValueError as error:
             raise ConfigError(str(error)) from None
         return cls(

@@ -1,7 +1,9 @@
 """The commands every game has (rules, status, cancel, leave), shared by the game cogs.
 
 ``TableCommands`` is the base of each game's ``GroupCog``: discord.py collects app commands
-through the class hierarchy, so ``/hotstreak rules`` and ``/horserace rules`` are one method.
+through the class hierarchy, so every game's ``rules`` command is one method. A game's cog names
+its catalog ``kind``; its presenter is the one the tables made from the catalog (loading a cog
+registers nothing).
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.catalog import Entry, entry
 from bot.storage import StorageError
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat
@@ -22,13 +25,18 @@ if TYPE_CHECKING:
 
 
 class TableCommands(commands.GroupCog):
-    """A game's command group; subclasses set ``presenter`` and add their own ``start``."""
+    """A game's command group; subclasses set ``kind`` and add their own ``start``."""
 
-    def __init__(self, bot: RaceBot, presenter: Presenter) -> None:
+    kind: str
+
+    def __init__(self, bot: RaceBot) -> None:
         self.bot = bot
-        self.presenter = presenter
-        bot.tables.add_presenter(presenter)
+        self.entry: Entry = entry(self.kind)
+        self.presenter: Presenter = bot.tables.presenters[self.kind]
         super().__init__()
+
+    async def open_table(self, interaction: discord.Interaction, settings: dict, bots: int) -> None:
+        await self.bot.tables.open(interaction, self.kind, settings, bots)
 
     @app_commands.command(name="rules", description="How to play this game")
     async def rules(self, interaction: discord.Interaction) -> None:
@@ -59,7 +67,7 @@ async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter:
     if table is None:
         await reply(
             interaction,
-            f"No {presenter.title} game in this channel. Start one with `/{presenter.kind} start`.",
+            f"No {presenter.title} game in this channel. Start one with `/{presenter.entry.command} start`.",
         )
         return
     embed = discord.Embed(title=f"{presenter.title} — game #{table.game_id}", colour=discord.Colour.blurple())

@@ -12,16 +12,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.games.catalog import titles
 from bot.leaderboard_image import BoardLine, alt_text, money, render_leaderboard
 from bot.storage import StorageError, period_start
-from bot.tables.components import GameButton
+from bot.tables import custom_ids
+from bot.tables.components import button
 from bot.words import count
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
 
 PER_PAGE = 10
-GAME_TITLES = {"hotstreak": "Hot Streak", "horserace": "The Horse Race Game"}
+GAME_TITLES = titles()  # from the catalog: a new game is offered here by its catalog line
 PERIODS = {"all": "All time", "month": "This month", "week": "This week"}
 STORAGE_DOWN = "I can't read the results right now (storage problem); please try again later."
 
@@ -29,7 +31,7 @@ STORAGE_DOWN = "I can't read the results right now (storage problem); please try
 class StatsCog(commands.Cog):
     def __init__(self, bot: RaceBot) -> None:
         self.bot = bot
-        bot.add_page_handler("lb", self.on_page)
+        bot.set_page_handler(self.on_page)
 
     async def board(self, guild_id: int, game: str, period: str, page: int) -> dict:
         kind = None if game == "all" else game
@@ -51,9 +53,9 @@ class StatsCog(commands.Cog):
         embed.set_image(url="attachment://leaderboard.png")
         file = discord.File(io.BytesIO(image), filename="leaderboard.png", description=alt_text(title, lines))
         view = discord.ui.View(timeout=None)
-        view.add_item(GameButton(f"g:0:page:lb:{game}:{period}:{page - 1}", "◀ Previous", disabled=page <= 0))
+        view.add_item(button(custom_ids.board_page(game, period, page - 1), "◀ Previous", disabled=page <= 0))
         view.add_item(
-            GameButton(f"g:0:page:lb:{game}:{period}:{page + 1}", "Next ▶", disabled=page + 1 >= pages)
+            button(custom_ids.board_page(game, period, page + 1), "Next ▶", disabled=page + 1 >= pages)
         )
         return {"embed": embed, "file": file, "view": view}
 
@@ -76,8 +78,8 @@ class StatsCog(commands.Cog):
             return
         await interaction.followup.send(**page)
 
-    async def on_page(self, interaction: discord.Interaction, parts: list[str]) -> None:
-        game, period, page = parts[0], parts[1], int(parts[2])
+    async def on_page(self, interaction: discord.Interaction, click: custom_ids.BoardPage) -> None:
+        game, period, page = click.scope, click.period, click.page
         if game not in GAME_TITLES and game != "all" or period not in PERIODS or page < 0:
             await interaction.response.send_message("This button is not valid any more.", ephemeral=True)
             return
@@ -116,10 +118,10 @@ class StatsCog(commands.Cog):
                 f"Total winnings **{money(record.total_net)}** · best **{money(record.best_net)}**",
                 f"Current streak: {streak}",
             ]
-            if record.favourite_subject:
-                lines.append(f"Favourite bet: **{record.favourite_subject.title()}**")
-            if record.side_bets_won or record.side_bets_lost:
-                lines.append(f"Side bets: {record.side_bets_won} won, {record.side_bets_lost} lost")
+            if record.favourite_stake:
+                lines.append(f"Favourite bet: **{record.favourite_stake}**")
+            if record.stakes_won or record.stakes_lost:
+                lines.append(f"Bets: {record.stakes_won} won, {record.stakes_lost} lost")
             embed.add_field(
                 name=GAME_TITLES.get(record.kind, record.kind), value="\n".join(lines), inline=False
             )

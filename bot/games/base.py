@@ -12,7 +12,9 @@ to a game through this surface only:
   caused. An illegal action raises ``IllegalAction`` and changes nothing.
 * ``view(viewer)``: what one seat (or the public, ``viewer=None``) may see. Messages
   are built from views only, so a hidden card cannot leak by accident.
-* ``to_json()`` / ``from_json()``: the whole state, RNG included, with nothing lost.
+* ``to_json()`` / ``from_json()``: the whole state, RNG included, with nothing lost. One idiom for
+  every game: the engine's attributes *are* its state, each a JSON value or an object with
+  ``to_json()``; ``Game`` encodes them all, and a game lists in ``codecs`` how to rebuild the objects.
 
 Because every chance outcome comes from the game's RNG and every step goes through
 ``apply``, a game is rebuilt exactly by replaying its start and its action log.
@@ -23,6 +25,7 @@ from __future__ import annotations
 import copy
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Self
 
@@ -168,13 +171,22 @@ class Game(ABC):
     def view(self, viewer: int | None) -> dict[str, JSON]:
         """What ``viewer`` (a seat, or ``None`` for the channel) may see."""
 
-    @abstractmethod
+    # attribute -> how to rebuild it from its JSON (``(value, game so far) -> object``), for the
+    # attributes that are objects; attributes are rebuilt in the order ``__init__`` set them, so a
+    # codec may read one set before it (a track reads its board).
+    codecs: ClassVar[dict[str, Callable[[Any, Any], Any]]] = {}
+
     def to_json(self) -> dict[str, JSON]:
         """The whole state; ``from_json(to_json())`` continues identically."""
+        return {"kind": self.kind, "state": {name: _encode(value) for name, value in vars(self).items()}}
 
     @classmethod
-    @abstractmethod
-    def from_json(cls, data: dict[str, JSON]) -> Self: ...
+    def from_json(cls, data: dict[str, JSON]) -> Self:
+        game = cls.__new__(cls)
+        for name, value in copy.deepcopy(data["state"]).items():
+            codec = cls.codecs.get(name)
+            setattr(game, name, codec(value, game) if codec is not None else value)
+        return game
 
     @property
     @abstractmethod
@@ -223,6 +235,13 @@ class Game(ABC):
     def dumps(self) -> str:
         """Canonical JSON text: equal states give equal bytes."""
         return json.dumps(self.to_json(), sort_keys=True, separators=(",", ":"))
+
+
+def _encode(value: Any) -> JSON:
+    """A state attribute as JSON: objects by their ``to_json()``, containers copied."""
+    if hasattr(value, "to_json"):
+        return value.to_json()
+    return copy.deepcopy(value)
 
 
 def _option_matches(choice: JSON, options: tuple[JSON, ...]) -> bool:

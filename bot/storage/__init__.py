@@ -1,11 +1,12 @@
-"""Persistence: games and their action logs, settled results, leaderboards (SQLite via aiosqlite).
+"""Persistence: games and their action logs, settled results, leaderboards, server settings.
+
+SQLite (aiosqlite) by default, or PostgreSQL (asyncpg) when ``DATABASE_URL`` names one.
 
 Every SQL statement of the bot lives in this package; everything else calls ``Storage``.
 """
 
 from bot.storage.errors import StaleAction, StorageError
 from bot.storage.records import (
-    BetRecord,
     GameStats,
     HistoryRow,
     LeaderRow,
@@ -15,10 +16,8 @@ from bot.storage.records import (
 )
 from bot.storage.standings import period_start
 from bot.storage.store import Storage
-from bot.storage.unluckiest import choose_unluckiest
 
 __all__ = [
-    "BetRecord",
     "GameStats",
     "HistoryRow",
     "LeaderRow",
@@ -28,6 +27,5 @@ __all__ = [
     "Storage",
     "StorageError",
     "StoredGame",
-    "choose_unluckiest",
     "period_start",
 ]

@@ -9,13 +9,17 @@ OPEN_STATUSES = ("lobby", "running")
 ENDED_STATUSES = ("finished", "cancelled", "abandoned")
 STATUSES = OPEN_STATUSES + ENDED_STATUSES
 
-SIDE_BET_PREFIX = "side:"
-"""A bet whose ``subject`` starts with this is a side bet (``"side:<side bet id>"``); others back a racer."""
-
 
 @dataclass
 class StoredGame:
-    """A game as stored: enough to rebuild it by replaying ``Game.new(...)`` and then ``actions`` in order."""
+    """A game as stored: enough to rebuild it by replaying ``Game.new(...)`` and then ``actions`` in order.
+
+    ``damage`` is None for a sound game. For a game whose stored row cannot be read whole (text that
+    is not JSON, a seed that is not a number, a gap in the action log), ``unfinished_games`` still
+    returns it, with ``damage`` saying what is wrong: id, kind, guild and channel are always read
+    (so the bot can tell that channel), the unreadable fields hold empty values, and ``actions``
+    holds the readable actions before the first bad one.
+    """
 
     id: int
     kind: str
@@ -29,17 +33,7 @@ class StoredGame:
     meta: dict[str, Any]  # free JSON for the Discord layer
     created_at: float
     updated_at: float
-
-
-@dataclass
-class BetRecord:
-    """One bet a seat held when its game ended (a ticket on a racer, or a side-bet slip)."""
-
-    race: int
-    subject: str  # "gobbler", "7" (a horse), or "side:<side bet id>"
-    side: str  # "safe" / "risky" / "yes:safe" ...
-    payout: int
-    won: bool
+    damage: str | None = None
 
 
 @dataclass
@@ -47,7 +41,7 @@ class StakeRecord:
     """One stake a seat held when its game ended, in any game's words (see ``bot.games.base.Stake``)."""
 
     label: str  # what it was on, as players read it: "Gobbler, risky", "horse 7"
-    outcome: str  # "won" or "lost"
+    outcome: str  # "won" or "lost" (anything else is stored, and counted as neither in stats)
     amount: int  # what it paid (0 when lost)
 
 
@@ -62,7 +56,6 @@ class PlayerResult:
     net: int  # cash - starting cash
     place: int
     won: bool
-    bets: list[BetRecord] = field(default_factory=list)  # old shape; replaced by ``stakes``
     stakes: list[StakeRecord] = field(default_factory=list)
 
 
@@ -86,9 +79,9 @@ class GameStats:
     wins: int
     total_net: int
     best_net: int
-    favourite_subject: str | None  # the racer they bet on most
-    side_bets_won: int
-    side_bets_lost: int
+    favourite_stake: str | None  # the stake label they chose most often (ties: alphabetical)
+    stakes_won: int
+    stakes_lost: int
     streak: int  # current run: > 0 wins in a row, < 0 losses in a row
 
 

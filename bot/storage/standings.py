@@ -22,10 +22,8 @@ from collections import Counter, defaultdict
 from collections.abc import Sequence
 from typing import Any
 
-import aiosqlite
-
-from bot.storage.records import SIDE_BET_PREFIX, GameStats, HistoryRow, LeaderRow
-from bot.storage.sql import fetch_all, marks
+from bot.storage.backend import SQLITE, Tx, marks
+from bot.storage.records import GameStats, HistoryRow, LeaderRow
 
 # Ruling: ties on net go to more wins, then to fewer games (the same money in fewer games), then to
 # the lower user id so pages never shuffle. Rank is the position (1, 2, 3, ...), not shared on ties.
@@ -50,12 +48,15 @@ def period_start(period: str, now: float | None = None) -> float | None:
     raise ValueError(f"unknown period {period!r}; expected 'all', 'month' or 'week'")
 
 
-def _board_source(guild_id: int, kind: str | None, since: float | None) -> tuple[str, tuple[Any, ...]]:
+def _board_source(
+    dialect: str, guild_id: int, kind: str | None, since: float | None
+) -> tuple[str, tuple[Any, ...]]:
     """A query giving one row (user_id, net, games, wins) per ranked player.
 
-    INDEXED BY: left alone, SQLite prefers the (guild, user) index because it yields the groups
-    in order, and then reads the guild's whole history to keep one week of it (measured: a week
-    cost as much as all time). The period indexes read only the period's rows.
+    INDEXED BY (SQLite only): left alone, SQLite prefers the (guild, user) index because it yields
+    the groups in order, and then reads the guild's whole history to keep one week of it
+    (measured: a week cost as much as all time). The period indexes read only the period's rows.
+    PostgreSQL's planner weighs the period by its statistics and picks them by itself.
     """
     if since is None and kind is not None:
         return (
@@ -80,16 +81,20 @@ def _board_source(guild_id: int, kind: str | None, since: float | None) -> tuple
     if kind is not None:
         return (
             "SELECT user_id, SUM(net) AS net, COUNT(*) AS games, SUM(won) AS wins "
-            "FROM results INDEXED BY results_by_kind_period "
+            f"FROM results{_hint(dialect, 'results_by_kind_period')} "
             "WHERE guild_id = ? AND kind = ? AND finished_at >= ? AND user_id IS NOT NULL GROUP BY user_id",
             (guild_id, kind, since),
         )
     return (
         "SELECT user_id, SUM(net) AS net, COUNT(*) AS games, SUM(won) AS wins "
-        "FROM results INDEXED BY results_by_period "
+        f"FROM results{_hint(dialect, 'results_by_period')} "
         "WHERE guild_id = ? AND finished_at >= ? AND user_id IS NOT NULL GROUP BY user_id",
         (guild_id, since),
     )
+
+
+def _hint(dialect: str, index: str) -> str:
+    return f" INDEXED BY {index}" if dialect == SQLITE else ""
 
 
 def _month_key(since: float) -> str | None:
@@ -101,22 +106,21 @@ def _month_key(since: float) -> str | None:
 
 
 async def leaderboard(
-    db: aiosqlite.Connection, guild_id: int, kind: str | None, since: float | None, page: int, per_page: int
+    tx: Tx, guild_id: int, kind: str | None, since: float | None, page: int, per_page: int
 ) -> tuple[list[LeaderRow], int]:
     if per_page < 1:
         raise ValueError(f"per_page must be at least 1, not {per_page}")
     offset = max(page, 0) * per_page
-    source, params = _board_source(guild_id, kind, since)
-    rows = await fetch_all(
-        db,
-        f"SELECT user_id, net, games, wins, COUNT(*) OVER () FROM ({source}) {_ORDER} LIMIT ? OFFSET ?",
+    source, params = _board_source(tx.dialect, guild_id, kind, None if since is None else float(since))
+    rows = await tx.fetch_all(
+        f"SELECT user_id, net, games, wins, COUNT(*) OVER () FROM ({source}) AS board {_ORDER} LIMIT ? OFFSET ?",
         (*params, per_page, offset),
     )
     if rows:
         total = int(rows[0][4])
     else:
-        total = int((await fetch_all(db, f"SELECT COUNT(*) FROM ({source})", params))[0][0])
-    names = await _names(db, guild_id, [row[0] for row in rows])
+        total = int((await tx.fetch_all(f"SELECT COUNT(*) FROM ({source}) AS board", params))[0][0])
+    names = await _names(tx, guild_id, [row[0] for row in rows])
     board = [
         LeaderRow(
             rank=offset + i + 1,
@@ -125,35 +129,30 @@ async def leaderboard(
             net=int(net),
             games=int(games),
             wins=int(wins),
-            win_rate=wins / games if games else 0.0,
+            win_rate=int(wins) / int(games) if games else 0.0,
         )
         for i, (user_id, net, games, wins, _total) in enumerate(rows)
     ]
     return board, total
 
 
-async def player_stats(db: aiosqlite.Connection, guild_id: int, user_id: int) -> list[GameStats]:
-    totals = await fetch_all(
-        db,
+async def player_stats(tx: Tx, guild_id: int, user_id: int) -> list[GameStats]:
+    totals = await tx.fetch_all(
         "SELECT kind, COUNT(*), SUM(won), SUM(net), MAX(net) FROM results "
         "WHERE guild_id = ? AND user_id = ? GROUP BY kind",
         (guild_id, user_id),
     )
-    bets = await fetch_all(
-        db,
-        "SELECT r.kind, b.subject, b.won, COUNT(*) FROM results AS r "
-        "JOIN bets AS b ON b.game_id = r.game_id AND b.seat = r.seat "
-        "WHERE r.guild_id = ? AND r.user_id = ? GROUP BY r.kind, b.subject, b.won",
+    stakes = await tx.fetch_all(
+        "SELECT r.kind, s.label, s.outcome, COUNT(*) FROM results AS r "
+        "JOIN stakes AS s ON s.game_id = r.game_id AND s.seat = r.seat "
+        "WHERE r.guild_id = ? AND r.user_id = ? GROUP BY r.kind, s.label, s.outcome",
         (guild_id, user_id),
     )
-    backed: dict[str, Counter[str]] = defaultdict(Counter)
-    side_won: Counter[str] = Counter()
-    side_lost: Counter[str] = Counter()
-    for kind, subject, won, count in bets:
-        if subject.startswith(SIDE_BET_PREFIX):
-            (side_won if won else side_lost)[kind] += count
-        else:
-            backed[kind][subject] += count
+    chosen: dict[str, Counter[str]] = defaultdict(Counter)
+    outcomes: dict[str, Counter[str]] = defaultdict(Counter)
+    for kind, label, outcome, count in stakes:
+        chosen[kind][label] += count
+        outcomes[kind][outcome] += count
     stats = [
         GameStats(
             kind=kind,
@@ -161,10 +160,10 @@ async def player_stats(db: aiosqlite.Connection, guild_id: int, user_id: int) ->
             wins=int(wins),
             total_net=int(total),
             best_net=int(best),
-            favourite_subject=_favourite(backed[kind]),
-            side_bets_won=side_won[kind],
-            side_bets_lost=side_lost[kind],
-            streak=await _streak(db, guild_id, user_id, kind),
+            favourite_stake=_favourite(chosen[kind]),
+            stakes_won=outcomes[kind]["won"],
+            stakes_lost=outcomes[kind]["lost"],
+            streak=await _streak(tx, guild_id, user_id, kind),
         )
         for kind, games, wins, total, best in totals
     ]
@@ -172,31 +171,35 @@ async def player_stats(db: aiosqlite.Connection, guild_id: int, user_id: int) ->
     return stats
 
 
-async def _streak(db: aiosqlite.Connection, guild_id: int, user_id: int, kind: str) -> int:
-    """The current run, reading newest games first only until it breaks (not the whole history)."""
+async def _streak(tx: Tx, guild_id: int, user_id: int, kind: str) -> int:
+    """The current run, reading newest games first, a page at a time, only until it breaks."""
     streak = 0
-    async with db.execute(
-        "SELECT won FROM results WHERE guild_id = ? AND user_id = ? AND kind = ? "
-        "ORDER BY finished_at DESC, game_id DESC",
-        (guild_id, user_id, kind),
-    ) as cursor:
-        async for (won,) in cursor:
+    offset, page = 0, 32
+    while True:
+        rows = await tx.fetch_all(
+            "SELECT won FROM results WHERE guild_id = ? AND user_id = ? AND kind = ? "
+            "ORDER BY finished_at DESC, game_id DESC LIMIT ? OFFSET ?",
+            (guild_id, user_id, kind, page, offset),
+        )
+        for (won,) in rows:
             if streak != 0 and (streak > 0) != bool(won):
-                break
+                return streak
             streak += 1 if won else -1
-    return streak
+        if len(rows) < page:
+            return streak
+        offset, page = offset + page, page * 4
 
 
 def _favourite(counts: Counter[str]) -> str | None:
-    # Ruling: the racer bet on most; on a tie, the first in alphabetical order (stable, not random).
+    # Ruling: the stake label chosen most often, won or lost; on a tie, the first in alphabetical
+    # order (stable, not random).
     if not counts:
         return None
-    return min(counts, key=lambda subject: (-counts[subject], subject))
+    return min(counts, key=lambda label: (-counts[label], label))
 
 
-async def history(db: aiosqlite.Connection, guild_id: int, limit: int) -> list[HistoryRow]:
-    games = await fetch_all(
-        db,
+async def history(tx: Tx, guild_id: int, limit: int) -> list[HistoryRow]:
+    games = await tx.fetch_all(
         "SELECT id, kind, ended_at FROM games WHERE guild_id = ? AND status = 'finished' "
         "ORDER BY ended_at DESC, id DESC LIMIT ?",
         (guild_id, max(limit, 0)),
@@ -204,8 +207,7 @@ async def history(db: aiosqlite.Connection, guild_id: int, limit: int) -> list[H
     if not games:
         return []
     ids = [row[0] for row in games]
-    seats = await fetch_all(
-        db,
+    seats = await tx.fetch_all(
         f"SELECT game_id, name, won FROM results WHERE game_id IN ({marks(ids)}) ORDER BY game_id, seat",
         ids,
     )
@@ -221,14 +223,11 @@ async def history(db: aiosqlite.Connection, guild_id: int, limit: int) -> list[H
     ]
 
 
-async def lifetime_winnings(
-    db: aiosqlite.Connection, guild_id: int, kind: str, user_ids: Sequence[int]
-) -> dict[int, int]:
+async def lifetime_net(tx: Tx, guild_id: int, kind: str, user_ids: Sequence[int]) -> dict[int, int]:
     winnings = dict.fromkeys(user_ids, 0)
     known = [uid for uid in winnings if uid is not None]
     if known:
-        rows = await fetch_all(
-            db,
+        rows = await tx.fetch_all(
             f"SELECT user_id, net FROM player_totals WHERE guild_id = ? AND kind = ? AND user_id IN ({marks(known)})",
             (guild_id, kind, *known),
         )
@@ -236,11 +235,10 @@ async def lifetime_winnings(
     return winnings
 
 
-async def _names(db: aiosqlite.Connection, guild_id: int, user_ids: list[int]) -> dict[int, str]:
+async def _names(tx: Tx, guild_id: int, user_ids: list[int]) -> dict[int, str]:
     if not user_ids:
         return {}
-    rows = await fetch_all(
-        db,
+    rows = await tx.fetch_all(
         f"SELECT user_id, name FROM player_names WHERE guild_id = ? AND user_id IN ({marks(user_ids)})",
         (guild_id, *user_ids),
     )

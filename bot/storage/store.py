@@ -1,34 +1,31 @@
-"""``Storage``: the one place that reads and writes the bot's SQLite database.
+"""``Storage``: the one place that reads and writes the bot's database (SQLite or PostgreSQL).
 
 Why it is built this way:
 
-* Every change is one transaction (``BEGIN IMMEDIATE`` ... ``COMMIT``) that either lands whole or
-  not at all, and is committed (``synchronous=FULL``) before the call returns: the Discord layer
-  announces a move only after ``append_action`` returned, so a crash can lose an announcement but
-  never a move that was announced.
-* One aiosqlite connection serves the bot; an ``asyncio.Lock`` keeps two coroutines from
-  interleaving statements inside each other's transactions.
+* Every change is one transaction that either lands whole or not at all, and is committed (to
+  disk) before the call returns: the Discord layer announces a move only after ``append_action``
+  returned, so a crash can lose an announcement but never a move that was announced.
 * Games are stored as their start (kind, seed, settings, seats) plus the action log, because the
   engine rebuilds a game exactly by replaying them (see bot/games/base.py).
+* The same methods and SQL serve both databases (``bot.storage.backend``); SQLite is one bot
+  process per file, PostgreSQL lets several processes share a database (a game's rows are locked
+  by each write that reads them, so two processes never both store action 5 or settle twice).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
-import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
 
-import aiosqlite
-
 from bot.storage import standings
-from bot.storage.errors import StaleAction, StorageError, explain, is_driver_error
-from bot.storage.location import database_path
-from bot.storage.migrations import migrate
+from bot.storage.backend import Backend, Tx
+from bot.storage.errors import StaleAction, StorageError
+from bot.storage.location import database_location
+from bot.storage.migrations import SCHEMA_VERSION, migrate, schema_version
 from bot.storage.records import (
     ENDED_STATUSES,
     OPEN_STATUSES,
@@ -36,25 +33,23 @@ from bot.storage.records import (
     HistoryRow,
     LeaderRow,
     PlayerResult,
+    StakeRecord,
     StoredGame,
 )
-from bot.storage.sql import fetch_all, fetch_one
 
 DEFAULT_BUSY_TIMEOUT = 5.0  # seconds to wait for another writer before giving up with StorageError
 
 _GAME_COLUMNS = "id, kind, guild_id, channel_id, seed, settings, seats, status, meta, created_at, updated_at"
-_OPEN = "status IN ('lobby', 'running')"  # literal, so SQLite can use the partial indexes
+_OPEN = "status IN ('lobby', 'running')"  # literal, so the database can use the partial indexes
 
 
 class Storage:
-    """The bot's persistent state: games and their action logs, results, leaderboards."""
+    """The bot's persistent state: games and their action logs, results, leaderboards, server settings."""
 
-    def __init__(self, db: aiosqlite.Connection, path: Path, clock: Callable[[], float]) -> None:
-        # Use Storage.open(); this only wires an already-migrated connection.
-        self._db: aiosqlite.Connection | None = db
-        self.path = path
+    def __init__(self, backend: Backend, clock: Callable[[], float]) -> None:
+        # Use Storage.open(); this only wires an already-migrated backend.
+        self._backend = backend
         self._clock = clock
-        self._lock = asyncio.Lock()
 
     # --- lifetime ---------------------------------------------------------------------------
 
@@ -65,54 +60,53 @@ class Storage:
         *,
         busy_timeout: float = DEFAULT_BUSY_TIMEOUT,
         clock: Callable[[], float] = time.time,
+        read_only: bool = False,
     ) -> Self:
         """Open (creating if needed) and migrate the database ``DATABASE_URL`` names.
 
         ``busy_timeout``: seconds a write waits for another connection's lock. ``clock``: the time
-        source for created/updated/finished stamps (tests pass a fake one).
+        source for created/updated/finished stamps (tests pass a fake one). ``read_only``: for a
+        tool that only looks (a test watching a running bot, a report): no upgrade, no writes, and
+        no claim on a SQLite file, so it may open one a bot is using.
         """
-        path = database_path(url)
+        location = database_location(url)
+        backend: Backend
+        if isinstance(location, Path):
+            from bot.storage.sqlite import SqliteBackend
+
+            backend = await SqliteBackend.open(location, busy_timeout=busy_timeout, read_only=read_only)
+        else:
+            from bot.storage.postgres import PostgresBackend
+
+            backend = await PostgresBackend.open(location, busy_timeout=busy_timeout, read_only=read_only)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise explain(error, "open the database", path) from error
-        db: aiosqlite.Connection | None = None
-        try:
-            # A file that cannot be opened at all (a directory, no permission) is found by plain
-            # sqlite3 first: aiosqlite's failed connect leaves its worker thread to finish after we
-            # return, which can outlive the event loop and end in an error on another thread.
-            await asyncio.to_thread(_probe_open, path)
-            db = await aiosqlite.connect(path, isolation_level=None, timeout=busy_timeout)
-            await db.execute(f"PRAGMA busy_timeout = {max(int(busy_timeout * 1000), 0)}")
-            # The first statement that reads the file: a garbage file fails here, clearly.
-            async with db.execute("PRAGMA journal_mode = WAL") as cursor:
-                await cursor.fetchone()
-            await db.execute("PRAGMA foreign_keys = ON")
-            # FULL: a commit survives a power cut too, not only a crash of the bot. Writes are
-            # human-paced (clicks), so the extra fsync costs nothing anyone notices.
-            await db.execute("PRAGMA synchronous = FULL")
-            await migrate(db)
-        except BaseException as error:
-            if db is not None:
-                await _quietly_close(db)
-            if is_driver_error(error):
-                raise explain(error, "open the database", path) from error
+            if read_only:
+                version = await schema_version(backend)
+                if version != SCHEMA_VERSION:
+                    raise StorageError(
+                        f"Could not open {backend.where} read-only: its schema is v{version}, this bot's is "
+                        f"v{SCHEMA_VERSION} (open it once with a bot of this version to upgrade it)."
+                    )
+            else:
+                await migrate(backend)
+        except BaseException:
+            await backend.close()
             raise
-        return cls(db, path, clock)
+        return cls(backend, clock)
+
+    @property
+    def dialect(self) -> str:
+        """``"sqlite"`` or ``"postgres"``."""
+        return self._backend.dialect
+
+    @property
+    def where(self) -> str:
+        """The database, as messages name it (never with a password)."""
+        return self._backend.where
 
     async def close(self) -> None:
         """Close the database; calling it twice is harmless."""
-        db, self._db = self._db, None
-        if db is None:
-            return
-        async with self._lock:
-            try:
-                # Keeps the query planner's statistics fresh, cheaply (bounded analysis).
-                await db.execute("PRAGMA analysis_limit = 1000")
-                await db.execute("PRAGMA optimize")
-            except Exception:  # noqa: BLE001 - closing must not fail on a housekeeping step
-                pass
-            await _quietly_close(db)
+        await self._backend.close()
 
     async def __aenter__(self) -> Self:
         return self
@@ -121,25 +115,9 @@ class Storage:
         await self.close()
 
     @asynccontextmanager
-    async def _transaction(self, doing: str, *, write: bool) -> AsyncIterator[aiosqlite.Connection]:
-        """One transaction, serialised with every other use of the connection; errors become StorageError.
-
-        Writes take the write lock at BEGIN (IMMEDIATE), so a busy database fails before anything
-        is written rather than at COMMIT.
-        """
-        async with self._lock:
-            db = self._db
-            if db is None:
-                raise StorageError(f"Could not {doing}: the storage at {self.path} is closed.")
-            try:
-                await db.execute("BEGIN IMMEDIATE" if write else "BEGIN")
-                yield db
-                await db.execute("COMMIT")
-            except BaseException as error:
-                await _rollback(db)
-                if is_driver_error(error):
-                    raise explain(error, doing, self.path) from error
-                raise
+    async def _transaction(self, doing: str, *, write: bool) -> AsyncIterator[Tx]:
+        async with self._backend.transaction(doing, write=write) as tx:
+            yield tx
 
     # --- games and their action logs ---------------------------------------------------------
 
@@ -157,10 +135,10 @@ class Storage:
         """Store a new game (no actions yet) and return its id."""
         _check_open_status(status)
         now = self._clock()
-        async with self._transaction(f"create a {kind} game", write=True) as db:
-            cursor = await db.execute(
+        async with self._transaction(f"create a {kind} game", write=True) as tx:
+            row = await tx.fetch_one(
                 "INSERT INTO games (kind, guild_id, channel_id, seed, settings, seats, status, meta, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     kind,
                     guild_id,
@@ -170,14 +148,12 @@ class Storage:
                     _dump(seats, "seats"),
                     status,
                     _dump(meta or {}, "meta"),
-                    now,
-                    now,
+                    float(now),
+                    float(now),
                 ),
             )
-            game_id = cursor.lastrowid
-            await cursor.close()
-        assert game_id is not None
-        return game_id
+        assert row is not None
+        return int(row[0])
 
     async def append_action(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
         """Store action number ``seq`` (0-based: the number of actions before it), committed on return.
@@ -189,17 +165,18 @@ class Storage:
         if seq < 0:
             raise ValueError(f"action sequence numbers start at 0, not {seq}")
         text = _dump(action, "action")
-        now = self._clock()
-        async with self._transaction(f"store action {seq} of game {game_id}", write=True) as db:
-            row = await fetch_one(
-                db,
-                "SELECT status, (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = games.id) "
-                "FROM games WHERE id = ?",
-                (game_id,),
-            )
+        now = float(self._clock())
+        async with self._transaction(f"store action {seq} of game {game_id}", write=True) as tx:
+            # The game's row first (locked against other processes on PostgreSQL), then, in a
+            # statement of its own, the log: one that waited for that lock sees what the other wrote.
+            row = await tx.fetch_one(f"SELECT status FROM games WHERE id = ?{tx.for_update}", (game_id,))
             if row is None:
                 raise StorageError(f"Game {game_id} does not exist; action {seq} was not stored.")
-            status, count = row
+            (status,) = row
+            counted = await tx.fetch_one(
+                "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,)
+            )
+            count = int(counted[0]) if counted else 0
             if seq < count:
                 raise StaleAction(
                     f"Action {seq} of game {game_id} was already stored (a double click or a replay)."
@@ -210,11 +187,11 @@ class Storage:
                 raise StorageError(
                     f"Action {seq} of game {game_id} would leave a gap: only {count} actions are stored."
                 )
-            await db.execute(
+            await tx.execute(
                 "INSERT INTO actions (game_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
                 (game_id, seq, text, now),
             )
-            await db.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+            await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
 
     async def update_game(
         self,
@@ -244,84 +221,109 @@ class Storage:
             changes["meta"] = _dump(meta, "meta")
         if settings is not None:
             changes["settings"] = _dump(settings, "settings")
-        changes["updated_at"] = self._clock()
-        async with self._transaction(f"update game {game_id}", write=True) as db:
-            current = await self._status(db, game_id)
+        changes["updated_at"] = float(self._clock())
+        async with self._transaction(f"update game {game_id}", write=True) as tx:
+            current = await _status(tx, game_id)
             if status is not None and current not in OPEN_STATUSES:
                 raise StorageError(f"Game {game_id} has ended ({current}); it cannot be set to {status!r}.")
             if settings is not None:
-                async with db.execute(
-                    "SELECT 1 FROM actions WHERE game_id = ? LIMIT 1", (game_id,)
-                ) as cursor:
-                    if await cursor.fetchone() is not None:
-                        raise StorageError(f"Game {game_id} has started; its settings can no longer change.")
+                if await tx.fetch_one("SELECT 1 FROM actions WHERE game_id = ? LIMIT 1", (game_id,)):
+                    raise StorageError(f"Game {game_id} has started; its settings can no longer change.")
             assignments = ", ".join(f"{column} = ?" for column in changes)
-            await db.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*changes.values(), game_id))
+            await tx.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*changes.values(), game_id))
 
     async def load_game(self, game_id: int) -> StoredGame | None:
-        """The game with its whole action log, or None if there is no such game."""
-        async with self._transaction(f"load game {game_id}", write=False) as db:
-            return await _load(db, game_id)
+        """The game with its whole action log, or None if there is no such game.
+
+        A game stored with unreadable data raises StorageError naming what is wrong.
+        """
+        async with self._transaction(f"load game {game_id}", write=False) as tx:
+            return await _load(tx, game_id)
 
     async def unfinished_games(self) -> list[StoredGame]:
-        """Every game in the lobby or running (to resume at start), oldest first."""
-        async with self._transaction("list unfinished games", write=False) as db:
-            rows = await fetch_all(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE {_OPEN} ORDER BY id")
-            actions = await fetch_all(
-                db,
-                f"SELECT game_id, action FROM actions WHERE game_id IN (SELECT id FROM games WHERE {_OPEN}) "
+        """Every game in the lobby or running (to resume at start), oldest first.
+
+        Never raises because of one damaged game: that one comes back with ``damage`` saying what
+        is wrong (see ``StoredGame``), and the others come back whole.
+        """
+        async with self._transaction("list unfinished games", write=False) as tx:
+            rows = await tx.fetch_all(f"SELECT {_GAME_COLUMNS} FROM games WHERE {_OPEN} ORDER BY id")
+            actions = await tx.fetch_all(
+                f"SELECT game_id, seq, action FROM actions WHERE game_id IN (SELECT id FROM games WHERE {_OPEN}) "
                 "ORDER BY game_id, seq",
             )
-        logs: dict[int, list[str]] = {}
-        for game_id, text in actions:
-            logs.setdefault(game_id, []).append(text)
-        return [_game(row, logs.get(row[0], [])) for row in rows]
+        logs: dict[int, list[tuple[Any, Any]]] = {}
+        for game_id, seq, text in actions:
+            logs.setdefault(game_id, []).append((seq, text))
+        return [_read_game(row, logs.get(row[0], [])) for row in rows]
 
     async def active_game_in_channel(self, channel_id: int) -> StoredGame | None:
         """The lobby/running game in a channel (the newest, should there somehow be two)."""
-        async with self._transaction(f"find the game in channel {channel_id}", write=False) as db:
-            row = await fetch_one(
-                db, f"SELECT id FROM games WHERE channel_id = ? AND {_OPEN} ORDER BY id DESC", (channel_id,)
+        async with self._transaction(f"find the game in channel {channel_id}", write=False) as tx:
+            row = await tx.fetch_one(
+                f"SELECT id FROM games WHERE channel_id = ? AND {_OPEN} ORDER BY id DESC", (channel_id,)
             )
-            return None if row is None else await _load(db, row[0])
+            return None if row is None else await _load(tx, row[0])
 
     async def active_game_of_user(self, guild_id: int, user_id: int) -> StoredGame | None:
         """The lobby/running game in this guild where the user holds a seat (the newest, if several)."""
-        async with self._transaction(f"find the game of user {user_id}", write=False) as db:
-            row = await fetch_one(
-                db,
-                f"SELECT id FROM games WHERE guild_id = ? AND {_OPEN} AND EXISTS ("
-                "SELECT 1 FROM json_each(games.seats) WHERE json_extract(value, '$.user_id') = ?"
-                ") ORDER BY id DESC",
-                (guild_id, user_id),
+        async with self._transaction(f"find the game of user {user_id}", write=False) as tx:
+            for game_id, seats, _settings in await _open_games_of_guild(tx, guild_id):
+                if any(isinstance(seat, dict) and seat.get("user_id") == user_id for seat in _listed(seats)):
+                    return await _load(tx, game_id)
+        return None
+
+    async def count_open_tables_hosted(self, guild_id: int, user_id: int) -> int:
+        """How many lobby or running games in this guild the user hosts, seated or not.
+
+        The host is the ``host_id`` in a game's settings, as the table layer writes it. A host who
+        left a running game still hosts it (its settings are fixed at the start), so leaving one's
+        own tables does not make room for more of them.
+        """
+        async with self._transaction(f"count the tables user {user_id} hosts", write=False) as tx:
+            games = await _open_games_of_guild(tx, guild_id)
+        return sum(1 for _id, _seats, settings in games if _mapping(settings).get("host_id") == user_id)
+
+    async def count_running_games(self, guild_id: int) -> int:
+        """How many games in this guild are in the lobby or running (a lobby holds a table too)."""
+        async with self._transaction("count the open games", write=False) as tx:
+            row = await tx.fetch_one(
+                f"SELECT COUNT(*) FROM games WHERE guild_id = ? AND {_OPEN}", (guild_id,)
             )
-            return None if row is None else await _load(db, row[0])
+        return int(row[0]) if row else 0
 
     # --- the end of a game ---------------------------------------------------------------------
 
     async def finish_game(self, game_id: int, results: list[PlayerResult], status: str = "finished") -> bool:
-        """Settle a game: write its results and bets and set its status, in ONE transaction.
+        """Settle a game: write its results and stakes and set its status, in ONE transaction.
 
         Returns False and writes nothing if the game was settled before (resuming or replaying a
         finished game never pays twice) or was closed without results (cancelled/abandoned: a
         closed game stays closed). Raises StorageError for a missing game.
+
+        Any open game can be settled, however old (a game that ended just before a crash is
+        settled at the next start, even days later). Ruling: its results count from when it was
+        played, the time of its last stored action, so a game that ended last week is on last
+        week's board, not this week's; a game without actions counts from now.
         """
         if status not in ENDED_STATUSES:
             raise ValueError(f"a game ends as one of {ENDED_STATUSES}, not {status!r}")
         seats = [result.seat for result in results]
         if len(set(seats)) != len(seats):
             raise ValueError(f"results name a seat twice: {sorted(seats)}")
-        now = self._clock()
-        async with self._transaction(f"settle game {game_id}", write=True) as db:
-            row = await fetch_one(
-                db, "SELECT guild_id, kind, status, settled FROM games WHERE id = ?", (game_id,)
+        now = float(self._clock())
+        async with self._transaction(f"settle game {game_id}", write=True) as tx:
+            row = await tx.fetch_one(
+                f"SELECT guild_id, kind, status, settled FROM games WHERE id = ?{tx.for_update}", (game_id,)
             )
             if row is None:
                 raise StorageError(f"Game {game_id} does not exist; its results were not stored.")
             guild_id, kind, current, settled = row
             if settled or current not in OPEN_STATUSES:
                 return False
-            await db.executemany(
+            last = await tx.fetch_one("SELECT MAX(created_at) FROM actions WHERE game_id = ?", (game_id,))
+            played = float(last[0]) if last and last[0] is not None else now
+            await tx.executemany(
                 "INSERT INTO results (game_id, seat, guild_id, kind, finished_at, user_id, name, cash, net, "
                 "place, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
@@ -330,7 +332,7 @@ class Storage:
                         r.seat,
                         guild_id,
                         kind,
-                        now,
+                        played,
                         r.user_id,
                         r.name,
                         r.cash,
@@ -341,17 +343,17 @@ class Storage:
                     for r in results
                 ],
             )
-            await db.executemany(
-                "INSERT INTO bets (game_id, seat, n, race, subject, side, payout, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            await tx.executemany(
+                "INSERT INTO stakes (game_id, seat, n, label, outcome, amount) VALUES (?, ?, ?, ?, ?, ?)",
                 [
-                    (game_id, r.seat, n, b.race, b.subject, b.side, b.payout, int(b.won))
+                    (game_id, r.seat, n, stake.label, stake.outcome, stake.amount)
                     for r in results
-                    for n, b in enumerate(r.bets)
+                    for n, stake in enumerate(r.stakes)
                 ],
             )
-            await db.execute(
+            await tx.execute(
                 "UPDATE games SET status = ?, settled = 1, ended_at = ?, updated_at = ? WHERE id = ?",
-                (status, now, now, game_id),
+                (status, played, now, game_id),
             )
         return True
 
@@ -363,20 +365,14 @@ class Storage:
         """
         if status not in ("cancelled", "abandoned"):
             raise ValueError(f"close_game ends a game as 'cancelled' or 'abandoned', not {status!r}")
-        now = self._clock()
-        async with self._transaction(f"close game {game_id}", write=True) as db:
-            if await self._status(db, game_id) not in OPEN_STATUSES:
+        now = float(self._clock())
+        async with self._transaction(f"close game {game_id}", write=True) as tx:
+            if await _status(tx, game_id) not in OPEN_STATUSES:
                 return
-            await db.execute(
+            await tx.execute(
                 "UPDATE games SET status = ?, end_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?",
                 (status, reason, now, now, game_id),
             )
-
-    async def _status(self, db: aiosqlite.Connection, game_id: int) -> str:
-        row = await fetch_one(db, "SELECT status FROM games WHERE id = ?", (game_id,))
-        if row is None:
-            raise StorageError(f"Game {game_id} does not exist.")
-        return str(row[0])
 
     # --- leaderboards and records ----------------------------------------------------------------
 
@@ -390,36 +386,92 @@ class Storage:
         the first page, a page past the end is empty.
         Players are ranked by net winnings (ties: more wins, then fewer games).
         """
-        async with self._transaction("read the leaderboard", write=False) as db:
-            return await standings.leaderboard(db, guild_id, kind, since, page, per_page)
+        async with self._transaction("read the leaderboard", write=False) as tx:
+            return await standings.leaderboard(tx, guild_id, kind, since, page, per_page)
 
     async def player_stats(self, guild_id: int, user_id: int) -> list[GameStats]:
         """The player's record per game kind in this guild, most played first; empty for a newcomer."""
-        async with self._transaction(f"read the record of user {user_id}", write=False) as db:
-            return await standings.player_stats(db, guild_id, user_id)
+        async with self._transaction(f"read the record of user {user_id}", write=False) as tx:
+            return await standings.player_stats(tx, guild_id, user_id)
 
     async def history(self, guild_id: int, limit: int = 10) -> list[HistoryRow]:
         """The guild's last finished games, newest first (cancelled/abandoned games are not listed)."""
-        async with self._transaction("read the game history", write=False) as db:
-            return await standings.history(db, guild_id, limit)
+        async with self._transaction("read the game history", write=False) as tx:
+            return await standings.history(tx, guild_id, limit)
 
     async def game_results(self, game_id: int) -> list[PlayerResult]:
-        """The stored outcome of one game, every seat (AI seats too), in seat order; [] if not settled."""
-        async with self._transaction(f"read the results of game {game_id}", write=False) as db:
-            async with db.execute(
+        """The stored outcome of one game, every seat (AI seats too) with its stakes, in seat order; [] if not settled."""
+        async with self._transaction(f"read the results of game {game_id}", write=False) as tx:
+            rows = await tx.fetch_all(
                 "SELECT seat, user_id, name, cash, net, place, won FROM results WHERE game_id = ? ORDER BY seat",
                 (game_id,),
-            ) as cursor:
-                rows = await cursor.fetchall()
+            )
+            stakes = await tx.fetch_all(
+                "SELECT seat, label, outcome, amount FROM stakes WHERE game_id = ? ORDER BY seat, n",
+                (game_id,),
+            )
+        held: dict[int, list[StakeRecord]] = {}
+        for seat, label, outcome, amount in stakes:
+            held.setdefault(seat, []).append(StakeRecord(label=label, outcome=outcome, amount=int(amount)))
         return [
-            PlayerResult(seat=r[0], user_id=r[1], name=r[2], cash=r[3], net=r[4], place=r[5], won=bool(r[6]))
+            PlayerResult(
+                seat=r[0],
+                user_id=r[1],
+                name=r[2],
+                cash=int(r[3]),
+                net=int(r[4]),
+                place=r[5],
+                won=bool(r[6]),
+                stakes=held.get(r[0], []),
+            )
             for r in rows
         ]
 
-    async def lifetime_winnings(self, guild_id: int, kind: str, user_ids: list[int]) -> dict[int, int]:
-        """Each user's total net at ``kind`` in this guild; 0 for a newcomer."""
-        async with self._transaction("read lifetime winnings", write=False) as db:
-            return await standings.lifetime_winnings(db, guild_id, kind, user_ids)
+    async def lifetime_net(self, guild_id: int, kind: str, user_ids: list[int]) -> dict[int, int]:
+        """Each user's total net winnings at ``kind`` in this guild, over every game; 0 for a newcomer.
+
+        The generic query a game's own statistics are built from (e.g. who goes first).
+        """
+        async with self._transaction("read lifetime winnings", write=False) as tx:
+            return await standings.lifetime_net(tx, guild_id, kind, user_ids)
+
+    # --- server settings -------------------------------------------------------------------------
+
+    async def get_server_settings(self, guild_id: int) -> dict[str, Any]:
+        """Every setting a server has changed, key -> value; a key never set is absent (use its default).
+
+        Ruling: a value that is no longer readable JSON (a damaged row) is left out, so the
+        setting falls back to its default rather than making every command of the server fail.
+        """
+        async with self._transaction(f"read the settings of server {guild_id}", write=False) as tx:
+            rows = await tx.fetch_all(
+                "SELECT key, value FROM server_settings WHERE guild_id = ?", (guild_id,)
+            )
+        settings: dict[str, Any] = {}
+        for key, text in rows:
+            try:
+                settings[key] = json.loads(text)
+            except (TypeError, ValueError):
+                continue
+        return settings
+
+    async def set_server_setting(self, guild_id: int, key: str, value: Any) -> None:
+        """Set one setting of a server (any plain JSON value), replacing what it was."""
+        if not isinstance(key, str) or not key:
+            raise ValueError(f"a setting's key is a non-empty string, not {key!r}")
+        text = _dump(value, f"setting {key!r}")
+        now = float(self._clock())
+        async with self._transaction(f"save setting {key!r} of server {guild_id}", write=True) as tx:
+            await tx.execute(
+                "INSERT INTO server_settings (guild_id, key, value, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (guild_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
+                (guild_id, key, text, now),
+            )
+
+    async def clear_server_setting(self, guild_id: int, key: str) -> None:
+        """Forget one setting of a server, so it is back at its default; harmless if it was never set."""
+        async with self._transaction(f"reset setting {key!r} of server {guild_id}", write=True) as tx:
+            await tx.execute("DELETE FROM server_settings WHERE guild_id = ? AND key = ?", (guild_id, key))
 
 
 def _check_open_status(status: str) -> None:
@@ -438,53 +490,110 @@ def _dump(value: Any, what: str) -> str:
         ) from error
 
 
-async def _load(db: aiosqlite.Connection, game_id: int) -> StoredGame | None:
-    row = await fetch_one(db, f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
+async def _open_games_of_guild(tx: Tx, guild_id: int) -> list[tuple[int, str, str]]:
+    """(id, seats, settings) of the guild's open games, newest first.
+
+    Looked into here rather than with the database's JSON functions: a guild has a handful of open
+    games, and one of them stored with damaged JSON must not make the query fail for all of them.
+    """
+    rows = await tx.fetch_all(
+        f"SELECT id, seats, settings FROM games WHERE guild_id = ? AND {_OPEN} ORDER BY id DESC", (guild_id,)
+    )
+    return [(row[0], row[1], row[2]) for row in rows]
+
+
+def _listed(text: str) -> list[Any]:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return []
+    return value if isinstance(value, list) else []
+
+
+def _mapping(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return {}
+    return value if isinstance(value, dict) else {}
+
+
+async def _status(tx: Tx, game_id: int) -> str:
+    row = await tx.fetch_one(f"SELECT status FROM games WHERE id = ?{tx.for_update}", (game_id,))
+    if row is None:
+        raise StorageError(f"Game {game_id} does not exist.")
+    return str(row[0])
+
+
+async def _load(tx: Tx, game_id: int) -> StoredGame | None:
+    row = await tx.fetch_one(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = ?", (game_id,))
     if row is None:
         return None
-    actions = await fetch_all(db, "SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
-    return _game(row, [text for (text,) in actions])
-
-
-def _game(row: Sequence[Any], actions: list[str]) -> StoredGame:
-    game_id = row[0]
-    try:
-        return StoredGame(
-            id=game_id,
-            kind=row[1],
-            guild_id=row[2],
-            channel_id=row[3],
-            seed=int(row[4]),
-            settings=json.loads(row[5]),
-            seats=json.loads(row[6]),
-            actions=[json.loads(text) for text in actions],
-            status=row[7],
-            meta=json.loads(row[8]),
-            created_at=row[9],
-            updated_at=row[10],
-        )
-    except ValueError as error:
+    actions = await tx.fetch_all("SELECT seq, action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,))
+    game = _read_game(row, actions)
+    if game.damage is not None:
+        # Someone asked for this one game to play it: a half-read game would replay wrongly.
         raise StorageError(
-            f"Game {game_id} is stored with unreadable data ({error}); the database is damaged."
-        ) from error
+            f"Game {game_id} is stored with unreadable data ({game.damage}); the database is damaged."
+        )
+    return game
 
 
-async def _rollback(db: aiosqlite.Connection) -> None:
-    # SQLite may already have rolled back by itself (e.g. after SQLITE_FULL); a failed rollback must
-    # not hide the error that caused it.
-    try:
-        if db.in_transaction:
-            await db.execute("ROLLBACK")
-    except Exception:  # noqa: BLE001
-        pass
+def _read_game(row: Sequence[Any], actions: Sequence[tuple[Any, Any]]) -> StoredGame:
+    """The game a row and its ``(seq, action)`` rows hold; what cannot be read is named in ``damage``."""
+    problems: list[str] = []
+
+    def part(what: str, read: Callable[[], Any], empty: Any) -> Any:
+        try:
+            return read()
+        except (ValueError, TypeError, OverflowError) as error:
+            problems.append(f"{what}: {error}")
+            return empty
+
+    game = StoredGame(
+        id=row[0],
+        kind=str(row[1]),
+        guild_id=part("guild_id", lambda: _whole(row[2]), 0),
+        channel_id=part("channel_id", lambda: _whole(row[3]), 0),
+        seed=part("seed", lambda: int(row[4]), 0),
+        settings=part("settings", lambda: _json(row[5], dict), {}),
+        seats=part("seats", lambda: _seat_list(_json(row[6], list)), []),
+        actions=[],
+        status=str(row[7]),
+        meta=part("meta", lambda: _json(row[8], dict), {}),
+        created_at=part("created_at", lambda: float(row[9]), 0.0),
+        updated_at=part("updated_at", lambda: float(row[10]), 0.0),
+    )
+    for expected, (seq, text) in enumerate(actions):
+        if seq != expected:
+            problems.append(f"action {expected}: missing from the log (the next stored is {seq})")
+            break
+        action = part(f"action {seq}", lambda t=text: _json(t, dict), None)
+        if action is None:
+            break
+        game.actions.append(action)
+    if problems:
+        game.damage = "; ".join(problems)
+    return game
 
 
-def _probe_open(path: Path) -> None:
-    sqlite3.connect(path).close()
+def _json(text: Any, shape: type) -> Any:
+    value = json.loads(text)
+    if not isinstance(value, shape):
+        raise TypeError(
+            f"expected a JSON {'object' if shape is dict else 'array'}, found {type(value).__name__}"
+        )
+    return value
 
 
-async def _quietly_close(db: aiosqlite.Connection) -> None:
-    try:
-        await db.close()
-    except Exception:  # noqa: BLE001
-        pass
+def _whole(value: Any) -> int:
+    if not isinstance(value, int):
+        raise TypeError(f"expected a whole number, found {value!r}")
+    return value
+
+
+def _seat_list(seats: list[Any]) -> list[dict[str, Any]]:
+    for n, seat in enumerate(seats):
+        if not isinstance(seat, dict):
+            raise TypeError(f"seat {n} is {type(seat).__name__}, not a JSON object")
+    return seats

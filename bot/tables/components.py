@@ -1,90 +1,146 @@
-"""Buttons and menus that survive a restart: their ``custom_id`` carries the game and the step.
+"""Buttons and menus that survive a restart: one dynamic item reads every component's ``custom_id``.
 
-Every game component funnels into ``RaceBot.tables.on_component``; a click on a message from an
-earlier step, or from a game that has ended, is recognised there and answered, never applied twice.
-
-custom_id forms (all under Discord's 100 characters):
-  ``g:<game>:lobby:<op>``                        lobby buttons (join, leave, ai, start, cancel)
-  ``g:<game>:hand``                              "My hand": the clicker's private view, ephemeral
-  ``g:<game>:d:<seat>:<n>:<kind>:<choice json>`` a decision button for ``seat`` after its n-th action
-  ``gs:<game>:<seat>:<n>:<kind>``                a decision menu; each value is an option as JSON
-  ``g:<game>:page:<...>``                        paging for leaderboards and the like
+Every click funnels into ``Tables.on_component`` (ids are parsed by ``custom_ids``), so a click on
+a message from an earlier step, from a game that has ended, or a forged id is answered there,
+privately, and never applied twice.
 """
 
 from __future__ import annotations
 
-import json
 import re
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
+from typing import Any
 
 import discord
 
-if TYPE_CHECKING:
-    from bot.client import RaceBot
+from bot.tables import custom_ids
 
-BUTTON_TEMPLATE = r"g:(?P<game>\d+):(?P<rest>.+)"
-SELECT_TEMPLATE = r"gs:(?P<game>\d+):(?P<rest>.+)"
-
-
-def decision_id(game_id: int, seat: int, n: int, kind: str, choice: Any) -> str:
-    return f"g:{game_id}:d:{seat}:{n}:{kind}:{json.dumps(choice, separators=(',', ':'))}"
-
-
-def select_id(game_id: int, seat: int, n: int, kind: str) -> str:
-    return f"gs:{game_id}:{seat}:{n}:{kind}"
+MENU_SIZE = 25  # Discord's most options in one select menu
+STYLES = {
+    "primary": discord.ButtonStyle.primary,
+    "secondary": discord.ButtonStyle.secondary,
+    "success": discord.ButtonStyle.success,
+    "danger": discord.ButtonStyle.danger,
+}
 
 
-def option_value(choice: Any) -> str:
-    return json.dumps(choice, separators=(",", ":"))
+class Component(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s:.+)"):
+    """Any component of the bot's messages, button or menu, whatever its id says."""
 
-
-class GameButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
-    def __init__(
-        self,
-        custom_id: str,
-        label: str,
-        *,
-        style: discord.ButtonStyle = discord.ButtonStyle.secondary,
-        emoji: str | None = None,
-        disabled: bool = False,
-        row: int | None = None,
-    ) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=label[:80], custom_id=custom_id, style=style, emoji=emoji, disabled=disabled, row=row
-            )
-        )
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
 
     @classmethod
     async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> GameButton:
-        return cls(item.custom_id or "", item.label or "", style=item.style)
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Component:
+        return cls(item)
 
-    async def callback(self, interaction: discord.Interaction[RaceBot]) -> None:  # type: ignore[override]
-        match = self.template.match(self.custom_id)
-        assert match is not None
-        await interaction.client.tables.on_component(interaction, int(match["game"]), match["rest"], None)
+    async def callback(self, interaction: discord.Interaction) -> None:
+        data: Any = interaction.data or {}
+        values = data.get("values") if isinstance(data, dict) else None
+        values = [str(v) for v in values] if isinstance(values, list) else None
+        await interaction.client.tables.on_component(interaction, self.custom_id, values)  # type: ignore[attr-defined]
 
 
-class GameSelect(discord.ui.DynamicItem[discord.ui.Select], template=SELECT_TEMPLATE):
-    def __init__(self, custom_id: str, options: list[discord.SelectOption], placeholder: str = "") -> None:
-        super().__init__(
-            discord.ui.Select(
-                custom_id=custom_id, options=options[:25], placeholder=placeholder[:150] or None
+def button(
+    custom_id: str,
+    label: str,
+    *,
+    style: str = "secondary",
+    emoji: str | None = None,
+    disabled: bool = False,
+    row: int | None = None,
+) -> Component:
+    return Component(
+        discord.ui.Button(
+            label=label[:80],
+            custom_id=custom_id,
+            style=STYLES.get(style, discord.ButtonStyle.secondary),
+            emoji=emoji,
+            disabled=disabled,
+            row=row,
+        )
+    )
+
+
+def select(
+    custom_id: str, options: list[discord.SelectOption], placeholder: str = "", row: int | None = None
+) -> Component:
+    return Component(
+        discord.ui.Select(
+            custom_id=custom_id, options=options[:MENU_SIZE], placeholder=placeholder[:150] or None, row=row
+        )
+    )
+
+
+# --- a decision's components, from the presenter's plain description -------------------
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One option of a pending decision, as a button or a menu line."""
+
+    index: int  # the option's index in ``decision.options``
+    label: str
+    style: str = "secondary"  # primary | secondary | success | danger
+    emoji: str | None = None
+    row: int | None = None
+
+
+@dataclass(frozen=True)
+class Controls:
+    """The components for one seat's decision; the table gives them their ids."""
+
+    seat: int
+    kind: str
+    choices: tuple[Choice, ...]
+    menu: bool = False  # a select menu (paged past 25 options) instead of buttons
+    placeholder: str = ""
+
+
+def pages(controls: Controls) -> int:
+    return max(1, -(-len(controls.choices) // MENU_SIZE))
+
+
+def add_controls(view: discord.ui.View, game_id: int, n: int, controls: Controls, page: int = 0) -> None:
+    """Buttons, or a menu showing ``page`` with Previous/Next buttons when the options do not fit."""
+    seat, kind = controls.seat, controls.kind
+    if not controls.menu:
+        for choice in controls.choices:
+            view.add_item(
+                button(
+                    custom_ids.decision(game_id, seat, n, kind, choice.index),
+                    choice.label,
+                    style=choice.style,
+                    emoji=choice.emoji,
+                    row=choice.row,
+                )
+            )
+        return
+    count = pages(controls)
+    page = min(max(page, 0), count - 1)
+    shown = controls.choices[page * MENU_SIZE : (page + 1) * MENU_SIZE]
+    options = [
+        discord.SelectOption(label=c.label[:100] or "—", value=custom_ids.menu_value(c.index), emoji=c.emoji)
+        for c in shown
+    ]
+    placeholder = controls.placeholder + (f" ({page + 1}/{count})" if count > 1 else "")
+    view.add_item(select(custom_ids.menu(game_id, seat, n, kind), options, placeholder, row=0))
+    if count > 1:
+        view.add_item(
+            button(
+                custom_ids.menu_page(game_id, seat, n, kind, page - 1),
+                "◀ Previous",
+                disabled=page == 0,
+                row=1,
             )
         )
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
-    ) -> GameSelect:
-        return cls(item.custom_id or "", list(item.options))
-
-    async def callback(self, interaction: discord.Interaction[RaceBot]) -> None:  # type: ignore[override]
-        match = self.template.match(self.custom_id)
-        assert match is not None
-        values = list(self.item.values)
-        await interaction.client.tables.on_component(
-            interaction, int(match["game"]), "s:" + match["rest"], values
+        view.add_item(
+            button(
+                custom_ids.menu_page(game_id, seat, n, kind, page + 1),
+                "Next ▶",
+                disabled=page + 1 >= count,
+                row=1,
+            )
         )

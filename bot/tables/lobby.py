@@ -9,18 +9,18 @@ from typing import Any
 
 import discord
 
+from bot.games.catalog import Start
 from bot.storage import StorageError
-from bot.tables.components import GameButton, GameSelect, option_value
+from bot.tables import custom_ids
+from bot.tables.components import button, select
 from bot.tables.presenter import Outgoing
 from bot.tables.seats import AI_LEVELS, Seat, ai_seat
-from bot.tables.table import SAVE_FAILED, Table, message_kwargs, reply
-
-OPS = ("join", "leave", "ai", "start", "cancel", "kick")
+from bot.tables.table import SAVE_FAILED, Table, message_kwargs, now, reply
 
 
 def lobby_message(table: Table, note: str = "") -> Outgoing:
     presenter = table.presenter
-    capacity = int(table.settings.get("players", presenter.max_players))
+    capacity = int(table.settings.get("players", table.entry.max_players))
     lines = []
     for index, seat in enumerate(table.seats, start=1):
         tag = " — host" if seat.user_id == table.host_id else ""
@@ -42,19 +42,19 @@ def lobby_message(table: Table, note: str = "") -> Outgoing:
     view = discord.ui.View(timeout=None)
     gid = table.game_id
     full = len(table.seats) >= capacity
-    view.add_item(GameButton(f"g:{gid}:lobby:join", "Join", style=discord.ButtonStyle.success, disabled=full))
-    view.add_item(GameButton(f"g:{gid}:lobby:leave", "Leave"))
-    view.add_item(GameButton(f"g:{gid}:lobby:ai", "Add AI", disabled=full))
-    view.add_item(GameButton(f"g:{gid}:lobby:start", "Start", style=discord.ButtonStyle.primary))
-    view.add_item(GameButton(f"g:{gid}:lobby:cancel", "Cancel", style=discord.ButtonStyle.danger))
+    view.add_item(button(custom_ids.lobby(gid, "join"), "Join", style="success", disabled=full))
+    view.add_item(button(custom_ids.lobby(gid, "leave"), "Leave"))
+    view.add_item(button(custom_ids.lobby(gid, "ai"), "Add AI", disabled=full))
+    view.add_item(button(custom_ids.lobby(gid, "start"), "Start", style="primary"))
+    view.add_item(button(custom_ids.lobby(gid, "cancel"), "Cancel", style="danger"))
     kickable = [(i, s) for i, s in enumerate(table.seats) if s.user_id != table.host_id]
-    if kickable:
-        options = [discord.SelectOption(label=s.name[:100], value=option_value(i)) for i, s in kickable]
-        view.add_item(GameSelect(f"gs:{gid}:lobby:kick", options, placeholder="Remove a seat (host only)"))
+    if kickable:  # at most 14 seats besides the host's: always one menu
+        options = [discord.SelectOption(label=s.name[:100], value=str(i)) for i, s in kickable]
+        view.add_item(select(custom_ids.kick(gid), options, placeholder="Remove a seat (host only)"))
     return Outgoing(content=note, embed=embed, view=view)
 
 
-async def on_lobby(table: Table, interaction: discord.Interaction, op: str, values: list[str] | None) -> None:
+async def on_lobby(table: Table, interaction: discord.Interaction, op: str, kicked: int | None) -> None:
     """One lobby click, under the table's lock: clicks at the same moment each see the seats the one
     before left (unlocked, two joins both started from the same seats and one was lost).
 
@@ -68,21 +68,19 @@ async def on_lobby(table: Table, interaction: discord.Interaction, op: str, valu
     # across tables, so two joins in two channels at once must not both pass the check.
     seating = table.bot.tables.seating if op == "join" else contextlib.nullcontext()
     async with seating, table.lock:
-        start = await _lobby_change(table, interaction, op, values)
+        start = await _lobby_change(table, interaction, op, kicked)
     if start:
         await start_game(table, interaction.message)  # takes the lock itself
 
 
-async def _lobby_change(
-    table: Table, interaction: discord.Interaction, op: str, values: list[str] | None
-) -> bool:
+async def _lobby_change(table: Table, interaction: discord.Interaction, op: str, kicked: int | None) -> bool:
     """Apply the click; True when the game should start now (Start pressed, or the table is full)."""
     if table.engine is not None or table.closed:
         await reply(interaction, "This game has already started.")
         return False
     user = interaction.user
     manager = table.is_manager(user)
-    capacity = int(table.settings.get("players", table.presenter.max_players))
+    capacity = int(table.settings.get("players", table.entry.max_players))
     seats = list(table.seats)
     host_id = table.host_id
     if op == "join":
@@ -121,7 +119,7 @@ async def _lobby_change(
         level = str(table.settings.get("ai_level", "normal"))
         seats.append(ai_seat(seats, level if level in AI_LEVELS else "normal"))
     elif op == "kick":
-        index = int(values[0]) if values else -1
+        index = -1 if kicked is None else kicked
         if not 0 <= index < len(seats) or seats[index].user_id == table.host_id:
             await reply(interaction, "That seat can't be removed.")
             return False
@@ -130,10 +128,8 @@ async def _lobby_change(
         await _close(table, interaction, f"Cancelled by {user.display_name}.")
         return False
     elif op == "start":
-        if len(seats) < table.presenter.min_players:
-            await reply(
-                interaction, f"At least {table.presenter.min_players} players are needed (add an AI?)."
-            )
+        if len(seats) < table.entry.min_players:
+            await reply(interaction, f"At least {table.entry.min_players} players are needed (add an AI?).")
             return False
         return True
     else:
@@ -158,7 +154,11 @@ async def start_game(table: Table, message: discord.Message | None) -> None:
     async with table.lock:
         if table.engine is not None or table.closed:
             return
-        engine_settings: dict[str, Any] = await table.presenter.starting_settings(table)
+        try:
+            engine_settings = await _engine_settings(table)
+        except StorageError:
+            await table.send(Outgoing(content=SAVE_FAILED))
+            return
         table.settings["engine"] = engine_settings
         try:
             await table.bot.storage.update_game(
@@ -174,9 +174,24 @@ async def start_game(table: Table, message: discord.Message | None) -> None:
         if message is not None:
             started = message_kwargs(lobby_message(table, "The game has started."), editing=True)
             await table.edit(message, **{**started, "view": None})
+        assert table.engine is not None
+        # The opening (hands dealt, a grid laid out) is announced like any batch: split by viewer.
+        await table.publish(table.engine.opening_events())
         for out in await table.presenter.snapshot(table):
             await table.send(out)
     table.run()
+
+
+async def _engine_settings(table: Table) -> dict[str, Any]:
+    """The game fixes its engine settings from the lobby's choices, the seed, the time and each
+    human's lifetime net in this game here (for rules like "the unluckiest player goes first")."""
+    humans = {seat.user_id: i for i, seat in enumerate(table.seats) if seat.user_id is not None}
+    net: dict[int, int] = {}
+    if humans:
+        lifetime = await table.bot.storage.lifetime_net(table.guild_id, table.entry.kind, list(humans))
+        net = {humans[user]: value for user, value in lifetime.items() if user in humans}
+    start = Start(len(table.seats), table.seed, now(), dict(table.settings), net)
+    return table.entry.engine_settings(start)
 
 
 async def _close(table: Table, interaction: discord.Interaction, why: str) -> None:

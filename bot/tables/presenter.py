@@ -1,24 +1,29 @@
-"""What a game must tell the table so Discord can show it: the only game-specific part of a table.
+"""What a game shows in Discord: the only game-specific part of a table, and it only presents.
 
-Each game's cog provides one ``Presenter``. Everything it builds comes from engine *views*
-(``game.view(seat)`` or ``game.view(None)``), never from the raw state, so a hidden card cannot
-reach a public message by accident.
+A presenter turns views and events into messages. It is never handed what it may not show: the
+table splits every batch of events before calling it (``viewing.split``), so ``announce`` gets
+public events only and ``tell`` gets one seat's own events for that seat's DM. Public messages
+are built from ``table.public_view()``; a seat's messages from ``table.seat_view(seat)``.
+Everything else (the engine, AI, clocks, pacing, results) is the table's and the catalog's.
 """
 
 from __future__ import annotations
 
-import random
+import io
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import Action, Decision, Event, Game
+from bot.games.base import Decision, Event
+from bot.tables.components import Choice, Controls
 
 if TYPE_CHECKING:
-    from bot.storage import PlayerResult
+    from bot.games.catalog import Entry
     from bot.tables.table import Table
+
+__all__ = ["Choice", "Controls", "Outgoing", "Presenter"]
 
 
 @dataclass
@@ -30,44 +35,32 @@ class Outgoing:
     image: bytes | None = None
     image_name: str = "frame.png"
     alt: str = ""  # the image's description, read by screen readers
-    view: discord.ui.View | None = None
+    view: discord.ui.View | None = None  # ready-made components (the lobby, leaderboards)
     # Who may see it: None for the channel, or one seat (sent by DM, or ephemerally as a fallback).
     seat: int | None = None
+    controls: Controls | None = None  # a decision's buttons or menu; the table gives them their ids
+    hand_button: bool = False  # add the "My hand" button
+    hand_row: int | None = None
 
     def file(self) -> discord.File | None:
         if self.image is None:
             return None
-        import io
-
         return discord.File(
             io.BytesIO(self.image), filename=self.image_name, description=self.alt[:1024] or None
         )
 
 
 class Presenter(ABC):
-    kind: str
-    title: str
-    min_players: int
-    max_players: int
+    def __init__(self, entry: Entry) -> None:
+        self.entry = entry
 
-    @abstractmethod
-    def new_engine(self, seats: int, seed: int, settings: dict[str, Any]) -> Game: ...
+    @property
+    def kind(self) -> str:
+        return self.entry.kind
 
-    @abstractmethod
-    def ai_choice(self, view: dict[str, Any], decision: Decision, level: str, rng: random.Random) -> Any:
-        """What an AI seat (or the deadline, for a late player) chooses, from that seat's view only."""
-
-    def is_automatic(self, table: Table, decision: Decision) -> bool:
-        """A seat's decision the table takes by itself at its pace (e.g. auto-rolls)."""
-        return False
-
-    def delay(self, table: Table, decision: Decision) -> float:
-        """Seconds to wait before the table takes an automatic step (the pace of the race)."""
-        return table.pace
-
-    def is_private(self, decision: Decision) -> bool:
-        """A decision taken in secret (in a DM, or through "My hand")."""
-        return False
+    @property
+    def title(self) -> str:
+        return self.entry.title
 
     @abstractmethod
     async def prompt(self, table: Table) -> tuple[str, Outgoing] | None:
@@ -75,7 +68,7 @@ class Presenter(ABC):
 
     @abstractmethod
     def private_prompt(self, table: Table, seat: int, decision: Decision) -> Outgoing:
-        """The DM (or ephemeral) message with the components for a secret decision."""
+        """The DM (or ephemeral) message with the controls for a decision taken in private."""
 
     @abstractmethod
     def hand(self, table: Table, seat: int) -> Outgoing:
@@ -83,19 +76,19 @@ class Presenter(ABC):
 
     @abstractmethod
     async def announce(self, table: Table, events: list[Event]) -> list[Outgoing]:
-        """Messages for events, public or for one seat (rendering must run off the event loop)."""
+        """Channel messages for public events (rendering must run off the event loop)."""
+
+    def tell(self, table: Table, seat: int, events: list[Event]) -> list[Outgoing]:
+        """Messages for ``seat`` alone about its own private events (a dealt card); sent by DM."""
+        return []
 
     @abstractmethod
     async def snapshot(self, table: Table) -> list[Outgoing]:
-        """Where the game stands, for a resumed game or ``status``."""
+        """Where the game stands, for a resumed game (``table.seq`` > 0) or a new one."""
 
     @abstractmethod
     def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
         """A short confirmation of a choice, shown only to the player who made it."""
-
-    @abstractmethod
-    def results(self, table: Table) -> list[PlayerResult]:
-        """The rows the results table stores when the game ends."""
 
     @abstractmethod
     def rules_text(self) -> str: ...
@@ -103,18 +96,6 @@ class Presenter(ABC):
     def status_lines(self, table: Table) -> list[str]:
         return []
 
-    def due_action(self, table: Table) -> Action | None:
-        """A table action the host's clock makes due now (e.g. "time is up"), if any."""
-        return None
-
-    def wake_at(self, table: Table) -> float | None:
-        """When (unix time) the host's clock next needs a look, besides deadlines."""
-        return None
-
     def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
         """Extra lines for the lobby embed (pace, number of races...)."""
         return [("Pace", f"{table.pace:g} s")]
-
-    async def starting_settings(self, table: Table) -> dict[str, Any]:
-        """The engine's settings, fixed when the host presses Start (e.g. who bets first)."""
-        return {}

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import secrets
 import time
@@ -12,31 +11,35 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import GameError
+from bot.games.catalog import CATALOG, Entry
 from bot.storage import StorageError, StoredGame
-from bot.tables.lobby import OPS, expire_lobby, lobby_message, on_lobby, start_game
+from bot.tables import clicks, custom_ids
+from bot.tables.lobby import expire_lobby, lobby_message, on_lobby, start_game
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat, ai_seat
 from bot.tables.table import SAVE_FAILED, Table, followup, message_kwargs, reply
 
 if TYPE_CHECKING:
-    from bot.client import RaceBot
+    from bot.tables.host import Host
 
 log = logging.getLogger(__name__)
 
 GONE = "This game has ended; these buttons no longer do anything."
 RESTARTING = "The bot is restarting; try again in a minute."
+UNREADABLE = "I couldn't read this button; it may be from an older version of the bot."
 
 
 class Tables:
-    def __init__(self, bot: RaceBot) -> None:
+    def __init__(self, bot: Host, catalog: dict[str, Entry] | None = None) -> None:
         self.bot = bot
-        self.presenters: dict[str, Presenter] = {}
+        self.catalog = dict(CATALOG if catalog is None else catalog)
+        # One presenter per catalogued game, made here from the catalog (never by loading a cog).
+        self.presenters: dict[str, Presenter] = {
+            kind: entry.presenter_class()(entry) for kind, entry in self.catalog.items()
+        }
         self.by_id: dict[int, Table] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
         self.seating = asyncio.Lock()
-
-    def add_presenter(self, presenter: Presenter) -> None:
-        self.presenters[presenter.kind] = presenter
 
     def in_channel(self, channel_id: int) -> Table | None:
         return next((t for t in self.by_id.values() if t.channel_id == channel_id and not t.closed), None)
@@ -59,14 +62,18 @@ class Tables:
 
     # --- opening a lobby -------------------------------------------------------
 
+    def _table(self, kind: str, **fields: Any) -> Table:
+        return Table(self.bot, self.catalog[kind], self.presenters[kind], **fields)
+
     async def open(
-        self, interaction: discord.Interaction, presenter: Presenter, settings: dict[str, Any], bots: int
+        self, interaction: discord.Interaction, kind: str, settings: dict[str, Any], bots: int
     ) -> Table | None:
         """``/<game> start``: one game per channel, one game per player in a server."""
         assert interaction.guild_id is not None and interaction.channel_id is not None
         if self.bot.stopping:  # shutting down (bot.shutdown): a new game would only be cut short
             await reply(interaction, RESTARTING)
             return None
+        entry = self.catalog[kind]
         async with self.seating:  # two starts at once in one channel must not both get a lobby
             existing = self.in_channel(interaction.channel_id)
             if existing is not None:
@@ -93,7 +100,7 @@ class Tables:
             seed = secrets.randbits(48)
             try:
                 game_id = await self.bot.storage.create_game(
-                    presenter.kind,
+                    entry.kind,
                     interaction.guild_id,
                     interaction.channel_id,
                     seed,
@@ -106,9 +113,8 @@ class Tables:
                 log.exception("Could not create a game")
                 await followup(interaction, SAVE_FAILED)
                 return None
-            table = Table(
-                self.bot,
-                presenter,
+            table = self._table(
+                kind,
                 game_id=game_id,
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id,
@@ -136,45 +142,37 @@ class Tables:
     # --- clicks ---------------------------------------------------------------
 
     async def on_component(
-        self, interaction: discord.Interaction, game_id: int, rest: str, values: list[str] | None
+        self, interaction: discord.Interaction, custom_id: object, values: list[str] | None
     ) -> None:
-        if rest.startswith("page:"):
-            await self.bot.dispatch_page(interaction, rest.split(":")[1:])
+        """Every click on any of the bot's components; whatever the id says, the clicker gets an answer."""
+        click = custom_ids.parse(custom_id, values)
+        if isinstance(click, custom_ids.Unreadable):
+            await reply(interaction, UNREADABLE)
             return
-        table = self.by_id.get(game_id)
+        if isinstance(click, custom_ids.BoardPage):
+            await self.bot.dispatch_page(interaction, click)
+            return
+        table = self.by_id.get(click.game)
         if table is None or table.closed:
             await reply(interaction, GONE)
             return
-        parts = rest.split(":")
-        try:
-            if parts[0] == "lobby" and parts[1] in OPS:
-                await on_lobby(table, interaction, parts[1], values)
-            elif parts[0] == "s" and parts[1] == "lobby":
-                await on_lobby(table, interaction, parts[2], values)
-            elif parts[0] == "hand":
-                await table.show_hand(interaction)
-            elif parts[0] == "d":
-                seat, n, kind = int(parts[1]), int(parts[2]), parts[3]
-                await table.on_decision(interaction, seat, n, kind, json.loads(":".join(parts[4:])))
-            elif parts[0] == "s":
-                seat, n, kind = int(parts[1]), int(parts[2]), parts[3]
-                if not values:
-                    await reply(interaction, "Pick an option first.")
-                    return
-                await table.on_decision(interaction, seat, n, kind, json.loads(values[0]))
-            else:
-                await reply(
-                    interaction, "I don't know this button (it may be from an older version of the bot)."
-                )
-        except (ValueError, IndexError, json.JSONDecodeError):
-            await reply(
-                interaction, "I couldn't read this button; it may be from an older version of the bot."
-            )
+        if isinstance(click, custom_ids.Lobby):
+            await on_lobby(table, interaction, click.op, click.seat)
+        elif isinstance(click, custom_ids.Hand):
+            await clicks.show_hand(table, interaction)
+        elif isinstance(click, custom_ids.MenuPage):
+            await clicks.on_menu_page(table, interaction, click)
+        else:
+            await clicks.on_decision(table, interaction, click)
 
     # --- after a restart --------------------------------------------------------
 
     async def resume_all(self) -> None:
-        """Carry on every stored game that had not ended; close the ones that can't go on."""
+        """Carry on every stored game that had not ended; close the ones that can't go on.
+
+        A game of a kind the catalog does not know, or one whose stored row could not be read, is
+        left as it is, reported in the log as an error and told in its channel; the others go on.
+        """
         try:
             stored = await self.bot.storage.unfinished_games()
         except StorageError:
@@ -184,17 +182,43 @@ class Tables:
             if game.id in self.by_id:
                 continue
             try:
+                if game.kind not in self.catalog:
+                    log.error(
+                        "Stored game %s is of an unknown kind %r (known: %s); it was not resumed",
+                        game.id,
+                        game.kind,
+                        ", ".join(sorted(self.catalog)),
+                    )
+                    await self._say(
+                        game.channel_id, f"⚠️ I can't resume game #{game.id}: I don't know its game."
+                    )
+                    continue
+                damage = getattr(game, "damage", None)
+                if damage:
+                    log.error("Stored game %s could not be read (%s); it was not resumed", game.id, damage)
+                    title = self.catalog[game.kind].title
+                    await self._say(
+                        game.channel_id,
+                        f"⚠️ I can't resume {title} game #{game.id}: its saved data is damaged.",
+                    )
+                    continue
                 await self._resume(game)
             except Exception:
                 log.exception("Could not resume game %s", game.id)
 
+    async def _say(self, channel_id: int, text: str) -> None:
+        channel = self.bot.get_channel(channel_id)
+        if isinstance(channel, discord.abc.Messageable):
+            try:
+                async with self.bot.pacer.turn(channel_id):
+                    await channel.send(content=text)
+            except discord.HTTPException:
+                log.exception("Could not post in channel %s", channel_id)
+
     async def _resume(self, game: StoredGame) -> None:
-        presenter = self.presenters.get(game.kind)
-        if presenter is None:
-            return
-        table = Table(
-            self.bot,
-            presenter,
+        presenter = self.presenters[game.kind]
+        table = self._table(
+            game.kind,
             game_id=game.id,
             guild_id=game.guild_id,
             channel_id=game.channel_id,
@@ -225,7 +249,7 @@ class Tables:
             return
         try:
             table.start_engine(game.actions)
-        except GameError:
+        except (GameError, ValueError, KeyError, TypeError):
             log.exception("Game %s could not be replayed", game.id)
             await self.close(table, "abandoned", "Its stored history could not be replayed.")
             await table.send(
@@ -241,6 +265,8 @@ class Tables:
         if table.engine is not None and table.engine.is_over:
             # Stopped between storing the last action and announcing it: settle and show the end now.
             await table.publish(table.last_events)
+        elif table.engine is not None and table.seq == 0:
+            await table.publish(table.engine.opening_events())  # stopped before the opening was shown
         elif table.engine is not None:
             for out in await presenter.snapshot(table):
                 await table.send(out)

@@ -1,14 +1,18 @@
-"""One game in one channel: owns the engine, the lock, the deadline and the messages.
+"""One game in one channel: owns the engine, the lock, the deadlines, the AI, the pace and the messages.
 
 The order of every change is: validate on a copy of the engine, store the action (committed),
 then swap the copy in and announce. So a decision that could not be stored is never applied,
 and one that was stored is replayed exactly after a restart.
+
+The table knows games only through the engine surface and the game's catalog entry; its
+presenter is asked for words and pictures, and is handed only what its audience may see.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import random
 import time
@@ -16,23 +20,33 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import Action, Decision, Event, Game, IllegalAction
-from bot.storage import StaleAction, StorageError
+from bot.games.base import Action, Decision, Event, Game, SeatResult
+from bot.storage import PlayerResult, StakeRecord, StorageError
+from bot.tables import custom_ids, viewing
+from bot.tables.components import add_controls, button
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat
 
 if TYPE_CHECKING:
-    from bot.client import RaceBot
+    from bot.games.catalog import Entry
+    from bot.tables.host import Host
 
 log = logging.getLogger(__name__)
 
 SAVE_FAILED = "I couldn't save that, so it was not applied. Please try again in a moment."
+STALE = "That was already decided: this button is from an earlier step."
+
+
+def now() -> float:
+    """The table's clock (deadlines, timed steps); tests move it forward instead of waiting."""
+    return time.time()
 
 
 class Table:
     def __init__(
         self,
-        bot: RaceBot,
+        bot: Host,
+        entry: Entry,
         presenter: Presenter,
         *,
         game_id: int,
@@ -45,6 +59,7 @@ class Table:
         meta: dict[str, Any] | None = None,
     ) -> None:
         self.bot = bot
+        self.entry = entry
         self.presenter = presenter
         self.game_id = game_id
         self.guild_id = guild_id
@@ -65,6 +80,7 @@ class Table:
         self._deadline_for: frozenset[tuple[int, str]] = frozenset()
         self._prompt_key: str | None = None
         self._prompt_message: discord.Message | None = None
+        self._prompt_shown: object = None
         self._dm_sent: set[tuple[int, int, str]] = set()
         self.dm_closed: set[int] = set(self.meta.get("dm_closed", []))
         self.last_events: list[Event] = []  # what the last replayed action caused (see Tables._resume)
@@ -95,9 +111,24 @@ class Table:
         perms = getattr(member, "guild_permissions", None)
         return member.id == self.host_id or bool(perms and perms.manage_guild)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def public_view(self) -> dict[str, Any]:
+        assert self.engine is not None
+        return self.engine.view(None)
+
+    def seat_view(self, seat: int) -> dict[str, Any]:
         assert self.engine is not None
         return self.engine.view(seat)
+
+    def pending_for(self, seat: int, kind: str | None = None) -> Decision | None:
+        """What ``seat`` must decide now (a presenter shows its options), if anything."""
+        return self.engine.decision_for(seat, kind) if self.engine is not None else None
+
+    def is_private(self, decision: Decision) -> bool:
+        """Taken in a DM (or the ephemeral "My hand" answer), as the game's catalog entry says."""
+        return decision.kind in self.entry.private
+
+    def is_automatic(self, decision: Decision) -> bool:
+        return decision.player is not None and self.entry.is_automatic(self.settings, decision)
 
     def human_pending(self) -> list[Decision]:
         if self.engine is None:
@@ -105,9 +136,7 @@ class Table:
         return [
             d
             for d in self.engine.pending()
-            if d.player is not None
-            and not self.seats[d.player].is_ai
-            and not self.presenter.is_automatic(self, d)
+            if d.player is not None and not self.seats[d.player].is_ai and not self.is_automatic(d)
         ]
 
     # --- starting, replaying, stopping ---------------------------------------
@@ -120,7 +149,9 @@ class Table:
 
     def start_engine(self, actions: list[dict[str, Any]] | None = None) -> None:
         """Build the engine from the seed and replay the stored actions (the game's whole history)."""
-        engine = self.presenter.new_engine(len(self.seats), self.seed, self.settings.get("engine", {}))
+        engine = self.entry.new_engine(
+            len(self.seats), self.seed, self.entry.stored_engine_settings(self.settings)
+        )
         self.acted = [0] * len(self.seats)
         self.last_events = []
         for raw in actions or []:
@@ -175,17 +206,23 @@ class Table:
             async with self.lock:
                 await self._finish()
             return True
-        due = self.presenter.due_action(self)
-        if due is not None:
-            async with self.lock:
-                with contextlib.suppress(IllegalAction):
-                    await self._commit_and_announce(due)
-            return False
         pending = self.engine.pending()
-        automatic = [d for d in pending if d.player is None or self.presenter.is_automatic(self, d)]
+        timed = [d for d in pending if d.player is None and d.not_before is not None]
+        due = [d for d in timed if d.not_before is not None and d.not_before <= now()]
+        if due:  # a timed table step whose time has come (a game that ends on the clock)
+            async with self.lock:
+                if self._still_pending(due[0]):
+                    await self._commit_and_announce(Action(None, due[0].kind, due[0].options[0]))
+            return False
+        automatic = [
+            d for d in pending if (d.player is None and d.not_before is None) or self.is_automatic(d)
+        ]
         if automatic:
             step = automatic[0]
-            await asyncio.sleep(self.presenter.delay(self, step))
+            pause = self.entry.step_pause(
+                self.public_view(), step, self.pace, self.bot.timing.countdown_seconds
+            )
+            await asyncio.sleep(pause)
             async with self.lock:
                 if self._still_pending(step):
                     await self._commit_and_announce(Action(step.player, step.kind, step.options[0]))
@@ -200,13 +237,12 @@ class Table:
             return False
         async with self.lock:
             await self.refresh_prompts()
-        wake_at = self.presenter.wake_at(self)
-        times = [t for t in (self.deadline, wake_at) if t is not None]
-        timeout = None if not times else max(0.0, min(times) - time.time())
+        times = [t for t in [self.deadline, *(d.not_before for d in timed)] if t is not None]
+        timeout = None if not times else max(0.0, min(times) - now())
         try:
             await asyncio.wait_for(self.wake.wait(), timeout)
         except TimeoutError:
-            if self.deadline is not None and time.time() >= self.deadline:
+            if self.deadline is not None and now() >= self.deadline:
                 async with self.lock:
                     await self._expire()
         return False
@@ -220,7 +256,7 @@ class Table:
         rng = random.Random(f"{self.seed}:{self.seq}:{decision.player}")
         # An AI look-ahead takes ~0.1 s of CPU: off the event loop, so clicks stay answered in time.
         choice = await asyncio.to_thread(
-            self.presenter.ai_choice, self.view(decision.player), decision, level, rng
+            self.entry.choose, self.seat_view(decision.player), decision, level, rng
         )
         await self._commit_and_announce(Action(decision.player, decision.kind, choice))
 
@@ -259,10 +295,17 @@ class Table:
         await self.publish(events)
 
     async def publish(self, events: list[Event]) -> None:
+        """Announce a batch: split by viewer first, so the presenter never holds what its audience may not see."""
         if self.engine is not None and self.engine.is_over:
             await self._settle()  # results are stored before the final standings are shown
-        for out in await self.presenter.announce(self, events):
+        parts = viewing.split(events, len(self.seats))
+        for out in await self.presenter.announce(self, parts.public):
+            out.seat = None
             await self.send(out)
+        for seat, own in sorted(parts.private.items()):
+            for out in self.presenter.tell(self, seat, own):
+                out.seat = seat
+                await self.send(out)
         await self.refresh_prompts()
 
     async def _finish(self) -> None:
@@ -276,65 +319,32 @@ class Table:
     async def _settle(self) -> None:
         """Write the results once (the storage refuses a second write, so calling this again is safe)."""
         try:
-            await self.bot.storage.finish_game(self.game_id, self.presenter.results(self))
+            await self.bot.storage.finish_game(self.game_id, self.results())
         except StorageError:
             # The action log holds the whole game: the next start replays it and writes the results then.
             log.exception(
                 "Could not store the results of game %s; they will be written on restart", self.game_id
             )
 
-    # --- clicks ----------------------------------------------------------------
+    # --- results --------------------------------------------------------------
 
-    async def on_decision(
-        self, interaction: discord.Interaction, seat: int, n: int, kind: str, choice: Any
-    ) -> None:
-        mine = self.seat_of(interaction.user.id)
-        if mine is None:
-            await reply(interaction, "You're not playing in this game.")
-            return
-        if self.engine is None:
-            await reply(interaction, "The game hasn't started yet.")
-            return
-        if mine != seat:
-            await reply(interaction, f"That's for {self.seats[seat].name}, not you.")
-            return
-        if n != self.acted[seat] or not any(
-            d.player == seat and d.kind == kind for d in self.human_pending()
-        ):
-            await reply(interaction, "That was already decided: this button is from an earlier step.")
-            return
-        await interaction.response.defer()
-        async with self.lock:
-            if self.closed or n != self.acted[seat]:
-                await followup(interaction, "That was already decided: this button is from an earlier step.")
-                return
-            decision = self.engine.decision_for(seat, kind) if self.engine else None
-            try:
-                events = await self.commit(Action(seat, kind, choice))
-            except IllegalAction as error:
-                await followup(interaction, f"Not allowed: {error}")
-                return
-            except (StaleAction, StorageError):
-                log.exception("Could not store an action of game %s", self.game_id)
-                await followup(interaction, SAVE_FAILED)
-                return
-            if decision is not None:
-                await followup(interaction, self.presenter.choice_label(self, seat, decision, choice))
-            await self.publish(events)
-        self.wake.set()
+    def results(self) -> list[PlayerResult]:
+        """The engine's generic results as the rows the results table stores (one per seat)."""
+        assert self.engine is not None
+        return [self._result_row(r) for r in self.engine.results()]
 
-    async def show_hand(self, interaction: discord.Interaction) -> None:
-        seat = self.seat_of(interaction.user.id)
-        if seat is None or self.engine is None:
-            await reply(interaction, "You're not playing in this game.")
-            return
-        private = [d for d in self.human_pending() if d.player == seat and self.presenter.is_private(d)]
-        out = (
-            self.presenter.private_prompt(self, seat, private[0])
-            if private
-            else self.presenter.hand(self, seat)
+    def _result_row(self, result: SeatResult) -> PlayerResult:
+        seat = self.seats[result.seat]
+        return PlayerResult(
+            seat=result.seat,
+            user_id=seat.owner_id,
+            name=seat.owner_name,
+            cash=result.cash,
+            net=result.net,
+            place=result.place,
+            won=result.won,
+            stakes=[StakeRecord(s.label, s.outcome, s.amount) for s in result.stakes],
         )
-        await interaction.response.send_message(**message_kwargs(out), ephemeral=True)
 
     # --- talking to Discord ------------------------------------------------------
 
@@ -347,7 +357,7 @@ class Table:
             return None
         try:
             async with self.bot.pacer.turn(self.channel_id):
-                return await channel.send(**message_kwargs(out))
+                return await channel.send(**self.message_kwargs(out))
         except discord.HTTPException:
             log.exception("Could not post in channel %s for game %s", self.channel_id, self.game_id)
             return None
@@ -358,7 +368,7 @@ class Table:
             return None
         try:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            return await user.send(**message_kwargs(out))
+            return await user.send(**self.message_kwargs(out))
         except discord.HTTPException as error:
             if isinstance(error, discord.Forbidden) or getattr(error, "code", 0) == 50007:
                 self.dm_closed.add(seat)
@@ -383,9 +393,9 @@ class Table:
             self.deadline = None
         elif self.deadline is None or not signature <= self._deadline_for:
             # A new turn or phase gets a fresh deadline; a phase that only shrinks keeps its own.
-            turn = len(signature) == 1 and not any(self.presenter.is_private(d) for d in waiting)
+            turn = len(signature) == 1 and not any(self.is_private(d) for d in waiting)
             timing = self.bot.timing
-            self.deadline = time.time() + (timing.turn_seconds if turn else timing.phase_seconds)
+            self.deadline = now() + (timing.turn_seconds if turn else timing.phase_seconds)
         self._deadline_for = signature
         if self.meta.get("deadline") != self.deadline:
             self.meta["deadline"] = self.deadline
@@ -396,14 +406,17 @@ class Table:
             await self._retire_prompt()
         else:
             key, out = prompt
+            shown = self._shown(out)
             if key == self._prompt_key and self._prompt_message is not None:
-                await self.edit(self._prompt_message, **message_kwargs(out, editing=True))
+                if shown != self._prompt_shown:  # an unchanged prompt is not edited again
+                    await self.edit(self._prompt_message, **self.message_kwargs(out, editing=True))
             else:
                 await self._retire_prompt()
                 self._prompt_message = await self.send(out)
                 self._prompt_key = key
+            self._prompt_shown = shown
         for decision in waiting:
-            if decision.player is None or not self.presenter.is_private(decision):
+            if decision.player is None or not self.is_private(decision):
                 continue
             marker = (decision.player, self.acted[decision.player], decision.kind)
             if marker not in self._dm_sent:
@@ -411,6 +424,23 @@ class Table:
                 await self._send_dm(
                     decision.player, self.presenter.private_prompt(self, decision.player, decision)
                 )
+
+    def message_kwargs(self, out: Outgoing, *, editing: bool = False, page: int = 0) -> dict[str, Any]:
+        """What discord.py sends for ``out``: its decision controls and "My hand" get their ids here."""
+        if out.controls is not None or out.hand_button:
+            view = out.view or discord.ui.View(timeout=None)
+            if out.controls is not None:
+                n = self.acted[out.controls.seat] if self.engine is not None else 0
+                add_controls(view, self.game_id, n, out.controls, page)
+            if out.hand_button:
+                view.add_item(button(custom_ids.hand(self.game_id), "My hand", emoji="🃏", row=out.hand_row))
+            out = dataclasses.replace(out, view=view, controls=None, hand_button=False)
+        return message_kwargs(out, editing=editing)
+
+    def _shown(self, out: Outgoing) -> object:
+        """What a player would see of a prompt (its ids depend on who acted how often)."""
+        embed = out.embed.to_dict() if out.embed is not None else None
+        return (out.content, repr(embed), out.image, out.controls, out.hand_button, tuple(self.acted))
 
     async def edit(self, message: discord.Message, **changes: Any) -> None:
         """Edit one of the table's channel messages, paced like a new message."""

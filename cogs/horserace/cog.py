@@ -2,16 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 
 from cogs.common import TableCommands
-from cogs.horserace.present import HorseRacePresenter
-
-if TYPE_CHECKING:
-    from bot.client import RaceBot
 
 
 @app_commands.guild_only()
@@ -20,8 +14,7 @@ class HorseRaceCog(
     group_name="horserace",
     group_description="The Horse Race Game: dice, horses and a jackpot",
 ):
-    def __init__(self, bot: RaceBot) -> None:
-        super().__init__(bot, HorseRacePresenter(bot))
+    kind = "horserace"
 
     @app_commands.command(name="start", description="Open a Horse Race Game lobby in this channel")
     @app_commands.describe(
@@ -69,4 +62,4 @@ class HorseRaceCog(
             "minutes": minutes,
             "pace": self.bot.timing.default_pace if pace is None else pace,
         }
-        await self.bot.tables.open(interaction, self.presenter, settings, bots)
+        await self.open_table(interaction, settings, bots)

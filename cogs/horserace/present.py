@@ -9,24 +9,18 @@ the final standings are messages of their own.
 from __future__ import annotations
 
 import asyncio
-import random
-import time
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import Action, Decision, Event, Game
-from bot.games.horserace.game import HorseRace
+from bot.games.base import Decision, Event
 from bot.games.horserace.narration import narrate
 from bot.games.horserace.render import alt_text, render_board
-from bot.storage import PlayerResult
-from bot.tables.components import GameButton, decision_id
-from bot.tables.presenter import Outgoing, Presenter
+from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from bot.words import count
 
 if TYPE_CHECKING:
-    from bot.client import RaceBot
     from bot.tables.table import Table
 
 LOG_LINES = 6
@@ -47,46 +41,6 @@ doesn't roll before the deadline is rolled for."""
 
 
 class HorseRacePresenter(Presenter):
-    kind = "horserace"
-    title = "The Horse Race Game"
-    min_players = HorseRace.min_players
-    max_players = HorseRace.max_players
-
-    def __init__(self, bot: RaceBot) -> None:
-        self.bot = bot
-
-    def new_engine(self, seats: int, seed: int, settings: dict[str, Any]) -> Game:
-        return HorseRace.new(seats, seed, settings)
-
-    def ai_choice(self, view: dict[str, Any], decision: Decision, level: str, rng: random.Random) -> Any:
-        return decision.options[0]  # the only choice in this game is to roll
-
-    def is_automatic(self, table: Table, decision: Decision) -> bool:
-        return decision.kind == "roll" and table.settings.get("rolls") == "auto"
-
-    def delay(self, table: Table, decision: Decision) -> float:
-        if decision.kind == "next_race" and table.engine is not None and table.view(None)["race"] > 0:
-            return max(table.pace * 3, table.bot.timing.countdown_seconds * 3 if table.pace else 0.0)
-        return table.pace
-
-    async def starting_settings(self, table: Table) -> dict[str, Any]:
-        keys = ("bank", "fee", "races", "end", "minutes")
-        settings = {key: table.settings[key] for key in keys if key in table.settings}
-        settings["dealer"] = random.Random(table.seed).randrange(len(table.seats))
-        if settings.get("end") == "minutes":
-            table.settings["ends_at"] = time.time() + 60.0 * float(settings.get("minutes", 30))
-        return settings
-
-    def due_action(self, table: Table) -> Action | None:
-        ends_at = table.settings.get("ends_at")
-        if ends_at is None or table.engine is None or time.time() < ends_at or table.view(None)["time_up"]:
-            return None
-        return Action(None, "time_up", None)
-
-    def wake_at(self, table: Table) -> float | None:
-        ends_at = table.settings.get("ends_at")
-        return None if ends_at is None or table.view(None)["time_up"] else float(ends_at)
-
     def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
         s = table.settings
         end = {
@@ -109,7 +63,7 @@ class HorseRacePresenter(Presenter):
         return table.notes.setdefault("log", deque(maxlen=LOG_LINES))
 
     async def prompt(self, table: Table) -> tuple[str, Outgoing] | None:
-        view = {**table.view(None), "names": self._names(table)}
+        view = {**table.public_view(), "names": self._names(table)}
         finished = view["phase"] in ("between", "over") and view["winner"] is not None
         if view["phase"] not in ("scratch", "race") and not finished:
             return None
@@ -118,32 +72,20 @@ class HorseRacePresenter(Presenter):
         turn = view["turn"]
         out = Outgoing(content="\n".join(lines) or "The dice are ready.", image=image, alt=alt_text(view))
         out.image_name = "board.png"
-        if (
-            not finished
-            and turn is not None
-            and not table.seats[turn].is_ai
-            and table.settings.get("rolls") != "auto"
-        ):
+        # A Roll button only for a person who rolls by hand (not an AI, not rolls the table takes itself).
+        decision = next((d for d in table.human_pending() if d.player == turn), None)
+        if not finished and turn is not None and decision is not None:
             out.content += f"\n🎲 {table.seats[turn].mention()} to roll · deadline {table.deadline_mark()}"
-            ui = discord.ui.View(timeout=None)
-            ui.add_item(
-                GameButton(
-                    decision_id(table.game_id, turn, table.acted[turn], "roll", "roll"),
-                    "Roll",
-                    style=discord.ButtonStyle.primary,
-                    emoji="🎲",
-                )
-            )
-            out.view = ui
+            out.controls = Controls(turn, decision.kind, (Choice(0, "Roll", style="primary", emoji="🎲"),))
         return f"board:{view['race']}", out
 
     def private_prompt(self, table: Table, seat: int, decision: Decision) -> Outgoing:
         return self.hand(table, seat)
 
     def hand(self, table: Table, seat: int) -> Outgoing:
-        hand = table.view(seat)["hands"][seat]
-        held = ", ".join(str(h) for h in sorted(hand)) or "no cards (sitting out)"
-        return Outgoing(content=f"Your horses this race: {held}. Cash: ${table.view(seat)['cash'][seat]}.")
+        view = table.seat_view(seat)
+        held = ", ".join(str(h) for h in sorted(view["hands"][seat])) or "no cards (sitting out)"
+        return Outgoing(content=f"Your horses this race: {held}. Cash: ${view['cash'][seat]}.")
 
     async def announce(self, table: Table, events: list[Event]) -> list[Outgoing]:
         names = self._names(table)
@@ -205,7 +147,7 @@ class HorseRacePresenter(Presenter):
     async def snapshot(self, table: Table) -> list[Outgoing]:
         if table.seq == 0:
             return []  # a new game: the first race's setup message says it all
-        view = table.view(None)
+        view = table.public_view()
         hands = [
             f"**{seat.name}**: {', '.join(str(h) for h in sorted(view['hands'][i])) or '—'} · ${view['cash'][i]}"
             for i, seat in enumerate(table.seats)
@@ -220,29 +162,12 @@ class HorseRacePresenter(Presenter):
         return "🎲 Rolled."
 
     def status_lines(self, table: Table) -> list[str]:
-        view = table.view(None)
+        view = table.public_view()
         turn = view["turn"]
         lines = [f"Race {view['race']} · {view['phase']} · jackpot ${view['jackpot']}"]
         if turn is not None:
             lines.append(f"{table.seats[turn].name} to roll")
         return lines
-
-    def results(self, table: Table) -> list[PlayerResult]:
-        assert table.engine is not None
-        bank = int(table.settings.get("engine", {}).get("bank", 20))
-        return [
-            PlayerResult(
-                seat=r.seat,
-                user_id=table.seats[r.seat].owner_id,
-                name=table.seats[r.seat].owner_name,
-                cash=r.cash,
-                net=r.cash - bank,
-                place=r.place,
-                won=r.won,
-                bets=[],
-            )
-            for r in table.engine.results()
-        ]
 
     def rules_text(self) -> str:
         return RULES

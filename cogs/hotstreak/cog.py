@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import discord
 from discord import app_commands
 
 from cogs.common import TableCommands
-from cogs.hotstreak.present import HotStreakPresenter
-
-if TYPE_CHECKING:
-    from bot.client import RaceBot
 
 
 @app_commands.guild_only()
 class HotStreakCog(
     TableCommands, group_name="hotstreak", group_description="Hot Streak: bet on racing mascots"
 ):
-    def __init__(self, bot: RaceBot) -> None:
-        super().__init__(bot, HotStreakPresenter(bot))
+    kind = "hotstreak"
 
     @app_commands.command(name="start", description="Open a Hot Streak lobby in this channel")
     @app_commands.describe(
@@ -35,4 +28,4 @@ class HotStreakCog(
         bots: app_commands.Range[int, 0, 7] = 0,
     ) -> None:
         settings = {"players": players, "pace": self.bot.timing.default_pace if pace is None else pace}
-        await self.bot.tables.open(interaction, self.presenter, settings, bots)
+        await self.open_table(interaction, settings, bots)

@@ -1,24 +1,19 @@
 """Hot Streak in Discord: the betting board, secret picks by DM, a track picture per flipped card.
 
-Every message is built from engine views or from public events; private events (a dealt card,
-one's own secret pick) go only to their seat's DM or ephemeral "My hand" answer.
+Channel messages are built from the public view and public events; a seat's DM from that seat's
+view and its own events (the table splits every batch before this presenter sees it).
 """
 
 from __future__ import annotations
 
 import asyncio
-import random
 from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.games.base import Decision, Event, Game
-from bot.games.hotstreak import ai
-from bot.games.hotstreak.game import HotStreak
+from bot.games.base import Decision, Event
 from bot.games.hotstreak.render import alt_text, render_race
-from bot.storage import BetRecord, PlayerResult, choose_unluckiest
-from bot.tables.components import GameButton, GameSelect, decision_id, option_value, select_id
-from bot.tables.presenter import Outgoing, Presenter
+from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from cogs.hotstreak.words import (
     EMOJI,
     PLACES,
@@ -35,7 +30,6 @@ from cogs.hotstreak.words import (
 )
 
 if TYPE_CHECKING:
-    from bot.client import RaceBot
     from bot.tables.table import Table
 
 COLOUR = discord.Colour.from_rgb(232, 93, 4)
@@ -56,38 +50,6 @@ Payouts: you can never lose more than you have."""
 
 
 class HotStreakPresenter(Presenter):
-    kind = "hotstreak"
-    title = "Hot Streak"
-    min_players = HotStreak.min_players
-    max_players = HotStreak.max_players
-
-    def __init__(self, bot: RaceBot) -> None:
-        self.bot = bot
-
-    def new_engine(self, seats: int, seed: int, settings: dict[str, Any]) -> Game:
-        return HotStreak.new(seats, seed, settings)
-
-    def ai_choice(self, view: dict[str, Any], decision: Decision, level: str, rng: random.Random) -> Any:
-        return ai.choose(view, decision, level, rng)
-
-    def is_private(self, decision: Decision) -> bool:
-        return decision.kind in ("submit", "double")
-
-    def delay(self, table: Table, decision: Decision) -> float:
-        view = table.view(None)
-        if decision.kind == "flip" and view["last_card"] is None and view["burned"] == 0:
-            return 3 * min(table.pace, table.bot.timing.countdown_seconds)  # the "3, 2, 1" before a race
-        return table.pace
-
-    async def starting_settings(self, table: Table) -> dict[str, Any]:
-        """The unluckiest human (lowest lifetime Hot Streak winnings here) bets first; ties by lot."""
-        humans = {seat.user_id: i for i, seat in enumerate(table.seats) if seat.user_id is not None}
-        if not humans:
-            return {"first_better": 0}
-        winnings = await table.bot.storage.lifetime_winnings(table.guild_id, self.kind, list(humans))
-        unluckiest = choose_unluckiest(winnings, random.Random(table.seed))
-        return {"first_better": humans[unluckiest]}
-
     def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
         return [("Pace", f"{table.pace:g} s per card")]
 
@@ -97,7 +59,7 @@ class HotStreakPresenter(Presenter):
         return [seat.name for seat in table.seats]
 
     async def prompt(self, table: Table) -> tuple[str, Outgoing] | None:
-        view = table.view(None)
+        view = table.public_view()
         phase, race = view["phase"], view["race"]
         if phase == "draft":
             return f"draft:{race}", self._draft_prompt(table, view)
@@ -106,7 +68,7 @@ class HotStreakPresenter(Presenter):
                 {table.seats[d.player].name for d in table.human_pending() if d.player is not None}
             )
             if phase == "submit":
-                n = 2 if table.engine.seats == 2 else 1  # type: ignore[union-attr]
+                n = view["submit_count"]
                 what = f"Everyone adds {n} card{'s' if n > 1 else ''} from their hand to the race deck, face down."
                 title = f"Race {race} — secret picks"
             else:
@@ -116,7 +78,7 @@ class HotStreakPresenter(Presenter):
             embed.add_field(name="Waiting for", value=", ".join(waiting) or "nobody", inline=False)
             embed.add_field(name="Deadline", value=table.deadline_mark())
             embed.set_footer(text="I've sent you a DM. No DM? Press My hand.")
-            return f"{phase}:{race}", Outgoing(embed=embed, view=self._hand_only(table))
+            return f"{phase}:{race}", Outgoing(embed=embed, hand_button=True)
         return None
 
     def _draft_prompt(self, table: Table, view: dict[str, Any]) -> Outgoing:
@@ -151,67 +113,47 @@ class HotStreakPresenter(Presenter):
         )
         cash = " · ".join(f"{names[i]} {money(c)}" for i, c in enumerate(view["cash"]))
         embed.set_footer(text=f"Cash: {cash}")
-        ui = discord.ui.View(timeout=None)
-        decision = table.engine.decision_for(turn, "bet")  # type: ignore[union-attr]
+        out = Outgoing(embed=embed, hand_button=True, hand_row=3)
+        decision = table.pending_for(turn, "bet")
         if decision is not None and not table.seats[turn].is_ai:
-            for option in decision.options:
+            mascots = list(info)  # the edition's mascots, in its order: two per row
+            choices = []
+            for index, option in enumerate(decision.options):
                 parts = option.split(":")
-                row = (
-                    ("gobbler", "hurley", "dangle", "mum").index(parts[1]) // 2 if parts[0] == "ticket" else 2
-                )
-                style = discord.ButtonStyle.danger if parts[2] == "risky" else discord.ButtonStyle.success
-                emoji = EMOJI.get(parts[1]) if parts[0] == "ticket" else None
-                ui.add_item(
-                    GameButton(
-                        decision_id(table.game_id, turn, table.acted[turn], "bet", option),
+                ticket = parts[0] == "ticket"
+                choices.append(
+                    Choice(
+                        index,
                         option_label(option),
-                        style=style,
-                        emoji=emoji,
-                        row=row,
+                        style="danger" if parts[2] == "risky" else "success",
+                        emoji=EMOJI.get(parts[1]) if ticket else None,
+                        row=min(mascots.index(parts[1]) // 2, 1) if ticket and parts[1] in mascots else 2,
                     )
                 )
-        ui.add_item(self._hand_button(table, row=3))
-        return Outgoing(embed=embed, view=ui)
-
-    def _hand_button(self, table: Table, row: int | None = None) -> GameButton:
-        return GameButton(f"g:{table.game_id}:hand", "My hand", emoji="🃏", row=row)
-
-    def _hand_only(self, table: Table) -> discord.ui.View:
-        ui = discord.ui.View(timeout=None)
-        ui.add_item(self._hand_button(table))
-        return ui
+            out.controls = Controls(turn, "bet", tuple(choices))
+        return out
 
     def private_prompt(self, table: Table, seat: int, decision: Decision) -> Outgoing:
-        view = table.view(seat)
+        view = table.seat_view(seat)
         out = self.hand(table, seat)
-        ui = discord.ui.View(timeout=None)
         if decision.kind == "submit":
             n = len(decision.options[0]) if decision.options else 1
             out.content = (
                 f"**Race {view['race']}: pick {n} card{'s' if n > 1 else ''} to add to the race deck.** "
                 "Nobody else sees it until it is flipped."
             )
-            options = [
-                discord.SelectOption(label=cards_label(option)[:100], value=option_value(option))
-                for option in decision.options
-            ]
+            choices = [Choice(i, cards_label(option)) for i, option in enumerate(decision.options)]
             placeholder = "Choose your secret card" + ("s" if n > 1 else "")
         else:
             out.content = "**Race 3: pick the bet to pay double** (a loss doubles too)."
             bets = view["bets"][seat]
-            options = [
-                discord.SelectOption(label=bets[i]["label"][:100], value=option_value(i))
-                for i in decision.options
-            ]
+            choices = [Choice(i, bets[option]["label"]) for i, option in enumerate(decision.options)]
             placeholder = "Choose the bet to double"
-        ui.add_item(
-            GameSelect(select_id(table.game_id, seat, table.acted[seat], decision.kind), options, placeholder)
-        )
-        out.view = ui
+        out.controls = Controls(seat, decision.kind, tuple(choices), menu=True, placeholder=placeholder)
         return out
 
     def hand(self, table: Table, seat: int) -> Outgoing:
-        view = table.view(seat)
+        view = table.seat_view(seat)
         embed = discord.Embed(title=f"Your hand — Hot Streak game #{table.game_id}", colour=COLOUR)
         embed.description = "\n".join(card_label(card) for card in view["hand"]) or "*No cards in hand.*"
         if view.get("my_submission"):
@@ -231,18 +173,6 @@ class HotStreakPresenter(Presenter):
         results: dict[str, Any] = {}
         for event in events:
             data = event.data
-            if not event.is_visible_to(None):  # a private event: only its seat may see it
-                if event.kind == "dealt":
-                    seat = data["seat"]
-                    hand = ", ".join(card_label(c) for c in table.view(seat)["hand"])
-                    dealt = ", ".join(card_label(c) for c in data["cards"])
-                    out.append(
-                        Outgoing(
-                            seat=seat,
-                            content=f"🃏 Race {data['race']}: you were dealt {dealt}.\nYour hand: {hand}",
-                        )
-                    )
-                continue  # other private events (one's own pick) are confirmed to the picker only
             if event.kind == "race_setup":
                 out.append(await self._race_setup(table, data))
             elif event.kind == "reshuffled":
@@ -270,6 +200,20 @@ class HotStreakPresenter(Presenter):
                 out.append(Outgoing(embed=self._standings_embed(table, data)))
         return out
 
+    def tell(self, table: Table, seat: int, events: list[Event]) -> list[Outgoing]:
+        """A seat's dealt cards by DM (its own secret pick is confirmed to it when it picks)."""
+        out = []
+        for event in events:
+            if event.kind == "dealt":
+                hand = ", ".join(card_label(c) for c in table.seat_view(seat)["hand"])
+                dealt = ", ".join(card_label(c) for c in event.data["cards"])
+                out.append(
+                    Outgoing(
+                        content=f"🃏 Race {event.data['race']}: you were dealt {dealt}.\nYour hand: {hand}"
+                    )
+                )
+        return out
+
     async def _frame(self, event: Event) -> Outgoing:
         frame = event.data["frame"]
         image = await asyncio.to_thread(render_race, frame)
@@ -282,7 +226,7 @@ class HotStreakPresenter(Presenter):
         )
 
     async def _race_setup(self, table: Table, data: dict[str, Any]) -> Outgoing:
-        view = table.view(None)
+        view = table.public_view()
         embed = discord.Embed(title=f"🏁 Hot Streak — race {data['race']} of 3", colour=COLOUR)
         embed.description = f"**{table.seats[data['first_better']].name}** bets first this race."
         embed.add_field(
@@ -293,14 +237,14 @@ class HotStreakPresenter(Presenter):
         embed.add_field(name="Side bet", value=data["side_bet"]["text"], inline=False)
         embed.set_image(url="attachment://track.png")
         # The deck is built when the picks are in: face-up cards plus each seat's secret card(s).
-        per_seat = 2 if table.engine.seats == 2 else 1  # type: ignore[union-attr]
+        per_seat = view["submit_count"]
         view["cards_left"] = len(data["face_up"]) + per_seat * len(table.seats)
         image = await asyncio.to_thread(render_race, view)
         return Outgoing(embed=embed, image=image, image_name="track.png", alt=alt_text(view))
 
     def _results_embed(self, table: Table, over: dict[str, Any], payouts: dict[str, Any]) -> discord.Embed:
         names = self._names(table)
-        info = table.view(None)["mascot_info"]
+        info = table.public_view()["mascot_info"]
         embed = discord.Embed(title=f"🏆 Race {over['race']} results", colour=discord.Colour.gold())
         podium = [
             f"{PLACES[i + 1]} {EMOJI.get(m, '')} **{info[m]['name']}**"
@@ -337,10 +281,9 @@ class HotStreakPresenter(Presenter):
         return embed
 
     async def snapshot(self, table: Table) -> list[Outgoing]:
-        assert table.engine is not None
         if table.seq == 0:
-            return await self.announce(table, table.engine.opening_events())  # type: ignore[attr-defined]
-        view = table.view(None)
+            return []  # a new game: the table announces its opening
+        view = table.public_view()
         if view["phase"] == "race":
             image = await asyncio.to_thread(render_race, view)
             return [Outgoing(content=f"Race {view['race']} in progress.", image=image, alt=alt_text(view))]
@@ -348,50 +291,20 @@ class HotStreakPresenter(Presenter):
 
     def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
         if decision.kind == "bet":
-            bets = table.view(seat)["bets"][seat]
+            bets = table.seat_view(seat)["bets"][seat]
             return f"✅ You took {bets[-1]['label'].rstrip('.')}." if bets else "✅ Bet taken."
         if decision.kind == "submit":
             return (
                 f"🤫 Your secret pick is in: {cards_label(choice)}. Nobody else sees it until it's flipped."
             )
-        return f"✖️2 You doubled {table.view(seat)['bets'][seat][choice]['label'].rstrip('.')}."
+        return f"✖️2 You doubled {table.seat_view(seat)['bets'][seat][choice]['label'].rstrip('.')}."
 
     def status_lines(self, table: Table) -> list[str]:
-        view = table.view(None)
+        view = table.public_view()
         return [
             f"Race {view['race']} of 3 · {view['phase']}",
             " · ".join(f"{s.name} {money(c)}" for s, c in zip(table.seats, view["cash"], strict=True)),
         ]
-
-    def results(self, table: Table) -> list[PlayerResult]:
-        assert table.engine is not None
-        rows = []
-        for result in table.engine.results():
-            seat = table.seats[result.seat]
-            bets = []
-            for race in result.detail.get("races", []):
-                for line in race["lines"]:
-                    if line["kind"] == "ticket":
-                        subject, side, won = line["mascot"], line["risk"], line["value"] > 0
-                    else:
-                        subject = f"side:{race['side_bet']['id']}"
-                        side, won = f"{line['answer']}:{line['risk']}", bool(line["right"])
-                    bets.append(
-                        BetRecord(race=race["race"], subject=subject, side=side, payout=line["paid"], won=won)
-                    )
-            rows.append(
-                PlayerResult(
-                    seat=result.seat,
-                    user_id=seat.owner_id,
-                    name=seat.owner_name,
-                    cash=result.cash,
-                    net=result.cash - 10,
-                    place=result.place,
-                    won=result.won,
-                    bets=bets,
-                )
-            )
-        return rows
 
     def rules_text(self) -> str:
         return RULES

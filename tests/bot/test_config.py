@@ -101,7 +101,7 @@ def test_every_log_level_logging_knows_is_accepted(tmp_path: Path, level: str) -
 @pytest.mark.parametrize(
     "url, says",
     [
-        ("postgres://db/bot", "scheme 'postgres' is not supported"),
+        ("mysql://db/bot", "scheme 'mysql' is not supported"),
         ("sqlite:///:memory:", "in-memory database"),
         ("sqlite://", "names no file"),
         ("sqlite:///bot.db?mode=ro", "query string"),

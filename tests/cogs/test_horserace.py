@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.client import RaceBot
+from bot.tables import table as table_module
 from tests.cogs.conftest import World, join, private_answer
 from tests.fakediscord import FakeMessage, running_bot
 
@@ -102,17 +103,22 @@ def _board_buttons(world: World) -> list:
 
 
 async def test_a_game_on_the_clock_ends_after_the_race_in_progress_when_time_is_up(
-    world: World, bot: RaceBot
+    world: World, bot: RaceBot, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     lobby = await open_lobby(world, end="minutes", minutes=30, rolls="auto", pace=0.05)
     await join(world.fake, lobby, world.users["bob"])
     await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
-    table = bot.tables.in_channel(world.channel.id)
-    assert table is not None and table.settings["ends_at"] > time.time() + 29 * 60
     await world.fake.wait_for(
         lambda: any("Race 1" in m.text for m in world.fake.channel_messages(world.channel))
     )
-    table.settings["ends_at"] = time.time()  # the host's clock says the 30 minutes are over
+    table = bot.tables.in_channel(world.channel.id)
+    assert table is not None and table.engine is not None
+    # The end is an ordinary pending step, timed for 30 minutes after the start.
+    [time_up] = [d for d in table.engine.pending() if d.kind == "time_up"]
+    assert time_up.player is None and time_up.not_before is not None
+    assert time.time() + 29 * 60 < time_up.not_before <= time.time() + 30 * 60
+    # The host's clock says the 30 minutes are over.
+    monkeypatch.setattr(table_module, "now", lambda: time.time() + 31 * 60)
     table.wake.set()
     await world.fake.wait_for(lambda: standings(world) is not None, timeout=60)
     messages = world.fake.channel_messages(world.channel)

@@ -74,6 +74,8 @@ async def test_no_public_message_reveals_a_hand_or_a_secret_pick(world: World, b
     while not any(table.open_selects(u) for u in table.seats.values()):
         await table.step(set())
         await asyncio.sleep(0.01)
+    # The pick menus go out one DM after the other: both must be there before the two picks.
+    await world.fake.wait_for(lambda: all(table.open_selects(u) for u in table.seats.values()), timeout=5)
     for _ in range(2):
         await table.step(set())
     await world.fake.wait_for(lambda: "Three cards burned" in public_text(world), timeout=10)

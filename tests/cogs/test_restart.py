@@ -13,12 +13,12 @@ import sys
 from pathlib import Path
 from typing import IO
 
+import pytest
+
 from bot.games.base import Action, Game
+from bot.games.catalog import Entry, entry
 from bot.storage import Storage, StoredGame
-from bot.tables.presenter import Presenter
 from bot.tables.seats import Seat
-from cogs.horserace.present import HorseRacePresenter
-from cogs.hotstreak.present import HotStreakPresenter
 from tests.cogs.conftest import World
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -41,10 +41,10 @@ async def wait_identified(world: World, count: int) -> None:
     await world.fake.wait_for(lambda: world.fake.gateway.identify_count >= count, timeout=30)
 
 
-def uninterrupted(presenter: Presenter, seed: int, seats: list[Seat], settings: dict) -> list[int]:
+def uninterrupted(game: Entry, seed: int, seats: list[Seat], settings: dict) -> list[int]:
     """The same game played straight through, deciding exactly as a table does: table steps first,
     then AI seats, then late humans at their deadline (the AI decides for them)."""
-    engine: Game = presenter.new_engine(len(seats), seed, settings.get("engine", {}))
+    engine: Game = game.new_engine(len(seats), seed, game.stored_engine_settings(settings))
     seq = 0
 
     def still(d) -> bool:  # noqa: ANN001
@@ -53,7 +53,7 @@ def uninterrupted(presenter: Presenter, seed: int, seats: list[Seat], settings: 
     def decide(d, level: str) -> None:  # noqa: ANN001
         nonlocal seq
         rng = random.Random(f"{seed}:{seq}:{d.player}")
-        engine.apply(Action(d.player, d.kind, presenter.ai_choice(engine.view(d.player), d, level, rng)))
+        engine.apply(Action(d.player, d.kind, game.choose(engine.view(d.player), d, level, rng)))
         seq += 1
 
     while not engine.is_over:
@@ -70,6 +70,7 @@ def uninterrupted(presenter: Presenter, seed: int, seats: list[Seat], settings: 
     return [r.cash for r in engine.results()]
 
 
+@pytest.mark.timeout(300)  # dozens of bot restarts; slow on a busy machine, not a speed test
 async def test_games_survive_sigkill_at_random_moments(world: World) -> None:
     hosts = {"hotstreak": ["alice", "bob"], "horserace": ["dave"]}
     channels = {
@@ -91,7 +92,7 @@ async def test_games_survive_sigkill_at_random_moments(world: World) -> None:
                     world.users[name], channels[name], f"{kind} start", timeout=15, **options
                 )
                 await ix.wait_response(timeout=15)
-        storage = await Storage.open(str(world.db))
+        storage = await Storage.open(str(world.db), read_only=True)  # the bot holds the file
         try:
             rng = random.Random(20261129)
             identifies, kills = 1, 0
@@ -99,7 +100,9 @@ async def test_games_survive_sigkill_at_random_moments(world: World) -> None:
                 games = await _games(storage)
                 if games and all(g.status == "finished" for g in games):
                     break
-                assert kills < 40, "the games did not finish"
+                # A cap against a game that never ends, not a speed target: on a busy machine a restarted
+                # bot may get little done before the next kill.
+                assert kills < 100, "the games did not finish"
                 await asyncio.sleep(rng.uniform(0.2, 1.5))
                 process.send_signal(signal.SIGKILL)
                 process.wait(timeout=10)
@@ -110,15 +113,11 @@ async def test_games_survive_sigkill_at_random_moments(world: World) -> None:
             assert kills >= 3
             print(f"{kills} restarts after SIGKILL")
             assert len(games) == 3
-            presenters: dict[str, Presenter] = {
-                "hotstreak": HotStreakPresenter(None),
-                "horserace": HorseRacePresenter(None),
-            }  # type: ignore[arg-type]
             for game in games:
                 results = await storage.game_results(game.id)
                 seats = [Seat.from_json(s) for s in game.seats]
                 assert [r.seat for r in results] == list(range(len(seats)))  # stored once per seat
-                expected = uninterrupted(presenters[game.kind], game.seed, seats, game.settings)
+                expected = uninterrupted(entry(game.kind), game.seed, seats, game.settings)
                 assert [r.cash for r in results] == expected, f"game {game.id} ({game.kind})"
             history = await storage.history(world.guild.id, 10)
             assert sorted(h.game_id for h in history) == sorted(g.id for g in games)

@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+import logging
+import sqlite3
 import time
+from contextlib import closing
+
+import discord
+import pytest
 
 from bot.storage import PlayerResult, Storage
+from bot.tables.components import button
 from tests.cogs.conftest import World, join, private_answer
 from tests.cogs.hotstreak_player import BET_ID
 from tests.fakediscord import running_bot
@@ -43,7 +50,7 @@ async def test_a_stored_game_carries_on_after_a_restart_with_working_buttons(wor
         message, custom_id = _bet_buttons(world)[-1]
         ix = await world.fake.click(world.users["alice"], message, custom_id)
         assert "You took" in await private_answer(world.fake, ix)
-        async with await Storage.open(str(world.db)) as storage:
+        async with await Storage.open(str(world.db), read_only=True) as storage:  # the bot holds the file
             game = await storage.load_game(game_id)
         assert game is not None and game.status == "running"
         assert (
@@ -117,3 +124,152 @@ def _bet_buttons(world: World) -> list:
         for b in m.buttons
         if BET_ID.match(b.custom_id or "") and not b.disabled
     ]
+
+
+# --- games and buttons from before the catalog and the custom_id module --------------------------
+
+
+async def test_buttons_posted_before_the_update_keep_working_or_say_they_are_stale(world: World) -> None:
+    """A bet button in Discord still carries the choice as JSON (today's ids before the update):
+    clicking it takes that bet; once it is out of date, it says so and changes nothing."""
+    game_id = await store_game(world, world.channel.id)
+    async with running_bot(world.fake, world.bot()) as bot:
+        await world.fake.wait_for(lambda: _bet_buttons(world), timeout=10)
+        table = bot.tables.by_id[game_id]
+        assert table.engine is not None
+        option = table.engine.pending()[0].options[2]
+        old_id = f'g:{game_id}:d:0:0:bet:"{option}"'  # exactly as the bot built it before
+        channel = bot.get_channel(world.channel.id)
+        view = discord.ui.View(timeout=None)
+        view.add_item(button(old_id, "An old bet button"))
+        await channel.send("(a message from before the update)", view=view)  # type: ignore[union-attr]
+        await world.fake.wait_for(lambda: _with_button(world, old_id) is not None, timeout=5)
+        old = _with_button(world, old_id)
+        assert old is not None
+
+        taken = await world.fake.click(world.users["alice"], old, old_id)
+        assert "You took" in await private_answer(world.fake, taken)
+        async with await Storage.open(str(world.db), read_only=True) as storage:
+            stored = await storage.load_game(game_id)
+        assert stored is not None and stored.actions[0] == {"player": 0, "kind": "bet", "choice": option}
+
+        again = await world.fake.click(world.users["alice"], old, old_id)
+        assert "already decided" in await private_answer(world.fake, again)
+        assert table.seq == 1 or table.acted[0] == 1
+
+
+async def test_a_forged_or_foreign_button_gets_a_private_answer_and_changes_nothing(world: World) -> None:
+    game_id = await store_game(world, world.channel.id)
+    async with running_bot(world.fake, world.bot()) as bot:
+        await world.fake.wait_for(lambda: _bet_buttons(world), timeout=10)
+        table = bot.tables.by_id[game_id]
+        before = table.engine.dumps() if table.engine else ""
+        forged = {
+            "not-ours": "couldn't read",
+            f"g:{game_id}:d:0:0:bet:i999": "already decided",  # no such option
+            f'g:{game_id}:d:0:0:bet:"ticket:nobody:safe"': "already decided",
+            f"g:{game_id}:d:0:0:bet:{{broken": "couldn't read",
+            "g:999999:hand": "has ended",
+            "g:0:page:lb:chess:week:0": "not valid",
+        }
+        channel = bot.get_channel(world.channel.id)
+        view = discord.ui.View(timeout=None)
+        for custom_id in forged:
+            view.add_item(button(custom_id, custom_id[:20]))
+        await channel.send("buttons", view=view)  # type: ignore[union-attr]
+        await world.fake.wait_for(lambda: _with_button(world, "not-ours") is not None, timeout=5)
+        message = _with_button(world, "not-ours")
+        assert message is not None
+        for custom_id, answer in forged.items():
+            ix = await world.fake.click(world.users["alice"], message, custom_id)
+            assert answer in await private_answer(world.fake, ix), custom_id
+        assert table.engine is not None and table.engine.dumps() == before and table.seq == 0
+
+
+@pytest.mark.parametrize(
+    "time_up_stored", [False, True], ids=["clock-ran-out-while-down", "time-up-in-the-log"]
+)
+async def test_a_horse_race_on_the_clock_stored_by_the_old_bot_still_ends_on_time(
+    world: World, time_up_stored: bool
+) -> None:
+    """Before the end time was an engine setting, the bot kept it in the table's settings and sent
+    ``time_up`` as an action outside the pending decisions; such a game resumes and ends as it should."""
+    settings = {
+        "players": 2,
+        "races": 5,
+        "bank": 20,
+        "fee": 1,
+        "rolls": "auto",
+        "end": "minutes",
+        "minutes": 30,
+        "pace": 0.0,
+        "host_id": world.users["alice"].id,
+        "engine": {"bank": 20, "fee": 1, "races": 5, "end": "minutes", "minutes": 30, "dealer": 0},
+        "ends_at": time.time() + (3600 if time_up_stored else -5),
+    }
+    actions = [{"player": None, "kind": "next_race", "choice": "next_race"}]
+    if time_up_stored:
+        actions.append({"player": None, "kind": "time_up", "choice": None})
+    async with await Storage.open(str(world.db)) as storage:
+        game_id = await storage.create_game(
+            "horserace", world.guild.id, world.channel.id, 11, settings, seats_for(world), status="running"
+        )
+        for seq, action in enumerate(actions):
+            await storage.append_action(game_id, seq, action)
+    async with running_bot(world.fake, world.bot()):
+        await world.fake.wait_for(lambda: "Final standings" in _channel_text(world), timeout=60)
+        assert "after 1 race" in _channel_text(world)
+    async with await Storage.open(str(world.db)) as storage:
+        game = await storage.load_game(game_id)
+        assert game is not None and game.status == "finished"
+        assert [a["kind"] for a in game.actions].count("time_up") == 1
+
+
+async def test_a_stored_game_of_an_unknown_kind_is_reported_and_the_others_resume(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    other = world.guild.add_text_channel("other")
+    async with await Storage.open(str(world.db)) as storage:
+        unknown = await storage.create_game(
+            "chess", world.guild.id, other.id, 1, {"host_id": 1}, seats_for(world), status="running"
+        )
+    await store_game(world, world.channel.id)
+    with caplog.at_level(logging.ERROR):
+        async with running_bot(world.fake, world.bot()):
+            await world.fake.wait_for(lambda: "carries on" in _channel_text(world), timeout=10)
+            await world.fake.wait_for(
+                lambda: any("don't know its game" in m.text for m in world.fake.channel_messages(other)),
+                timeout=10,
+            )
+    assert any(f"{unknown}" in r.getMessage() and "unknown kind" in r.getMessage() for r in caplog.records)
+
+
+async def test_a_damaged_stored_game_is_reported_and_the_others_resume(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    other = world.guild.add_text_channel("other")
+    damaged = await store_game(world, other.id)
+    await store_game(world, world.channel.id)
+    with closing(sqlite3.connect(world.db)) as db, db:
+        db.execute("UPDATE games SET settings = '{not json' WHERE id = ?", (damaged,))
+    with caplog.at_level(logging.ERROR):
+        async with running_bot(world.fake, world.bot()):
+            await world.fake.wait_for(lambda: "carries on" in _channel_text(world), timeout=10)
+            await world.fake.wait_for(
+                lambda: any("damaged" in m.text for m in world.fake.channel_messages(other)), timeout=10
+            )
+    assert any(
+        f"game {damaged}" in r.getMessage() and "could not be read" in r.getMessage() for r in caplog.records
+    )
+
+
+def _with_button(world: World, custom_id: str):  # noqa: ANN202 - a FakeMessage or None
+    return next(
+        (
+            m
+            for m in world.fake.channel_messages(world.channel)
+            for b in m.buttons
+            if b.custom_id == custom_id
+        ),
+        None,
+    )

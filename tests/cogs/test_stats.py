@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import pytest
 
 from bot.client import RaceBot
-from bot.storage import BetRecord, PlayerResult, Storage, period_start
+from bot.storage import PlayerResult, StakeRecord, Storage, period_start
 from tests.cogs.conftest import World
 from tests.fakediscord import FakeMessage, running_bot
 
@@ -33,11 +33,11 @@ class Clock:
 
 
 def result(
-    seat: int, user_id: int | None, name: str, net: int, *, won: bool, bets: list[BetRecord] | None = None
+    seat: int, user_id: int | None, name: str, net: int, *, won: bool, bets: list[StakeRecord] | None = None
 ) -> PlayerResult:
     return PlayerResult(
         seat=seat, user_id=user_id, name=name, cash=100 + net, net=net, place=1 if won else 2, won=won,
-        bets=bets or [],
+        stakes=bets or [],
     )  # fmt: skip
 
 
@@ -74,9 +74,9 @@ async def seed_server(world: World) -> None:
         )
         clock.now = NOW - 5
         # This week: alice wins twice at Hot Streak with bets on the Gobbler and a side bet each way.
-        gobbler = BetRecord(race=1, subject="gobbler", side="safe", payout=6, won=True)
-        side_won = BetRecord(race=2, subject="side:photo_finish", side="yes:safe", payout=3, won=True)
-        side_lost = BetRecord(race=3, subject="side:wipeout", side="no:risky", payout=0, won=False)
+        gobbler = StakeRecord("Gobbler", "won", 6)
+        side_won = StakeRecord("Side bet yes, safe", "won", 3)
+        side_lost = StakeRecord("Side bet no, risky", "lost", 0)
         await settle(
             storage,
             world,
@@ -202,12 +202,12 @@ async def test_stats_shows_a_players_record_per_game(world: World, seeded: RaceB
     assert "Total winnings **+$80** · best **+$50**" in hot
     assert "Current streak: 2 wins in a row" in hot
     assert "Favourite bet: **Gobbler**" in hot
-    assert "Side bets: 1 won, 1 lost" in hot
+    assert "Bets: 3 won, 1 lost" in hot
     horse = fields["The Horse Race Game"]
     assert "Games **1** · wins **0** (0%)" in horse
     assert "Total winnings **-$10** · best **-$10**" in horse
     assert "Current streak: 1 without a win" in horse
-    assert "Favourite bet" not in horse and "Side bets" not in horse
+    assert "Favourite bet" not in horse and "Bets:" not in horse
 
 
 async def test_stats_for_another_user_and_for_a_newcomer(world: World, seeded: RaceBot) -> None:

@@ -16,24 +16,27 @@ Rulings (the rules text leaves these open; a player at the table would expect th
   whose money reaches 0 surrenders their cards and sits out, and that race is the last.
 * A winning horse whose cards nobody holds (all surrendered by broke players) pays nobody:
   the jackpot stays.
-* "minutes" mode: the engine keeps no clock. The host applies ``Action(None, "time_up")``
-  when the time is up; it is not listed in ``pending()`` (so an auto-host never applies it by
-  mistake) but ``apply`` accepts it once, in "minutes" mode only. The race in progress is then
-  the last; between races, the game ends at once.
+* "minutes" mode: the engine keeps no clock. ``time_up`` is a timed table step, pending (besides
+  whatever else is) until taken, whose ``not_before`` is the setting ``ends_at`` fixed at the
+  start: the host takes it once that time has come. Its only option is ``None`` (as stored by
+  the bot before it was a pending decision). The race in progress is then the last; between
+  races, the game ends at once.
+* Stakes (for the results): each horse a seat held when a race ended, won if it won that race
+  (paying the seat's jackpot share), lost otherwise. Net is cash minus the starting bank.
 * Final places: most money first; equal money shares a place (1, 1, 3); every seat in
   place 1 has won.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any, ClassVar, Self
 
-from bot.games.base import Action, Decision, Event, Game, IllegalAction, SeatResult
+from bot.games.base import Action, Decision, Event, Game, SeatResult, Stake
 from bot.games.horserace import scratch
 from bot.games.horserace.board import Board, load_board
 from bot.games.horserace.deck import build_deck, deal, left_of
 from bot.games.horserace.jackpot import split_jackpot
-from bot.games.horserace.narration import narrate
 from bot.games.horserace.race import Track, roll_dice
 from bot.games.horserace.settings import BadSettings, Settings
 from bot.games.rng import GameRng
@@ -41,7 +44,6 @@ from bot.games.rng import GameRng
 ROLL = "roll"
 NEXT_RACE = "next_race"
 TIME_UP = "time_up"
-LOG_LINES = 8
 STAT_KEYS = ("races_won", "winnings", "fees", "penalties", "sit_out_fees")
 
 
@@ -66,11 +68,18 @@ class HorseRace(Game):
         self.sitting_out: list[int] = []
         self.broke: list[int] = []
         self.last_roll: dict[str, Any] | None = None
-        self.log: list[str] = []
         self.last_race = False  # set by a broke player or time_up: the current race ends the game
         self.time_up = False
         self.race_rolls = 0
         self.stats: list[dict[str, int]] = [dict.fromkeys(STAT_KEYS, 0) for _ in range(seats)]
+        self.stakes: list[list[dict[str, Any]]] = [[] for _ in range(seats)]  # Stake.to_json() dicts
+
+    codecs: ClassVar[dict[str, Callable[[Any, Any], Any]]] = {
+        "settings": lambda value, game: Settings.from_json(value),
+        "board": lambda value, game: Board.from_json(value),
+        "rng": lambda value, game: GameRng.from_json(value),
+        "track": lambda value, game: Track.from_json(game.board.moves, value),
+    }
 
     # --- the surface -------------------------------------------------------
 
@@ -95,18 +104,17 @@ class HorseRace(Game):
         if self.phase == "over":
             return []
         if self.phase == "between":
-            return [Decision(None, NEXT_RACE, (NEXT_RACE,), f"Start race {self.race + 1}.")]
-        what = "scratch roll" if self.phase == "scratch" else "race roll"
-        return [Decision(self.turn, ROLL, (ROLL,), f"Roll the dice ({what}).")]
-
-    def apply(self, action: Action) -> list[Event]:
-        """As ``Game.apply``, plus the host's clock signal ``time_up`` (see the module rulings)."""
-        if action.kind == TIME_UP:
-            self._check_time_up(action)
-            return self._time_up()
-        return super().apply(action)
+            pending = [Decision(None, NEXT_RACE, (NEXT_RACE,), f"Start race {self.race + 1}.")]
+        else:
+            what = "scratch roll" if self.phase == "scratch" else "race roll"
+            pending = [Decision(self.turn, ROLL, (ROLL,), f"Roll the dice ({what}).")]
+        if self.settings.end == "minutes" and not self.time_up:
+            pending.append(Decision(None, TIME_UP, (None,), "Time is up.", not_before=self.settings.ends_at))
+        return pending
 
     def _apply(self, action: Action, decision: Decision) -> list[Event]:
+        if decision.kind == TIME_UP:
+            return self._time_up()
         if decision.kind == NEXT_RACE:
             return self._start_race()
         if self.phase == "scratch":
@@ -121,7 +129,6 @@ class HorseRace(Game):
         self.track = Track(self.board.moves)
         self.sitting_out = []
         self.last_roll = None
-        self.log = []
         self.race_rolls = 0
         carried = self.jackpot
         fees = {
@@ -183,7 +190,6 @@ class HorseRace(Game):
             for seat in self._seats_from(left_of(self.dealer, self.seats)):
                 if seat in given and not self.hands[seat] and seat not in self.sitting_out:
                     events += self._sit_out(seat)
-        self._remember(events[0])
         start_after = roller if roller is not None else self.dealer
         if not self.track.scratching:
             self.phase = "race"
@@ -241,7 +247,6 @@ class HorseRace(Game):
             }
             self.last_roll = {**data, "kind": "move"}
             events.append(Event("roll", data))
-        self._remember(events[0])
         if self.track.winner is not None:
             return events + self._finish_race()
         self.turn = self._next_roller(roller if roller is not None else self.dealer)
@@ -259,6 +264,12 @@ class HorseRace(Game):
             self.stats[seat]["races_won"] += 1
         self.jackpot = split.remainder
         self.turn = None
+        for seat, hand in enumerate(self.hands):
+            for held_horse in sorted(set(hand)):
+                won = held_horse == horse
+                paid = split.payouts.get(seat, 0) if won else 0
+                stake = Stake(f"horse {held_horse}", "won" if won else "lost", paid)
+                self.stakes[seat].append(stake.to_json())
         events = [
             Event(
                 "race_won",
@@ -280,16 +291,6 @@ class HorseRace(Game):
         return events
 
     # --- the end -----------------------------------------------------------
-
-    def _check_time_up(self, action: Action) -> None:
-        if self.is_over:
-            raise IllegalAction("The game is over.")
-        if action.player is not None:
-            raise IllegalAction("Only the host's clock says time is up.")
-        if self.settings.end != "minutes":
-            raise IllegalAction("This game does not end on time.")
-        if self.time_up:
-            raise IllegalAction("Time is already up.")
 
     def _time_up(self) -> list[Event]:
         self.time_up = True
@@ -324,6 +325,8 @@ class HorseRace(Game):
                 place=places[seat],
                 won=places[seat] == 1,
                 detail=dict(self.stats[seat]),
+                net=self.cash[seat] - self.settings.bank,
+                stakes=tuple(Stake(**s) for s in self.stakes[seat]),
             )
             for seat in range(self.seats)
         ]
@@ -363,9 +366,6 @@ class HorseRace(Game):
     def _races_total(self) -> int | None:
         return self.settings.races if self.settings.end == "races" else None
 
-    def _remember(self, event: Event) -> None:
-        self.log = [*self.log, narrate(event)][-LOG_LINES:]
-
     # --- views and storage -------------------------------------------------
 
     def view(self, viewer: int | None) -> dict[str, Any]:
@@ -400,56 +400,7 @@ class HorseRace(Game):
             "last_roll": dict(self.last_roll) if self.last_roll is not None else None,
             "winner": self.track.winner,
             "rolls": self.race_rolls,
-            "log": list(self.log),
         }
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "kind": self.kind,
-            "seats": self.seats,
-            "settings": self.settings.to_json(),
-            "board": self.board.to_json(),
-            "rng": self.rng.to_json(),
-            "cash": list(self.cash),
-            "jackpot": self.jackpot,
-            "race": self.race,
-            "phase": self.phase,
-            "dealer": self.dealer,
-            "turn": self.turn,
-            "hands": [list(hand) for hand in self.hands],
-            "track": self.track.to_json(),
-            "sitting_out": list(self.sitting_out),
-            "broke": list(self.broke),
-            "last_roll": self.last_roll,
-            "log": list(self.log),
-            "last_race": self.last_race,
-            "time_up": self.time_up,
-            "race_rolls": self.race_rolls,
-            "stats": [dict(s) for s in self.stats],
-        }
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> Self:
-        """Rebuild a stored game. The board travels with it, so editing a layout file never changes a game in play."""
-        board = Board.from_json(data["board"])
-        game = cls(data["seats"], Settings.from_json(data["settings"]), board, GameRng.from_json(data["rng"]))
-        game.cash = list(data["cash"])
-        game.jackpot = data["jackpot"]
-        game.race = data["race"]
-        game.phase = data["phase"]
-        game.dealer = data["dealer"]
-        game.turn = data["turn"]
-        game.hands = [list(hand) for hand in data["hands"]]
-        game.track = Track.from_json(board.moves, data["track"])
-        game.sitting_out = list(data["sitting_out"])
-        game.broke = list(data["broke"])
-        game.last_roll = data["last_roll"]
-        game.log = list(data["log"])
-        game.last_race = data["last_race"]
-        game.time_up = data["time_up"]
-        game.race_rolls = data["race_rolls"]
-        game.stats = [dict(s) for s in data["stats"]]
-        return game
 
 
 __all__ = ["HorseRace", "NEXT_RACE", "ROLL", "TIME_UP"]

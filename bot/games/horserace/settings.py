@@ -19,7 +19,8 @@ class BadSettings(GameError, ValueError):
 @dataclass(frozen=True)
 class Settings:
     """``end`` picks how the game ends: after ``races`` races, when a player runs out of money
-    (that race is the last), or when the host signals ``time_up`` after ``minutes`` minutes."""
+    (that race is the last), or at ``time_up`` after ``minutes`` minutes: a table step that is due
+    at ``ends_at`` (unix time, fixed when the host starts the game; None: whenever the host says)."""
 
     bank: int = 20
     fee: int = 1
@@ -28,6 +29,7 @@ class Settings:
     minutes: int | None = None
     board: str = "standard"
     dealer: int = 0
+    ends_at: float | None = None
 
     @classmethod
     def parse(cls, raw: dict[str, Any] | None, seats: int) -> Settings:
@@ -49,14 +51,28 @@ class Settings:
                 f"Setting 'board' must be one of {', '.join(available_boards())}, got {board!r}."
             )
         dealer = _whole(raw, "dealer", 0, 0, seats - 1)
-        return cls(bank=bank, fee=fee, races=races, end=end, minutes=minutes, board=board, dealer=dealer)
+        ends_at = raw.get("ends_at")
+        if ends_at is not None and (
+            end != "minutes" or isinstance(ends_at, bool) or not isinstance(ends_at, int | float)
+        ):
+            raise BadSettings(f"Setting 'ends_at' is a unix time for end=minutes only, got {ends_at!r}.")
+        return cls(
+            bank=bank,
+            fee=fee,
+            races=races,
+            end=end,
+            minutes=minutes,
+            board=board,
+            dealer=dealer,
+            ends_at=ends_at,
+        )
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Settings:
-        return cls(**data)
+        return cls(**data)  # a game stored before ``ends_at`` existed gets its default
 
 
 def _whole(raw: dict[str, Any], key: str, default: int, low: int, high: int) -> int:

@@ -20,15 +20,21 @@ Rulings where the rules are silent (also in the tests):
   not special after setup (one dealt to a player is just a card in a hand).
 * Doubles are chosen openly (like the bets themselves); nothing after them is secret.
 * The dealt cards after a race go one to each seat in seat order.
+* Stakes (for the results): each bet held when a race ended, labelled by what it backed
+  ("Gobbler, risky", "Side bet yes, safe"), won when it paid something. Net is cash minus $10.
+
+State (the one idiom of ``base.Game``): ``s`` holds the plain JSON part; ``race``, ``deck`` and
+``book`` are the live objects of the race in progress, encoded as they are when stored.
 """
 
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
 from itertools import combinations
-from typing import Self
+from typing import Any, ClassVar, Self
 
-from bot.games.base import JSON, Action, Decision, Event, Game, SeatResult
+from bot.games.base import JSON, Action, Decision, Event, Game, SeatResult, Stake
 from bot.games.hotstreak.betting import Book, draft_order, settle
 from bot.games.hotstreak.cards import MASCOTS, card_sort_key, parse_card
 from bot.games.hotstreak.content import Content, default_content
@@ -56,12 +62,19 @@ class HotStreak(Game):
     min_players = 2
     max_players = 8
 
-    def __init__(self, state: dict[str, JSON], rng: GameRng) -> None:
+    codecs: ClassVar[dict[str, Callable[[Any, Any], Any]]] = {
+        "rng": lambda value, game: GameRng.from_json(value),
+        "race": lambda value, game: Race.from_json(value),
+        "deck": lambda value, game: RaceDeck.from_json(value),
+        "book": lambda value, game: Book.from_json(value),
+    }
+
+    def __init__(self, state: dict[str, JSON], rng: GameRng, race: Race, deck: RaceDeck, book: Book) -> None:
         self.s = state
         self.rng = rng
-        self.race = Race.from_json(state["race"])
-        self.deck = RaceDeck.from_json(state["deck"])
-        self.book = Book.from_json(state["book"])
+        self.race = race
+        self.deck = deck
+        self.book = book
 
     # --- setup ---------------------------------------------------------------
 
@@ -115,11 +128,8 @@ class HotStreak(Game):
             "flips": [],
             "history": [],
             "opening": [],
-            "race": Race.start(content.track).to_json(),
-            "deck": RaceDeck().to_json(),
-            "book": Book(content.tickets, side_bet).to_json(),
         }
-        game = cls(state, rng)
+        game = cls(state, rng, Race.start(content.track), RaceDeck(), Book(content.tickets, side_bet))
         game.s["opening"] = [e.to_json() for e in game._race_setup_events(dealt=hands)]
         return game
 
@@ -220,7 +230,6 @@ class HotStreak(Game):
             self.s["order_pos"] += 1
         if self.s["order_pos"] >= len(self.s["order"]):
             events += self._enter("submit")
-        self._sync()
         return events
 
     def _submit(self, seat: int, cards: list[str]) -> list[Event]:
@@ -238,7 +247,6 @@ class HotStreak(Game):
                 race_cards += sub
             self.deck = RaceDeck.shuffled(race_cards, self.rng)
             events += self._enter("double" if self._doubles_due() else "race")
-        self._sync()
         return events
 
     def _doubles_due(self) -> bool:
@@ -253,7 +261,6 @@ class HotStreak(Game):
         ]
         if all(d is not None or not bets for d, bets in zip(self.s["doubles"], self.s["bets"], strict=True)):
             events += self._enter("race")
-        self._sync()
         return events
 
     def _enter(self, phase: str) -> list[Event]:
@@ -274,7 +281,6 @@ class HotStreak(Game):
             events.append(Event("bar_folded", {"race": self.s["race_no"], **folded, "frame": self.frame()}))
             if self.race.ended:
                 events += self._end_race()
-                self._sync()
                 return events
             self.deck.reshuffle(self.rng)
             events.append(Event("reshuffled", {"race": self.s["race_no"], "cards": len(self.deck.pile)}))
@@ -288,7 +294,6 @@ class HotStreak(Game):
         events.append(Event("card_flipped", result))
         if self.race.ended:
             events += self._end_race()
-        self._sync()
         return events
 
     def _end_race(self) -> list[Event]:
@@ -346,7 +351,7 @@ class HotStreak(Game):
             card = used.pop(0)
             self.s["hands"][seat] = sorted([*self.s["hands"][seat], card], key=card_sort_key)
             dealt.append([card])
-        track = Track.from_json(self.s["race"]["track"])
+        track = Track.from_json(self.race.track.to_json())
         self.s["race_no"] += 1
         self.s["first_better"] = (self.s["first_better"] + 1) % self.seats
         self.s.update(
@@ -405,6 +410,7 @@ class HotStreak(Game):
             "seats": self.seats,
             "cash": list(s["cash"]),
             "start_cash": START_CASH,
+            "submit_count": submit_count(self.seats),
             "first_better": s["first_better"],
             "turn": s["order"][s["order_pos"]] if s["phase"] == "draft" else None,
             "draft_order": list(s["order"]),
@@ -435,20 +441,6 @@ class HotStreak(Game):
             view["my_submission"] = copy.deepcopy(s["submissions"][viewer])
         return view
 
-    def _sync(self) -> None:
-        """Write the live objects back into the JSON state (after every change)."""
-        self.s["race"] = self.race.to_json()
-        self.s["deck"] = self.deck.to_json()
-        self.s["book"] = self.book.to_json()
-
-    def to_json(self) -> dict[str, JSON]:
-        self._sync()
-        return {"kind": self.kind, "state": copy.deepcopy(self.s), "rng": self.rng.to_json()}
-
-    @classmethod
-    def from_json(cls, data: dict[str, JSON]) -> Self:
-        return cls(copy.deepcopy(data["state"]), GameRng.from_json(data["rng"]))
-
     def results(self) -> list[SeatResult]:
         standings = {s["seat"]: s for s in self._standings()}
         out = []
@@ -456,13 +448,19 @@ class HotStreak(Game):
             races = []
             mascot_bets = dict.fromkeys(MASCOTS, 0)
             side = {"right": 0, "wrong": 0}
+            stakes = []
             for record in self.s["history"]:
                 payout = record["payouts"][seat]
                 for line in payout["lines"]:
                     if line["kind"] == "ticket":
                         mascot_bets[line["mascot"]] += 1
+                        label = f"{self.s['mascot_info'][line['mascot']]['name']}, {line['risk']}"
+                        won = line["value"] > 0
                     else:
                         side["right" if line["right"] else "wrong"] += 1
+                        label = f"Side bet {line['answer']}, {line['risk']}"
+                        won = bool(line["right"])
+                    stakes.append(Stake(label, "won" if won else "lost", max(0, line["paid"]) if won else 0))
                 races.append(
                     {
                         "race": record["race"],
@@ -479,6 +477,8 @@ class HotStreak(Game):
                     place=standing["place"],
                     won=standing["won"] and self.is_over,
                     detail={"races": races, "mascot_bets": mascot_bets, "side_bets": side},
+                    net=standing["cash"] - START_CASH,
+                    stakes=tuple(stakes),
                 )
             )
         return out

@@ -299,7 +299,9 @@ class Race:
     def from_json(cls, data: dict[str, JSON]) -> Race:
         return cls(
             Track.from_json(data["track"]),
-            {m: Runner(**r) for m, r in data["runners"].items()},
+            # In the mascots' own order, not the stored one: a canonical dump sorts keys, and the
+            # order decides who takes a place left over (``unplaced``) when a race is decided.
+            {m: Runner(**data["runners"][m]) for m in sorted(data["runners"], key=MASCOTS.index)},
             data["bar"],
             Podium.from_json(data["podium"]),
             data["tally"],

@@ -7,7 +7,7 @@ from contextlib import closing
 from pathlib import Path
 from typing import Any
 
-from bot.storage import BetRecord, PlayerResult
+from bot.storage import PlayerResult, StakeRecord
 
 DAY = 86400.0
 START = 1_767_225_600.0  # 2026-01-01 00:00 UTC, a Thursday
@@ -47,7 +47,7 @@ def seats(*users: int | None) -> list[dict[str, Any]]:
 
 def result(
     seat: int, user_id: int | None, net: int, *, won: bool = False, place: int = 1, name: str | None = None,
-    bets: list[BetRecord] | None = None,
+    stakes: list[StakeRecord] | None = None,
 ) -> PlayerResult:  # fmt: skip
     """A seat's result with $10 starting cash."""
     return PlayerResult(
@@ -58,5 +58,5 @@ def result(
         net=net,
         place=place,
         won=won,
-        bets=bets or [],
+        stakes=stakes or [],
     )

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import asyncio
-from pathlib import Path
 
 import pytest
 
-from bot.storage import BetRecord, StaleAction, Storage, StorageError
-from tests.bot.storage.storage_support import Clock, count_rows, result, seats
+from bot.storage import StakeRecord, StaleAction, Storage, StorageError
+from tests.bot.storage.databases import Database
+from tests.bot.storage.storage_support import Clock, result, seats
 
 GUILD, CHANNEL = 111, 222
 BIG_SEED = 2**70 + 12345  # a seed wider than SQLite's integers still round-trips
@@ -53,7 +53,7 @@ async def test_loading_a_missing_game_gives_none(storage: Storage) -> None:
 
 
 async def test_a_taken_sequence_number_is_a_stale_action_and_changes_nothing(
-    storage: Storage, clock: Clock, db_path: Path
+    storage: Storage, clock: Clock, database: Database
 ) -> None:
     game_id = await new_game(storage, 5)
     await storage.append_action(game_id, 0, action(0))
@@ -62,15 +62,15 @@ async def test_a_taken_sequence_number_is_a_stale_action_and_changes_nothing(
     with pytest.raises(StaleAction, match="already stored"):
         await storage.append_action(game_id, 0, {"player": 0, "kind": "bet", "choice": "double click"})
     assert await storage.load_game(game_id) == before
-    assert count_rows(db_path, "actions") == 1
+    assert await database.count_rows("actions") == 1
 
 
-async def test_a_gap_in_the_log_is_refused(storage: Storage, db_path: Path) -> None:
+async def test_a_gap_in_the_log_is_refused(storage: Storage, database: Database) -> None:
     game_id = await new_game(storage, 5)
     with pytest.raises(StorageError, match="gap") as caught:
         await storage.append_action(game_id, 1, action(1))
     assert not isinstance(caught.value, StaleAction)
-    assert count_rows(db_path, "actions") == 0
+    assert await database.count_rows("actions") == 0
 
 
 async def test_an_action_for_a_missing_game_is_refused(storage: Storage) -> None:
@@ -85,13 +85,13 @@ async def test_an_action_after_the_end_came_too_late(storage: Storage) -> None:
         await storage.append_action(game_id, 0, action(0))
 
 
-async def test_data_that_is_not_json_is_refused_before_writing(storage: Storage, db_path: Path) -> None:
+async def test_data_that_is_not_json_is_refused_before_writing(storage: Storage, database: Database) -> None:
     game_id = await new_game(storage, 5)
     with pytest.raises(ValueError, match="plain JSON"):
         await storage.append_action(game_id, 0, {"choice": object()})
     with pytest.raises(ValueError, match="plain JSON"):
         await storage.update_game(game_id, meta={"deadline": float("nan")})
-    assert count_rows(db_path, "actions") == 0
+    assert await database.count_rows("actions") == 0
 
 
 async def test_update_replaces_meta_whole_and_moves_lobby_to_running(storage: Storage, clock: Clock) -> None:
@@ -170,17 +170,18 @@ async def test_the_active_game_of_a_user_is_found_by_seat_in_that_guild(storage:
     assert await storage.active_game_of_user(GUILD, 5) is None
 
 
-async def test_finishing_writes_results_once(storage: Storage, db_path: Path) -> None:
+async def test_finishing_writes_results_once(storage: Storage, database: Database) -> None:
     game_id = await new_game(storage, 5, None)
-    bets = [BetRecord(1, "gobbler", "risky", 6, True), BetRecord(1, "side:dq-mum", "yes:safe", 0, False)]
-    results = [result(0, 5, 4, won=True, bets=bets), result(1, None, -2, place=2)]
+    stakes = [StakeRecord("Red, risky", "won", 6), StakeRecord("Rain before noon: yes", "lost", 0)]
+    results = [result(0, 5, 4, won=True, stakes=stakes), result(1, None, -2, place=2)]
     assert await storage.finish_game(game_id, results) is True
-    counts = {table: count_rows(db_path, table) for table in ("results", "bets", "player_totals")}
-    assert counts == {"results": 2, "bets": 2, "player_totals": 1}
+    counts = {table: await database.count_rows(table) for table in ("results", "stakes", "player_totals")}
+    assert counts == {"results": 2, "stakes": 2, "player_totals": 1}
     assert await storage.finish_game(game_id, results) is False
     assert await storage.finish_game(game_id, [result(0, 5, 400, won=True)]) is False
-    assert {table: count_rows(db_path, table) for table in counts} == counts
-    assert await storage.lifetime_winnings(GUILD, "hotstreak", [5]) == {5: 4}
+    assert {table: await database.count_rows(table) for table in counts} == counts
+    assert await storage.lifetime_net(GUILD, "hotstreak", [5]) == {5: 4}
+    assert await storage.game_results(game_id) == results
     game = await storage.load_game(game_id)
     assert game is not None and game.status == "finished"
 
@@ -200,7 +201,7 @@ async def test_a_closed_game_is_never_settled_and_a_settled_game_never_closed(st
     await storage.close_game(settled, "abandoned", "a late timeout")
     game = await storage.load_game(settled)
     assert game is not None and game.status == "finished"
-    assert await storage.lifetime_winnings(GUILD, "hotstreak", [5]) == {5: 3}
+    assert await storage.lifetime_net(GUILD, "hotstreak", [5]) == {5: 3}
 
 
 async def test_finish_refuses_a_missing_game_and_duplicate_seats(storage: Storage) -> None:
@@ -218,21 +219,21 @@ async def test_a_closed_storage_says_so(storage: Storage) -> None:
         await storage.load_game(1)
 
 
-async def test_a_double_click_stores_the_action_once(storage: Storage, db_path: Path) -> None:
+async def test_a_double_click_stores_the_action_once(storage: Storage, database: Database) -> None:
     game_id = await new_game(storage, 5)
     clicks = [storage.append_action(game_id, 0, action(n)) for n in range(2)]
     outcomes = await asyncio.gather(*clicks, return_exceptions=True)
     assert sum(outcome is None for outcome in outcomes) == 1
     assert sum(isinstance(outcome, StaleAction) for outcome in outcomes) == 1
-    assert count_rows(db_path, "actions") == 1
+    assert await database.count_rows("actions") == 1
 
 
-async def test_concurrent_settlements_pay_once(storage: Storage, db_path: Path) -> None:
+async def test_concurrent_settlements_pay_once(storage: Storage, database: Database) -> None:
     game_id = await new_game(storage, 5, 6)
     results = [result(0, 5, 3, won=True), result(1, 6, -3, place=2)]
     outcomes = await asyncio.gather(*(storage.finish_game(game_id, results) for _ in range(3)))
     assert sorted(outcomes) == [False, False, True]
-    assert count_rows(db_path, "results") == 2
+    assert await database.count_rows("results") == 2
 
 
 async def test_settings_are_fixed_at_start_and_frozen_once_the_game_has_an_action(storage: Storage) -> None:
@@ -245,3 +246,20 @@ async def test_settings_are_fixed_at_start_and_frozen_once_the_game_has_an_actio
         await storage.update_game(game_id, settings={"races": 1})
     stored = await storage.load_game(game_id)
     assert stored is not None and stored.settings["engine"] == {"first_better": 1}
+
+
+async def test_a_game_that_ended_long_ago_is_settled_when_found_and_counts_when_it_was_played(
+    storage: Storage, clock: Clock
+) -> None:
+    game_id = await new_game(storage, 5, 6)
+    await storage.append_action(game_id, 0, action(0))
+    played = clock.now
+    clock.advance(9 * 86400)  # the bot was down for nine days after the last move
+    results = [result(0, 5, 3, won=True), result(1, 6, -3, place=2)]
+    assert await storage.finish_game(game_id, results) is True
+    assert await storage.finish_game(game_id, results) is False
+    (row,) = await storage.history(GUILD)
+    assert row.finished_at == played  # on the board of the week it was played, not of today
+    rows, _ = await storage.leaderboard(GUILD, None, played, page=0)
+    assert [(r.user_id, r.net) for r in rows] == [(5, 3), (6, -3)]
+    assert (await storage.leaderboard(GUILD, None, played + 1, page=0))[1] == 0

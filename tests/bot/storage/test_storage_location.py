@@ -1,4 +1,4 @@
-"""DATABASE_URL forms: the file each names, and the ones refused."""
+"""DATABASE_URL forms: the file or server each names, and the ones refused."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import Storage
-from bot.storage.location import database_path
+from bot.storage.location import PostgresUrl, database_location, database_path
 
 
 @pytest.mark.parametrize("url", [None, "", "  "])
@@ -50,3 +50,27 @@ async def test_sqlite_url_creates_missing_folders(tmp_path: Path) -> None:
     storage = await Storage.open(f"sqlite:///{tmp_path}/deep/er/bot.db")  # four slashes: absolute
     await storage.close()
     assert (tmp_path / "deep" / "er" / "bot.db").is_file()
+
+
+def test_a_postgresql_url_names_a_server_and_its_password_is_never_shown() -> None:
+    location = database_location("postgresql://bot:s3cret@db.example:5433/racing?sslmode=require")
+    assert isinstance(location, PostgresUrl)
+    assert location.dsn == "postgresql://bot:s3cret@db.example:5433/racing?sslmode=require"
+    assert location.shown == "postgresql://bot@db.example:5433/racing"
+    assert database_location("postgres://db/racing") == PostgresUrl(
+        "postgres://db/racing", "postgres://db/racing"
+    )
+    assert database_location("sqlite:///x.db") == Path("x.db")
+
+
+@pytest.mark.parametrize(
+    ("url", "message"),
+    [
+        ("postgresql://bot@db:5432", "names no PostgreSQL database"),
+        ("postgresql://bot@db:port/racing", "not a valid PostgreSQL URL"),
+        ("mysql://db/bot", "scheme 'mysql' is not supported"),
+    ],
+)
+def test_bad_database_urls_are_refused_clearly(url: str, message: str) -> None:
+    with pytest.raises(ValueError, match=message):
+        database_location(url)

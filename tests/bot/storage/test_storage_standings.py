@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.storage import BetRecord, LeaderRow, PlayerResult, Storage, period_start
+from bot.storage import LeaderRow, PlayerResult, StakeRecord, Storage, period_start
 from tests.bot.storage.storage_support import DAY, START, Clock, result, seats
 
 GUILD = 1
@@ -96,26 +96,29 @@ async def test_boards_belong_to_their_guild(storage: Storage) -> None:
     assert await storage.leaderboard(3, None, None, 0) == ([], 0)
 
 
-def bets(*specs: tuple[str, bool]) -> list[BetRecord]:
-    return [BetRecord(race=i + 1, subject=s, side="safe", payout=2, won=w) for i, (s, w) in enumerate(specs)]
+def stakes(*specs: tuple[str, str]) -> list[StakeRecord]:
+    return [StakeRecord(label, outcome, 2 if outcome == "won" else 0) for label, outcome in specs]
 
 
-async def test_player_stats_hold_totals_best_favourite_and_side_bets(storage: Storage, clock: Clock) -> None:
-    await play(storage, [result(0, 1, 6, won=True, bets=bets(("gobbler", True), ("side:dq-mum", True)))])
+async def test_player_stats_hold_totals_best_favourite_and_stakes_won_and_lost(
+    storage: Storage, clock: Clock
+) -> None:
+    await play(storage, [result(0, 1, 6, won=True, stakes=stakes(("Red", "won"), ("Rain", "won")))])
     clock.advance(60)
-    await play(
-        storage, [result(0, 1, -2, bets=bets(("mum", False), ("gobbler", False), ("side:two", False)))]
-    )
+    await play(storage, [result(0, 1, -2, stakes=stakes(("Blue", "lost"), ("Red", "lost"), ("Sun", "lost")))])
     clock.advance(60)
-    await play(storage, [result(0, 1, 1, bets=bets(("mum", True), ("side:two", False)))])
+    await play(storage, [result(0, 1, 1, stakes=stakes(("Blue", "won"), ("Sun", "pushed")))])
     await play(storage, [result(0, 1, -5)], kind="horserace")
     await play(storage, [result(0, 1, 99, won=True)], guild=OTHER_GUILD)
     hotstreak, horserace = await storage.player_stats(GUILD, 1)
     assert hotstreak.kind == "hotstreak"
     assert (hotstreak.games, hotstreak.wins, hotstreak.total_net, hotstreak.best_net) == (3, 1, 5, 6)
-    assert hotstreak.favourite_subject == "gobbler"  # gobbler 2, mum 2: the tie goes alphabetically
-    assert (hotstreak.side_bets_won, hotstreak.side_bets_lost) == (1, 2)
-    assert (horserace.games, horserace.favourite_subject, horserace.best_net) == (1, None, -5)
+    assert hotstreak.favourite_stake == "Blue"  # Blue 2, Red 2, Sun 2: the tie goes alphabetically
+    assert (hotstreak.stakes_won, hotstreak.stakes_lost) == (
+        3,
+        3,
+    )  # an outcome other than won/lost counts as neither
+    assert (horserace.games, horserace.favourite_stake, horserace.best_net) == (1, None, -5)
 
 
 async def test_a_newcomer_has_no_stats(storage: Storage) -> None:
@@ -157,13 +160,13 @@ async def test_history_lists_finished_games_newest_first(storage: Storage, clock
     assert [r.game_id for r in await storage.history(GUILD, limit=1)] == [second]
 
 
-async def test_lifetime_winnings_per_kind_with_newcomers_at_zero(storage: Storage) -> None:
+async def test_lifetime_net_per_kind_with_newcomers_at_zero(storage: Storage) -> None:
     await play(storage, [result(0, 1, 5), result(1, 2, -3)])
     await play(storage, [result(0, 1, -1), result(1, None, 9)])
     await play(storage, [result(0, 2, 40)], kind="horserace")
     await play(storage, [result(0, 3, 40)], guild=OTHER_GUILD)
-    assert await storage.lifetime_winnings(GUILD, "hotstreak", [1, 2, 3]) == {1: 4, 2: -3, 3: 0}
-    assert await storage.lifetime_winnings(GUILD, "hotstreak", []) == {}
+    assert await storage.lifetime_net(GUILD, "hotstreak", [1, 2, 3]) == {1: 4, 2: -3, 3: 0}
+    assert await storage.lifetime_net(GUILD, "hotstreak", []) == {}
 
 
 def test_period_start_is_the_utc_calendar_week_and_month() -> None:

@@ -112,10 +112,19 @@ def test_a_minutes_game_goes_on_past_the_race_count_until_time_is_up():
     assert not game.is_over and game.race == 3
 
 
-def test_time_up_is_the_hosts_signal_not_a_pending_decision():
-    game, dice = table(4, end="minutes")
+def test_time_up_is_a_timed_table_step_due_at_the_end_time_fixed_at_the_start():
+    game, dice = table(4, end="minutes", ends_at=1_800_000_000.0)
     start_race(game, dice)
-    assert all(d.kind != "time_up" for d in game.pending())
+    [time_up] = [d for d in game.pending() if d.kind == "time_up"]
+    assert time_up.player is None and time_up.not_before == 1_800_000_000.0
+    assert any(d.kind == "roll" for d in game.pending())  # the race goes on meanwhile
+
+
+def test_a_game_not_on_the_clock_never_has_time_up_pending():
+    for end in ("races", "broke"):
+        game, dice = table(4, end=end)
+        start_race(game, dice)
+        assert all(d.kind != "time_up" for d in game.pending())
 
 
 @pytest.mark.parametrize(

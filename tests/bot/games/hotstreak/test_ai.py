@@ -96,7 +96,6 @@ def _with_other_secrets_changed(game: HotStreak, seat: int) -> HotStreak:
             other.s["submissions"][s] = fresh[held:]
     other.deck.pile.reverse()
     other.deck.burned.reverse()
-    other._sync()
     return other
 
 

@@ -248,8 +248,8 @@ def test_ties_share_the_win():
     rnd = random.Random(16)
     play_out(game, rnd, until_phase("race", race=3))
     state = game.to_json()
-    state["state"]["cash"] = [12, 12, 5]
-    state["state"]["bets"] = [[], [], []]
+    state["state"]["s"]["cash"] = [12, 12, 5]
+    state["state"]["s"]["bets"] = [[], [], []]
     game = HotStreak.from_json(state)
     events = play_out(game, rnd)
     assert events[-1].data["winners"] == [0, 1]

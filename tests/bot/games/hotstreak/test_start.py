@@ -1,4 +1,4 @@
-"""The unluckiest player goes first: lowest lifetime winnings, ties drawn by the seeded RNG."""
+"""The unluckiest player goes first: lowest lifetime net, ties drawn by the seeded RNG."""
 
 from __future__ import annotations
 
@@ -6,10 +6,11 @@ import random
 
 import pytest
 
-from bot.storage import choose_unluckiest
+from bot.games.catalog import Start
+from bot.games.hotstreak.start import choose_unluckiest, engine_settings
 
 
-def test_the_lowest_lifetime_winnings_goes_first() -> None:
+def test_the_lowest_lifetime_net_goes_first() -> None:
     assert choose_unluckiest({1: 30, 2: -12, 3: 0}, random.Random(0)) == 2
 
 
@@ -34,3 +35,9 @@ def test_the_same_seed_gives_the_same_pick_whatever_the_dict_order() -> None:
 def test_nobody_to_choose_from_is_an_error() -> None:
     with pytest.raises(ValueError, match="no players"):
         choose_unluckiest({}, random.Random(0))
+
+
+def test_the_unluckiest_human_seat_bets_first_and_an_all_ai_table_starts_at_seat_0() -> None:
+    start = Start(seats=4, seed=7, now=0.0, options={}, lifetime_net={0: 12, 2: -30, 3: 5})
+    assert engine_settings(start) == {"first_better": 2}
+    assert engine_settings(Start(3, 7, 0.0, {}, {})) == {"first_better": 0}

@@ -1,0 +1,150 @@
+"""Every game the bot knows, one entry each: the only list a new game is added to.
+
+The client loads each entry's cog, ``/leaderboard`` and ``/stats`` offer their titles, the command
+line finds their demo and simulator, resume finds their engine, and the table reads the rest
+(AI, pacing, who decides in private, the engine's settings at start). Entries name modules as
+strings and import them on first use, so this module has no Discord import, loading it costs
+nothing, and one broken game does not stop the others.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from importlib import import_module
+from typing import Any
+
+from bot.games.base import JSON, Decision, Game
+
+Choose = Callable[[dict[str, JSON], Decision, str, random.Random], JSON]
+"""An AI: ``choose(view, decision, level, rng)`` -> one of ``decision.options``, from that seat's view only."""
+
+
+@dataclass(frozen=True)
+class Start:
+    """What a game may use to fix its engine settings when the host presses Start."""
+
+    seats: int
+    seed: int
+    now: float  # unix time at the start (a game on the clock fixes its end from it)
+    options: dict[str, JSON]  # what the lobby chose (players, pace, and the game's own options)
+    lifetime_net: dict[int, int]  # seat -> that human's lifetime net in this game here; AI seats absent
+
+
+@dataclass(frozen=True)
+class Entry:
+    kind: str  # stored with every game; never rename
+    title: str
+    engine: str  # "module:Class" of the ``Game``
+    ai: str  # "module:function" with the ``Choose`` signature
+    start: str  # "module:function": ``(Start) -> dict`` the engine's settings, fixed at Start
+    presenter: str  # "module:Class" of the Discord presenter
+    cog: str  # the extension holding the slash-command group
+    command: str  # the slash-command group's name
+    demo: str | None = None  # module with ``main(argv) -> int`` (``python -m bot demo <kind>``)
+    sim: str | None = None  # module with ``main(argv) -> int`` (``python -m bot sim <kind>``)
+    # Decisions each seat takes in its DM (or the ephemeral "My hand" answer): secret ones, and
+    # simultaneous ones where each seat picks from its own options.
+    private: frozenset[str] = frozenset()
+    # "module:function" ``(options, decision) -> bool``: a seat's decision the table takes by
+    # itself at its pace (rolls the host set to automatic); None when a game has none.
+    automatic: str | None = None
+    # "module:function" ``(public view, decision, pace, countdown) -> seconds`` to wait before a
+    # table step; None: every step waits one pace.
+    pause: str | None = None
+    # "module:function" ``(stored table settings) -> engine settings`` for games stored by an older
+    # version of the bot; None: the stored ``settings["engine"]`` as is.
+    stored: str | None = None
+    _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
+
+    def _load(self, ref: str) -> Any:
+        if ref not in self._loaded:
+            module_name, name = ref.split(":")
+            self._loaded[ref] = getattr(import_module(module_name), name)
+        return self._loaded[ref]
+
+    @property
+    def engine_class(self) -> type[Game]:
+        return self._load(self.engine)
+
+    @property
+    def min_players(self) -> int:
+        return self.engine_class.min_players
+
+    @property
+    def max_players(self) -> int:
+        return self.engine_class.max_players
+
+    def new_engine(self, seats: int, seed: int, settings: dict[str, JSON]) -> Game:
+        return self.engine_class.new(seats, seed, settings)
+
+    def choose(self, view: dict[str, JSON], decision: Decision, level: str, rng: random.Random) -> JSON:
+        return self._load(self.ai)(view, decision, level, rng)
+
+    def engine_settings(self, start: Start) -> dict[str, JSON]:
+        return self._load(self.start)(start)
+
+    def is_automatic(self, options: dict[str, JSON], decision: Decision) -> bool:
+        return self.automatic is not None and bool(self._load(self.automatic)(options, decision))
+
+    def step_pause(self, view: dict[str, JSON], decision: Decision, pace: float, countdown: float) -> float:
+        if self.pause is None:
+            return pace
+        return float(self._load(self.pause)(view, decision, pace, countdown))
+
+    def stored_engine_settings(self, table_settings: dict[str, JSON]) -> dict[str, JSON]:
+        if self.stored is None:
+            return dict(table_settings.get("engine", {}))  # type: ignore[call-overload]
+        return self._load(self.stored)(table_settings)
+
+    def presenter_class(self) -> type:
+        return self._load(self.presenter)
+
+
+ENTRIES: tuple[Entry, ...] = (
+    Entry(
+        kind="hotstreak",
+        title="Hot Streak",
+        engine="bot.games.hotstreak.game:HotStreak",
+        ai="bot.games.hotstreak.ai:choose",
+        start="bot.games.hotstreak.start:engine_settings",
+        presenter="cogs.hotstreak.present:HotStreakPresenter",
+        cog="cogs.hotstreak",
+        command="hotstreak",
+        demo="bot.games.hotstreak.demo",
+        sim="bot.games.hotstreak.sim",
+        private=frozenset({"submit", "double"}),
+        pause="bot.games.hotstreak.start:step_pause",
+    ),
+    Entry(
+        kind="horserace",
+        title="The Horse Race Game",
+        engine="bot.games.horserace.game:HorseRace",
+        ai="bot.games.horserace.ai:choose",
+        start="bot.games.horserace.start:engine_settings",
+        presenter="cogs.horserace.present:HorseRacePresenter",
+        cog="cogs.horserace",
+        command="horserace",
+        demo="bot.games.horserace.demo",
+        sim="bot.games.horserace.sim",
+        automatic="bot.games.horserace.start:is_automatic",
+        pause="bot.games.horserace.start:step_pause",
+        stored="bot.games.horserace.start:stored_settings",
+    ),
+)
+
+CATALOG: dict[str, Entry] = {entry.kind: entry for entry in ENTRIES}
+
+
+def entry(kind: str) -> Entry:
+    """The catalog entry for a stored or chosen game kind; a clear error for an unknown one."""
+    try:
+        return CATALOG[kind]
+    except KeyError:
+        raise KeyError(f"Unknown game {kind!r}; known: {', '.join(sorted(CATALOG))}") from None
+
+
+def titles() -> dict[str, str]:
+    """kind -> title, in catalog order (for command choices and headings)."""
+    return {e.kind: e.title for e in ENTRIES}

@@ -1,0 +1,62 @@
+"""What ``Storage`` needs from a database: transactions that run ``?``-placeholder SQL, per dialect.
+
+Two backends implement it: SQLite (``bot.storage.sqlite``) and PostgreSQL (``bot.storage.postgres``).
+The SQL is written once, in the common subset of both; where they differ (a query hint, a JSON
+function, a row lock) the caller asks ``tx.dialect`` and the difference stays next to the query.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from contextlib import AbstractAsyncContextManager
+from typing import Any
+
+SQLITE = "sqlite"
+POSTGRES = "postgres"
+
+
+class Tx(ABC):
+    """One open transaction; every method may raise a driver error, which the backend explains."""
+
+    dialect: str
+    for_update: str  # " FOR UPDATE" where a read must lock the rows it reads against other writers
+
+    @abstractmethod
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> None: ...
+
+    @abstractmethod
+    async def executemany(self, sql: str, rows: Sequence[Sequence[Any]]) -> None: ...
+
+    @abstractmethod
+    async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]: ...
+
+    async def fetch_one(self, sql: str, params: Sequence[Any] = ()) -> tuple[Any, ...] | None:
+        rows = await self.fetch_all(sql, params)
+        return rows[0] if rows else None
+
+
+class Backend(ABC):
+    """A connection (or the means to make one again) to one database."""
+
+    dialect: str
+    where: str  # "the database at data/bot.db", "the PostgreSQL database postgresql://bot@db/bot"
+
+    @abstractmethod
+    def transaction(self, doing: str, *, write: bool) -> AbstractAsyncContextManager[Tx]:
+        """One transaction, serialised with every other use of this backend.
+
+        Commits when the block ends, rolls back if it raises; a driver error leaves as
+        ``StorageError`` saying it could not ``doing`` and why, with the driver error as its cause.
+        ``write`` transactions take the write lock first (SQLite), so a busy database fails
+        before anything is written.
+        """
+
+    @abstractmethod
+    async def close(self) -> None:
+        """Close the connection; calling it twice is harmless."""
+
+
+def marks(values: Sequence[Any]) -> str:
+    """``?, ?, ?`` for an ``IN (...)`` list of ``values``."""
+    return ", ".join("?" * len(values))

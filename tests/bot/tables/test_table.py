@@ -1,0 +1,71 @@
+"""The table's own rules: timed steps, who is waited for, which option a click picks, result rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.base import Action
+from bot.tables import table as table_module
+from bot.tables.seats import Seat
+from tests.bot.tables.quiet_host import RecordingTable
+from tests.bot.tables.quiet_host import quiet_table as a_table
+
+END = 1_900_000_000.0
+NEXT_RACE = Action(None, "next_race", "next_race")
+
+
+def clock_game(rolls: str = "auto") -> RecordingTable:
+    seats = [Seat("alice", user_id=1), Seat("bob", user_id=2)]
+    settings = {"rolls": rolls, "pace": 0.0, "engine": {"end": "minutes", "minutes": 30, "ends_at": END}}
+    table = a_table("horserace", seats, settings)
+    table.start_engine([])
+    return table
+
+
+async def test_a_timed_step_waits_for_its_time_while_the_game_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = clock_game()
+    monkeypatch.setattr(table_module, "now", lambda: END - 60)
+    for _ in range(5):
+        await table._step()
+    kinds = [a["kind"] for a in table.bot.storage.actions]
+    assert kinds[0] == "next_race" and "time_up" not in kinds and kinds.count("roll") == 4
+    monkeypatch.setattr(table_module, "now", lambda: END + 1)
+    await table._step()
+    assert table.bot.storage.actions[-1] == {"player": None, "kind": "time_up", "choice": None}
+    assert table.public_view()["time_up"]
+
+
+def test_people_are_not_waited_for_on_steps_the_table_or_an_ai_takes() -> None:
+    auto = clock_game("auto")
+    auto.engine.apply(NEXT_RACE)  # type: ignore[union-attr]
+    assert auto.human_pending() == []
+    manual = clock_game("manual")
+    manual.engine.apply(NEXT_RACE)  # type: ignore[union-attr]
+    [waiting] = manual.human_pending()
+    assert waiting.kind == "roll"
+    manual.seats[waiting.player] = Seat("Ada (AI)", ai="normal")  # type: ignore[index]
+    assert manual.human_pending() == []
+
+
+def test_result_rows_come_from_the_engine_and_a_leavers_loss_stays_theirs() -> None:
+    seats = [
+        Seat("alice", user_id=1),
+        Seat("bob (AI)", ai="normal", left_user_id=2),
+        Seat("Ada (AI)", ai="easy"),
+    ]
+    table = a_table("horserace", seats, {"engine": {"races": 1}})
+    table.start_engine([])
+    engine = table.engine
+    assert engine is not None
+    while not engine.is_over:
+        decision = engine.pending()[0]
+        engine.apply(Action(decision.player, decision.kind, decision.options[0]))
+    rows = table.results()
+    assert [(r.user_id, r.name) for r in rows] == [(1, "alice"), (2, "bob"), (None, "Ada (AI)")]
+    for row, result in zip(rows, engine.results(), strict=True):
+        assert (row.cash, row.net, row.place, row.won) == (result.cash, result.net, result.place, result.won)
+        assert [(s.label, s.outcome, s.amount) for s in row.stakes] == [
+            (s.label, s.outcome, s.amount) for s in result.stakes
+        ]
