@@ -73,7 +73,9 @@ def _load_cards(folder: Path) -> tuple[dict[str, tuple[Line, ...]], tuple[str, .
     _edition(name, data)
     entries = data.get("speed_cards")
     if not isinstance(entries, list) or len(entries) != SPEED_CARDS:
-        raise _fail(name, "speed_cards", f'must list {SPEED_CARDS} cards like {{"id": "c01", "card": "red 4"}}')
+        raise _fail(
+            name, "speed_cards", f'must list {SPEED_CARDS} cards like {{"id": "c01", "card": "red 4"}}'
+        )
     cards: dict[str, tuple[Line, ...]] = {}
     for i, entry in enumerate(entries):
         ident, lines = _card(name, f"speed_cards[{i}]", entry, cards)

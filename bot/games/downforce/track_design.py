@@ -110,7 +110,9 @@ def bay(cx: float, cy: float, a: float, b: float, dent: float) -> Callable[[floa
     return at
 
 
-def _arc_points(curve: Callable[[float], tuple[float, float]], count: int, used: float) -> list[tuple[float, float, float]]:
+def _arc_points(
+    curve: Callable[[float], tuple[float, float]], count: int, used: float
+) -> list[tuple[float, float, float]]:
     """``count`` points at equal distances along ``used`` of the curve, with their heading in degrees."""
     samples = 4000
     pts = [curve(i / samples) for i in range(samples + 1)]
