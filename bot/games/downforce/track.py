@@ -102,7 +102,9 @@ def _number(value: object) -> bool:
     return isinstance(value, int | float) and not isinstance(value, bool)
 
 
-def track_problem(data: object, *, needs_grid: bool = False) -> tuple[str, str] | None:
+def track_problem(
+    data: object, *, needs_grid: bool = False, line_count: int | None = LINES
+) -> tuple[str, str] | None:
     """``(field, why)`` for the first thing wrong with a track's JSON, or ``None``."""
     if not isinstance(data, dict):
         return ("(track)", "must be an object with spaces and lines")
@@ -157,11 +159,12 @@ def track_problem(data: object, *, needs_grid: bool = False) -> tuple[str, str] 
     last = max(rows.values())
     if (
         not isinstance(lines, list)
-        or len(lines) != LINES
+        or (line_count is not None and len(lines) != line_count)
         or not all(_whole(r) for r in lines)
         or lines != sorted(set(lines))
     ):
-        return ("lines", f"must be {LINES} different rows, in order")
+        count = "" if line_count is None else f"{line_count} "
+        return ("lines", f"must be {count}different rows (whole numbers), in order")
     if not all(0 < r <= last for r in lines):
         return ("lines", f"must be rows from 1 to {last} (before the finish)")
     grid = data.get("grid")
