@@ -417,6 +417,7 @@ class Downforce(Game):
             "card": card["id"],
             "number": card["number"] + 1,
             "lines": [[c, n] for c, (_, n) in zip(card["colours"], card["lines"], strict=True)],
+            "wilds": [i for i, (c, _) in enumerate(card["lines"]) if c == WILD],
             "moves": copy.deepcopy(card["moves"]),
             "first_lines": [self.track.lines[i] for i in lines],
             "standings": self.race.standings(),

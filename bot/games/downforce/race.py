@@ -64,6 +64,7 @@ class Race:
             "to": end,
             "path": list(way.path),
             "steps": way.steps,
+            "row": self.track.row(end),
             "place": place,
             "first_lines": first,
         }
