@@ -40,7 +40,7 @@ LEVELS = ("easy", "normal")
 RIVAL_WEIGHT = 0.35  # how much a rival car's gain counts against the seat
 BET_WEIGHT = 0.5  # a car the seat bet on (and does not own) counts this much for it
 FINISH_BONUS = 3.0
-SLOT_PRICE = (9, 7, 5, 4, 3, 2)  # what a car is worth bidding for, by grid slot (1 = pole)
+SLOT_PRICE = (9, 5.5, 4.5, 3.5, 2.5, 1.5)  # what a car is worth bidding for, by grid slot (1 = pole)
 BET_SAMPLES = 300
 
 _tracks: dict[str, tuple[int, Track]] = {}
