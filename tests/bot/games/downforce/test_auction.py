@@ -77,7 +77,10 @@ def test_a_tie_between_players_with_as_many_cars_is_drawn_from_the_seed():
         assert won.data["drawn"]
         winners.add(won.data["seat"])
         again = make_game(2, seed=seed, hands=[["all3"], ["all3"]])
-        assert next(e for e in bid_all(again, {0: "all3", 1: "all3"}) if e.kind == "auction_won").data == won.data
+        assert (
+            next(e for e in bid_all(again, {0: "all3", 1: "all3"}) if e.kind == "auction_won").data
+            == won.data
+        )
     assert winners == {0, 1}
 
 

@@ -82,7 +82,10 @@ def edit(path, change):
     [
         (lambda d: d["speed_cards"].pop(), "cards.json: speed_cards:"),
         (lambda d: d["speed_cards"][3].update(card="red 4, pink 2"), "cards.json: speed_cards[3].card:"),
-        (lambda d: d["speed_cards"][1].update(id=d["speed_cards"][0]["id"]), "cards.json: speed_cards[1].id:"),
+        (
+            lambda d: d["speed_cards"][1].update(id=d["speed_cards"][0]["id"]),
+            "cards.json: speed_cards[1].id:",
+        ),
         (lambda d: d["speed8"][2].update(card="green 7"), "cards.json: speed8[2].card:"),
         (lambda d: d.pop("edition"), "cards.json: edition:"),
     ],

@@ -70,7 +70,9 @@ def test_the_player_can_choose_a_dead_end_on_purpose():
         "choose": [0],
     }
     result = run_scenario(data)
-    assert result["moves"] == [{"card": 0, "car": "red", "steps": 1, "options": ["deadend", "open3"], "to": "deadend"}]
+    assert result["moves"] == [
+        {"card": 0, "car": "red", "steps": 1, "options": ["deadend", "open3"], "to": "deadend"}
+    ]
 
 
 def test_crossing_the_finish_ends_the_move_and_takes_the_next_place():

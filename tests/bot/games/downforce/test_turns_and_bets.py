@@ -173,7 +173,10 @@ def test_final_money_is_prizes_plus_bets_minus_spending_and_ties_share_the_win()
     game.race.spaces = dict.fromkeys(COLOURS, "FINISH")
     game.s["bets"] = [
         [{"car": "red", "line": 4, "index": 0, "position": 3}],
-        [{"car": "green", "line": 4, "index": 0, "position": 2}, {"car": "red", "line": 8, "index": 1, "position": 1}],
+        [
+            {"car": "green", "line": 4, "index": 0, "position": 2},
+            {"car": "red", "line": 8, "index": 1, "position": 1},
+        ],
     ]
     game.s["phase"] = "over"
     scores = {s["seat"]: s for s in game.scores()}
