@@ -101,8 +101,8 @@ def bay(cx: float, cy: float, a: float, b: float, dent: float) -> Callable[[floa
     def at(t: float) -> tuple[float, float]:
         angle = math.pi / 2 + 2 * math.pi * t  # start at the bottom middle, heading left
         c, s = math.cos(angle), math.sin(angle)
-        x = cx + a * math.copysign(abs(c) ** 0.5, c)
-        y = cy + b * math.copysign(abs(s) ** 0.5, s)
+        x = cx + a * math.copysign(abs(c) ** 0.7, c)
+        y = cy + b * math.copysign(abs(s) ** 0.7, s)
         off = angle - 3 * math.pi / 2  # the top middle
         y += dent * math.exp(-((off / 0.42) ** 2))
         return x, y
@@ -188,8 +188,8 @@ def build(design: dict, curve: Callable[[float], tuple[float, float]], used: flo
 
 def designs() -> dict[str, dict]:
     return {
-        "river-station": build(RIVER_STATION, stadium(600, 440, 300, 235), 0.93),
-        "marina-bay": build(MARINA_BAY, bay(600, 440, 440, 290, 150), 0.93),
+        "river-station": build(RIVER_STATION, stadium(600, 462, 240, 240), 0.93),
+        "marina-bay": build(MARINA_BAY, bay(600, 470, 480, 300, 95), 0.93),
     }
 
 
