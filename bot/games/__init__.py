@@ -10,6 +10,7 @@ from bot.games.base import Game
 GAMES: dict[str, str] = {
     "hotstreak": "bot.games.hotstreak.game:HotStreak",
     "horserace": "bot.games.horserace.game:HorseRace",
+    "downforce": "bot.games.downforce.game:Downforce",
 }
 
 

@@ -21,6 +21,38 @@ def _money(value: int) -> str:
     return f"-${-value}M" if value < 0 else f"${value}M"
 
 
+def option_label(view: dict[str, JSON], kind: str, option: JSON) -> str:
+    """How a decision's option reads on a button or in a menu (``view`` is the deciding seat's).
+
+    ``bid``/``play``: the card (``red 4, blue 2``); ``wild``/``bet``: the car; ``move``: where
+    the car would end (``row 9, lane 2`` or ``the finish``, plus ``dead end`` when it would stop
+    short of its speed there).
+    """
+    if kind in ("bid", "play"):
+        card = next((c for c in view.get("hand", []) if c["id"] == option), None)
+        text = card["text"] if card else str(option)
+        if kind == "bid" and card and view.get("auction"):
+            colour = view["auction"]["colour"]
+            value = next((n for c, n in card["lines"] if c == colour), 0)
+            return f"bid {value}: {text}"
+        return text
+    if kind in ("wild", "bet"):
+        return f"{option} car"
+    if kind == "move":
+        if option == FINISH:
+            return "the finish"
+        space = next((s for s in view["track"]["spaces"] if s["id"] == option), None)
+        if space is None:
+            return str(option)
+        label = f"row {space['row']}, lane {space['lane'] + 1}"
+        choice = view.get("choice") or {}
+        path = (choice.get("paths") or {}).get(option)
+        if path is not None and len(path) < choice.get("speed", 0):
+            label += " (dead end)"
+        return label
+    return str(option)
+
+
 def narrate(event: Event | dict[str, JSON]) -> str:
     """A one-line description of ``event`` (an ``Event`` or its ``to_json()`` form)."""
     if isinstance(event, Event):

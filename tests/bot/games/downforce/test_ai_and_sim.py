@@ -81,3 +81,10 @@ def test_bad_options_exit_with_code_2(capsys):
     assert main(["--players", "9"]) == 2
     assert main(["--ai", "genius"]) == 2
     assert "unknown AI level" in capsys.readouterr().err
+
+
+def test_the_bot_command_line_runs_the_simulator(capsys):
+    from bot.cli import main as cli
+
+    assert cli(["sim", "downforce", "--games", "4", "--players", "2", "--json", "--workers", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["games"] == 4

@@ -90,3 +90,17 @@ def test_private_events_are_narrated_for_their_owner_only():
     dealt = [e for e in game.opening_events() if e.kind == "dealt"]
     assert [e.visible_to for e in dealt] == [(0,), (1,)]
     assert narrate(dealt[0]) == "Seat 1 is dealt 21 cards."
+
+
+def test_options_read_as_cards_cars_and_places_on_the_track():
+    from bot.games.downforce.narration import option_label
+
+    game = Downforce.new(2, 3)
+    view = game.view(0)
+    decision = game.decision_for(0)
+    label = option_label(view, "bid", decision.options[0])
+    assert label.startswith("bid ") and ", " in label or label.count(" ") >= 2
+    assert option_label(view, "bet", "red") == "red car"
+    assert option_label(view, "move", "FINISH") == "the finish"
+    view["choice"] = {"speed": 3, "paths": {"05a": ["03a", "04a"]}}
+    assert option_label(view, "move", "05a") == "row 5, lane 1 (dead end)"
