@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.games.base import Action, IllegalAction
+from bot.games.downforce.cards import COLOURS
 from bot.games.downforce.game import Downforce
 from bot.games.downforce.settings import BadSettings
 
@@ -131,3 +132,35 @@ def test_random_legal_play_always_ends_with_every_car_placed(seats, seed, track,
     assert sorted(game.final_places().values()) == [1, 2, 3, 4, 5, 6]
     assert sum(game.s["turns"]) == len(game.s["played"])
     assert all(len(bets) <= 3 for bets in game.s["bets"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    cards=st.lists(
+        st.lists(st.tuples(st.sampled_from(list(COLOURS)), st.integers(1, 8)), min_size=1, max_size=6),
+        max_size=30,
+    ),
+    choose=st.lists(st.integers(0, 2), max_size=40),
+)
+def test_any_cards_keep_cars_on_free_spaces_and_places_in_order(cards, choose):
+    from bot.games.downforce.content import default_content
+    from bot.games.downforce.scenario import run_scenario
+
+    track = default_content().tracks["marina-bay"]
+    cars = dict(zip(COLOURS, track.grid, strict=True))
+    # Choices beyond a move's options would be bad input: keep each pick in range by using 0s.
+    result = run_scenario(
+        {
+            "track": "marina-bay",
+            "cars": cars,
+            "cards": [[list(line) for line in card] for card in cards],
+            "choose": [0 for _ in choose],
+        }
+    )
+    spaces = [c["space"] for c in result["cars"].values() if c["space"] != "FINISH"]
+    assert len(spaces) == len(set(spaces))
+    places = sorted(c["place"] for c in result["cars"].values() if c["finished"])
+    assert places == list(range(1, len(places) + 1))
+    for move in result["moves"]:
+        assert move["to"] in move["options"]
+    assert [c["line"] for c in result["lines"]] == sorted(c["line"] for c in result["lines"])
