@@ -43,7 +43,7 @@ FINISH_BONUS = 3.0
 SLOT_PRICE = (9, 5.5, 4.5, 3.5, 2.5, 1.5)  # what a car is worth bidding for, by grid slot (1 = pole)
 BET_SAMPLES = 300
 
-_tracks: dict[str, tuple[int, Track]] = {}
+_tracks: dict[tuple, Track] = {}
 
 
 def choose(view: dict[str, JSON], decision: Decision, level: str, rng: random.Random) -> JSON:
@@ -72,14 +72,19 @@ def choose(view: dict[str, JSON], decision: Decision, level: str, rng: random.Ra
 
 
 def track_of(view: dict[str, JSON]) -> Track:
-    """The view's track, built once per track (views of one game carry the same track)."""
+    """The view's track, built once per track graph (every view of a game carries the same track)."""
     data = view["track"]
-    key = (data["name"], len(data["spaces"]))
-    cached = _tracks.get(data["name"])
-    if cached is None or cached[0] != key[1]:
-        cached = (key[1], Track(data))
-        _tracks[data["name"]] = cached
-    return cached[1]
+    key = (
+        data.get("name"),
+        tuple((s["id"], s["row"], s["lane"], tuple(s["ahead"])) for s in data["spaces"]),
+        tuple(data["lines"]),
+    )
+    track = _tracks.get(key)
+    if track is None:
+        if len(_tracks) > 16:
+            _tracks.clear()
+        track = _tracks[key] = Track(data)
+    return track
 
 
 def race_of(view: dict[str, JSON]) -> Race:

@@ -28,22 +28,23 @@ EDITION = (
 LANE_W = 54.0
 BEND = 4.0  # degrees of turn between neighbouring rows from which a space counts as curved
 
+# A wide start (three lanes for eight rows) lets the pack spread before the first one-car
+# bottleneck; with the bottleneck right after the grid the car on pole won most races.
 RIVER_STATION = {
     "name": "river-station",
     "title": "River Station",
     "rows": ["01"] * 3
-    + ["012"] * 4
+    + ["012"] * 8
     + ["01"] * 2
     + ["1"]
     + ["12"] * 2
     + ["012"] * 4
-    + ["01"]
     + ["1"] * 2
     + ["012"] * 3
-    + ["12"] * 2
+    + ["12"]
     + ["1"]
-    + ["012"] * 4
-    + ["01"] * 2
+    + ["012"] * 3
+    + ["01"]
     + ["012"] * 3,
     "lines": [11, 20, 28],
 }
@@ -52,19 +53,19 @@ MARINA_BAY = {
     "name": "marina-bay",
     "title": "Marina Bay",
     "rows": ["01"] * 3
-    + ["012"] * 3
+    + ["012"] * 7
     + ["12"] * 2
     + ["1"]
-    + ["012"] * 4
+    + ["012"] * 3
     + ["01"] * 2
     + ["0"]
-    + ["01"] * 2
+    + ["01"]
     + ["012"] * 4
     + ["1"] * 2
-    + ["012"] * 4
+    + ["012"] * 3
     + ["12"] * 2
     + ["012"] * 3,
-    "lines": [10, 19, 28],
+    "lines": [11, 20, 28],
 }
 
 
