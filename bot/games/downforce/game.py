@@ -40,6 +40,7 @@ import copy
 from typing import Self
 
 from bot.games.base import JSON, Action, Decision, Event, Game, SeatResult, Stake
+from bot.games.downforce.auction import auction_winner, eligible_seats
 from bot.games.downforce.cards import COLOURS, WILD, Line, bid_value, card_text
 from bot.games.downforce.content import Content, default_content
 from bot.games.downforce.movement import Mover, Way
@@ -220,14 +221,15 @@ class Downforce(Game):
     def _cars_of(self, seat: int) -> list[str]:
         return [c for c in COLOURS if self.s["owners"][c] == seat]
 
+    def _car_counts(self) -> dict[int, int]:
+        return {seat: len(self._cars_of(seat)) for seat in range(self.seats)}
+
     def _open_auction(self) -> list[Event]:
         """Start the auction of the next car; a seat alone may take it unasked (see the rulings)."""
         s = self.s
         colour = s["auction_order"][s["auction_index"]]
         left = len(COLOURS) - s["auction_index"]
-        without = [seat for seat in range(self.seats) if not self._cars_of(seat)]
-        # The one-car rule: once the cars left equal the seats without one, only those may bid.
-        eligible = without if left <= len(without) else list(range(self.seats))
+        eligible = eligible_seats(self.seats, self._car_counts(), left)
         s["eligible"] = eligible
         s["bids"] = [None] * self.seats
         events = [
@@ -257,14 +259,8 @@ class Downforce(Game):
         if any(s["bids"][e] is None for e in s["eligible"]):
             return events
         values = {e: bid_value(self.cards[s["bids"][e]], colour) for e in s["eligible"]}
-        top = max(values.values())
-        best = [e for e, v in values.items() if v == top]
-        tie = len(best) > 1
-        fewest = min(len(self._cars_of(e)) for e in best)
-        best = [e for e in best if len(self._cars_of(e)) == fewest]
-        drawn = len(best) > 1
-        winner = self.rng.choice(sorted(best)) if drawn else best[0]
-        return events + self._award(colour, winner, top, values, tie=tie, drawn=drawn)
+        winner, tie, drawn = auction_winner(values, self._car_counts(), self.rng)
+        return events + self._award(colour, winner, values[winner], values, tie=tie, drawn=drawn)
 
     def _award(
         self, colour: str, seat: int, price: int, values: dict[int, int], *, tie: bool, drawn: bool
