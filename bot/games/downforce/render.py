@@ -24,7 +24,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.games.downforce.cards import COLOURS
 from bot.games.downforce.scoring import ORDINALS
 from bot.games.downforce.track import FINISH
-from bot.games.text_fit import fit_text
+from bot.games.text_fit import fit_text, wrap_text
 from bot.paths import FONT_BOLD, FONT_REGULAR
 
 WIDTH = 1200
@@ -87,10 +87,10 @@ class Geometry:
         left = (forward[1], -forward[0])
         return (s["x"], s["y"]), forward, left
 
-    def corners(self, ident: str, shrink: float = 1.0) -> list[tuple[float, float]]:
+    def corners(self, ident: str, shrink: float = 1.0, widen: float = 1.0) -> list[tuple[float, float]]:
         """Back-left, front-left, front-right, back-right."""
         (x, y), f, lf = self.axes(ident)
-        h, w = self.length / 2 * shrink, LANE_W / 2 * shrink
+        h, w = self.length / 2 * shrink, LANE_W / 2 * shrink * widen
         return [
             (x - f[0] * h + lf[0] * w, y - f[1] * h + lf[1] * w),
             (x + f[0] * h + lf[0] * w, y + f[1] * h + lf[1] * w),
@@ -139,7 +139,8 @@ def _background(key: str, track_json: str) -> tuple[Image.Image, Geometry, Image
     for row in track["lines"]:
         for s in track["spaces"]:
             if s["row"] == row:
-                c = geo.corners(s["id"], 1.0)
+                # A little wider than the road, so a line across a one-car bottleneck still shows.
+                c = geo.corners(s["id"], 1.0, widen=1.35)
                 draw.line([c[0], c[3]], fill=YELLOW_LINE, width=8)
     for s in track["spaces"]:
         if FINISH in s["ahead"]:
@@ -257,11 +258,13 @@ def _places(draw: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
         )
         text = f"{ORDINALS[rank - 1]} {colour} · {_seat(car['owner'])} · {where}"
         draw.text((x0 + 50, y), fit_text(text, _font(22), x1 - x0 - 62), font=_font(22), fill=PAPER)
-        y += 33
+        y += 31
     last = view.get("last_card")
-    if last and y + 30 < y1:
-        text = f"Last card: {last['text']}"
-        draw.text((x0 + 16, y + 4), fit_text(text, _font(22), x1 - x0 - 32), font=_font(22), fill=YELLOW_LINE)
+    if last:
+        lines = wrap_text(f"Last card: {last['text']}", _font(22), x1 - x0 - 32)
+        for i, line in enumerate(lines[:2]):
+            text = line if i == 0 or len(lines) <= 2 else fit_text(line + " …", _font(22), x1 - x0 - 32)
+            draw.text((x0 + 16, y + 2 + 27 * i), text, font=_font(22), fill=YELLOW_LINE)
 
 
 def _row(view: dict[str, Any], car: dict[str, Any]) -> str:
