@@ -378,7 +378,12 @@ class Downforce(Game):
 
     def ways(self, colour: str, speed: int) -> dict[str, Way]:
         """The ends a line of ``speed`` for ``colour`` can reach now, each with its way."""
-        return self.mover.ways(self.race.spaces[colour], speed, self.race.occupied())
+        return self.mover_for(colour).ways(self.race.spaces[colour], speed, self.race.occupied())
+
+    def mover_for(self, colour: str) -> Mover:
+        """The movement rules for ``colour``'s move: the base game's for every car. The hook where
+        powers (which belong to a car's owner) will swap in their own ``Mover``."""
+        return self.mover
 
     def _take(self, colour: str, speed: int, way: Way, *, chosen: bool) -> Event:
         card = self.s["card"]

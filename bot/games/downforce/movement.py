@@ -71,9 +71,17 @@ class Mover:
             memo[key] = out
             return out
 
-        for end, path in ends(start, speed).items():
-            best[end] = Way(path)
+        for path in ends(start, speed).values():
+            way = self.settle(start, Way(path))
+            end = way.end or start
+            if end not in best or (way.steps, way.path) < (best[end].steps, best[end].path):
+                best[end] = way
         return best
+
+    def settle(self, start: str, way: Way) -> Way:
+        """Where a way really ends (the base game: where it stops). A hook for track features that
+        change the end after the fact, such as a cracked space a car may pass but not stop on."""
+        return way
 
 
 def _keep(out: dict[str, tuple[str, ...]], end: str, path: tuple[str, ...]) -> None:
