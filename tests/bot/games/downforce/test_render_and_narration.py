@@ -104,3 +104,11 @@ def test_options_read_as_cards_cars_and_places_on_the_track():
     assert option_label(view, "move", "FINISH") == "the finish"
     view["choice"] = {"speed": 3, "paths": {"05a": ["03a", "04a"]}}
     assert option_label(view, "move", "05a") == "row 5, lane 1 (dead end)"
+
+
+def test_the_rules_text_fits_a_discord_message_and_names_every_phase():
+    from bot.games.downforce.rules import RULES
+
+    assert len(RULES) < 2000
+    for word in ("Auctions", "The race", "Bets", "Odds betting", "The end"):
+        assert word in RULES
