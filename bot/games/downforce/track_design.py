@@ -190,7 +190,7 @@ def build(design: dict, curve: Callable[[float], tuple[float, float]], used: flo
 def designs() -> dict[str, dict]:
     return {
         "river-station": build(RIVER_STATION, stadium(600, 462, 240, 240), 0.93),
-        "marina-bay": build(MARINA_BAY, bay(600, 470, 480, 300, 95), 0.93),
+        "marina-bay": build(MARINA_BAY, bay(600, 470, 480, 305, 75), 0.93),
     }
 
 
