@@ -229,6 +229,9 @@ class Table:
             return False
         ai = [d for d in pending if d.player is not None and self.seats[d.player].is_ai]
         if ai:
+            wait = max(self.entry.ai_wait(self.public_view(), d, self.pace) for d in ai)
+            if wait > 0:  # the game's pace for AI seats (outside the lock: clicks stay answered)
+                await asyncio.sleep(wait)
             async with self.lock:
                 for decision in ai:
                     if self._still_pending(decision):

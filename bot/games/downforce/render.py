@@ -216,8 +216,13 @@ def _car(draw: ImageDraw.ImageDraw, centre: tuple[float, float], colour: str, *,
     draw.text((x, y), CAR_LABEL[colour], font=_font(22, True), fill=ink, anchor="mm")
 
 
-def _seat(seat: int | None) -> str:
-    return "unsold" if seat is None else f"Seat {seat + 1}"
+def _seat(seat: int | None, view: dict[str, Any]) -> str:
+    """A seat as players know it: its name when the view carries ``names`` (the bot adds them), else
+    ``Seat n``."""
+    names = view.get("names") or []
+    if seat is None:
+        return "unsold"
+    return str(names[seat]) if seat < len(names) else f"Seat {seat + 1}"
 
 
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -240,7 +245,7 @@ def _status(view: dict[str, Any]) -> str:
     if phase == "bet":
         return f"Card {played}: secret bets at the yellow line on row {view['bet_line']}"
     turn = view.get("turn")
-    return f"Card {played} played" + (f" - {_seat(turn)} to play" if turn is not None else "")
+    return f"Card {played} played" + (f" - {_seat(turn, view)} to play" if turn is not None else "")
 
 
 def _places(draw: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int, int, int]) -> None:
@@ -256,7 +261,7 @@ def _places(draw: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
         where = (
             "finished" if car["finished"] else ("not on track" if car["space"] is None else _row(view, car))
         )
-        text = f"{ORDINALS[rank - 1]} {colour} · {_seat(car['owner'])} · {where}"
+        text = f"{ORDINALS[rank - 1]} {colour} · {_seat(car['owner'], view)} · {where}"
         draw.text((x0 + 50, y), fit_text(text, _font(22), x1 - x0 - 62), font=_font(22), fill=PAPER)
         y += 31
     last = view.get("last_card")
@@ -315,7 +320,7 @@ def alt_text(view: dict[str, Any]) -> str:
         where = (
             "finished" if car["finished"] else ("off the track" if car["space"] is None else _row(view, car))
         )
-        order.append(f"{ORDINALS[rank - 1]} {colour} ({_seat(car['owner'])}, {where})")
+        order.append(f"{ORDINALS[rank - 1]} {colour} ({_seat(car['owner'], view)}, {where})")
     parts.append("Places: " + ", ".join(order) + ".")
     lines = view["track"]["lines"]
     crossed = {c["line"] for c in view.get("crossings", [])}
