@@ -27,7 +27,6 @@ from cogs.downforce.words import (
     card_label,
     line,
     money,
-    named,
     ordinal,
     places,
     signed,
@@ -157,7 +156,7 @@ class DownforcePresenter(Presenter):
         choice = view["choice"]
         card = view["card_in_play"]
         names = self._names(table)
-        done = [named(line({"kind": "car_moved", "data": m}), names) for m in card["moves"]]
+        done = [line({"kind": "car_moved", "data": m}, names) for m in card["moves"]]
         head = f"🃏 {seat.mention()} plays {card_label(card)}"
         if done:
             head += " · so far: " + " ".join(done)
