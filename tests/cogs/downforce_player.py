@@ -100,9 +100,12 @@ class DownforceTable:
                         self.bids.setdefault(user.name, []).append(menu.labels[0])
                     ix = await self.fake.select(user, message, custom_id, [menu.values[0]])
                 else:
-                    button = next(b for b in message.buttons if b.custom_id == custom_id)
-                    self.bets.setdefault(user.name, []).append(button.label or "")
-                    ix = await self.fake.click(user, message, custom_id)
+                    # Bets spread over the cars, as people's would.
+                    bets = self.bets.setdefault(user.name, [])
+                    options = [b for b in message.buttons if BET_ID.match(b.custom_id or "")]
+                    button = options[(len(bets) + len(user.name)) % len(options)]
+                    bets.append(button.label or "")
+                    ix = await self.fake.click(user, message, button.custom_id or "")
                 await ix.wait_response()
                 return True
         return False
