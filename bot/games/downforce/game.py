@@ -62,9 +62,9 @@ from bot.games.base import JSON, Action, Decision, Event, Game, SeatResult, Stak
 from bot.games.downforce.auction import auction_winner, eligible_seats
 from bot.games.downforce.cards import COLOURS, WILD, Line, bid_value, card_text
 from bot.games.downforce.content import Content, default_content
+from bot.games.downforce.movement import Mover, Way
 from bot.games.downforce.powers import EXTRA
 from bot.games.downforce.powers import deal as deal_powers
-from bot.games.downforce.movement import Mover, Way
 from bot.games.downforce.race import Race
 from bot.games.downforce.scoring import ORDINALS, bet_payout, prize
 from bot.games.downforce.settings import BadSettings, Settings
