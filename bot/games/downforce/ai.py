@@ -111,7 +111,9 @@ def track_of(view: dict[str, JSON]) -> Track:
     data = view["track"]
     key = (
         data.get("name"),
-        tuple((s["id"], s["row"], s["lane"], tuple(s["ahead"])) for s in data["spaces"]),
+        tuple(
+            (s["id"], s["row"], s["lane"], tuple(s["ahead"]), repr(sorted(s.items()))) for s in data["spaces"]
+        ),
         tuple(data["lines"]),
     )
     track = _tracks.get(key)
@@ -125,7 +127,13 @@ def track_of(view: dict[str, JSON]) -> Track:
 def race_of(view: dict[str, JSON]) -> Race:
     cars = view["cars"]
     finished = sorted((c for c in COLOURS if cars[c]["finished"]), key=lambda c: cars[c]["place"])
-    return Race(track_of(view), {c: cars[c]["space"] for c in COLOURS}, finished, list(view["crossings"]))
+    return Race(
+        track_of(view),
+        {c: cars[c]["space"] for c in COLOURS},
+        finished,
+        list(view["crossings"]),
+        [dict(a) for a in view.get("animals", [])],
+    )
 
 
 def weights(view: dict[str, JSON]) -> dict[str, float]:

@@ -745,6 +745,9 @@ class Downforce(Game):
         }
         s["card"] = None
         events = [Event("card_resolved", played)]
+        for moved in self.race.move_animals(card["moves"]):
+            events.append(Event("animal_moved", moved))
+        self._sync()
         if lines:
             s["bet_queue"] = lines
             return events + self._open_bets()
@@ -903,6 +906,7 @@ class Downforce(Game):
             "cars": cars,
             "standings": standings,
             "crossings": copy.deepcopy(race.crossings),
+            "animals": copy.deepcopy(race.animals),
             "owners": dict(s["owners"]),
             "spent": list(s["spent"]),
             "auction_order": list(s["auction_order"]),
