@@ -520,7 +520,7 @@ class Downforce(Game):
         ways = self.ways(colour, offer["speed"])
         return {end: way for end, way in ways.items() if way.steps}
 
-    def _take_extra(self, extra: dict[str, JSON], way: Way, *, chosen: bool) -> Event:
+    def _take_extra(self, extra: dict[str, JSON], way: Way, *, chosen: bool, options: list[str]) -> Event:
         card = self.s["card"]
         moved = self.race.move(extra["car"], way, card["number"])
         moved.update(
@@ -531,6 +531,7 @@ class Downforce(Game):
                 "card": card["number"],
                 "power": extra["power"],
                 "seat": extra["seat"],
+                "options": options,
             }
         )
         card["moves"].append(moved)
@@ -640,7 +641,7 @@ class Downforce(Game):
                     }
                     return events
                 (way,) = ways.values()
-                events.append(self._take_extra(extra, way, chosen=False))
+                events.append(self._take_extra(extra, way, chosen=False, options=sorted(ways)))
                 continue
             if card["line"] >= len(card["lines"]):
                 seat = card["seat"]
@@ -687,7 +688,7 @@ class Downforce(Game):
                 }
                 return events
             (way,) = ways.values()
-            events += self._take(colour, speed, way, chosen=False)
+            events += self._take(colour, speed, way, chosen=False, options=sorted(ways))
         return events + self._card_done()
 
     def ways(self, colour: str, speed: int) -> dict[str, Way]:
@@ -699,11 +700,13 @@ class Downforce(Game):
         powers (which belong to a car's owner) will swap in their own ``Mover``."""
         return self.mover
 
-    def _take(self, colour: str, speed: int, way: Way, *, chosen: bool) -> list[Event]:
+    def _take(self, colour: str, speed: int, way: Way, *, chosen: bool, options: list[str]) -> list[Event]:
         card = self.s["card"]
         index = card.get("order", range(len(card["lines"])))[card["line"]]
         moved = self.race.move(colour, way, card["number"])
-        moved.update({"speed": speed, "line": index, "chosen": chosen, "card": card["number"]})
+        moved.update(
+            {"speed": speed, "line": index, "chosen": chosen, "card": card["number"], "options": options}
+        )
         card["moves"].append(moved)
         card["line"] += 1
         self.s["choice"] = None
@@ -724,9 +727,11 @@ class Downforce(Game):
     def _move_choice(self, end: str) -> list[Event]:
         choice = self.s["choice"]
         way = Way(tuple(choice["paths"][end]))
+        options = list(choice["options"])
         if choice.get("power"):
-            return [self._take_extra(self.s["card"]["extras"][0], way, chosen=True), *self._resolve()]
-        events = self._take(choice["car"], choice["speed"], way, chosen=True)
+            extra = self.s["card"]["extras"][0]
+            return [self._take_extra(extra, way, chosen=True, options=options), *self._resolve()]
+        events = self._take(choice["car"], choice["speed"], way, chosen=True, options=options)
         return [*events, *self._resolve()]
 
     def _card_done(self) -> list[Event]:
