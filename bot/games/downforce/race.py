@@ -63,7 +63,8 @@ class Race:
             else:
                 continue
             to = None if animal["at"] is None else animal["path"][animal["at"]]
-            out.append({"animal": index, "kind": animal["kind"], "from": here, "to": to})
+            row = None if to is None else self.track.row(to)
+            out.append({"animal": index, "kind": animal["kind"], "from": here, "to": to, "row": row})
         return out
 
     def racing(self, colour: str) -> bool:
