@@ -8,7 +8,8 @@ A layout is a list of rows, each a string of the lanes it has (``"012"`` three w
 one-car bottleneck in the middle lane). Each space steps to the spaces of the next row in its own
 lane or a neighbouring one. Spaces sit along a closed centre line drawn on a 1200 x 800 picture;
 a space is ``curved`` where the line bends, ``rectangular`` where it runs straight; the outside
-lane of a bend has a rumble strip; one-wide rows are ``tight``.
+lane of a bend has a rumble strip; one-car-wide spaces (a one-lane row, or
+one road of a split) are ``tight``.
 """
 
 from __future__ import annotations
@@ -260,7 +261,8 @@ def build(design: dict, curve: Callable[[float], tuple[float, float]], used: flo
             outside = min(int(c) for c in lanes) if turn > 0 else max(int(c) for c in lanes)
             if curved and lane == outside and len(lanes) > 1:
                 space["rumble"] = True
-            if len(lanes) == 1:
+            # One car wide: a one-lane row, or one road of a split section (no lane beside it).
+            if str(lane - 1) not in lanes and str(lane + 1) not in lanes:
                 space["tight"] = True
             if loop:
                 space["loop"] = loop[0]
