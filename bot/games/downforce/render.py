@@ -291,6 +291,8 @@ def _status(view: dict[str, Any]) -> str:
     if phase == "auction":
         a = view["auction"]
         return f"Auction {a['number']} of 6: the {a['colour']} car"
+    if phase == "keep":
+        return "Powers: players with several keep one in secret"
     if phase == "over":
         how = "every car finished" if view.get("ended_by") == "finish" else "the cards ran out"
         return f"Race over ({how})"
