@@ -480,8 +480,10 @@ class Downforce(Game):
             if power == "aggressive" and mine and index == 0:
                 offers.append(offer)
             elif power == "daring" and mine and steps in (1, 2):
-                card["extras"].append({**offer, "speed": 3 - steps})
-                events.append(Event("power_used", {"seat": owner, "power": power, "car": colour}))
+                extra = {**offer, "speed": 3 - steps}
+                if self._offer_ways(extra):  # narrated only when the car really can go on
+                    card["extras"].append(extra)
+                    events.append(Event("power_used", {"seat": owner, "power": power, "car": colour}))
             elif power == "reckless" and mine and any(spaces[p].flags.get("tight") for p in path):
                 offers.append(offer)
             elif (

@@ -364,3 +364,28 @@ def test_random_play_with_all_powers_ends_and_survives_json_round_trips(track, l
         assert len(spaces) == len(set(spaces))
         assert not set(spaces) & set(game.race.animal_spaces())
         assert not any(game.track.spaces[s].flags.get("crack") for s in spaces)
+
+
+def test_daring_blocked_after_its_move_does_nothing_and_says_nothing():
+    out = run(
+        lane_track(12, 1),
+        {"red": "a0", "blue": "a3"},
+        [[["red", 2]]],
+        owners={"red": 0},
+        powers={0: "daring"},
+    )
+    assert tos(out) == [("red", "a2", None)]
+
+
+def test_powers_are_narrated_and_labelled():
+    from bot.games.downforce.narration import narrate, option_label
+
+    assert narrate({"kind": "power_used", "data": {"seat": 0, "power": "aggressive", "car": "red"}}) == (
+        "Seat 1 plays Aggressive: the red car moves 1 more."
+    )
+    assert "leaves the track" in narrate({"kind": "animal_moved", "data": {"kind": "python", "to": None}})
+    view = {"choice": {"power": "tough", "car": "red"}}
+    assert option_label(view, "power", "yes") == "Use Tough (red car)"
+    assert option_label(view, "power", "no") == "No, thanks"
+    assert option_label(view, "ignore", "red") == "Ignore red"
+    assert option_label(view, "keep", "daring").startswith("Daring: ")

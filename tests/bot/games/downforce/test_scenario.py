@@ -110,7 +110,17 @@ def test_the_schema_is_in_the_help(capsys):
 def test_the_help_carries_the_schema_of_features_and_powers(capsys):
     assert main(["--help"]) == 0
     text = capsys.readouterr().out
-    for key in ("straight", "shape", "rumble", "tight", "crack", "ramp", "loop_entry", "loop_exit", "animals"):
+    for key in (
+        "straight",
+        "shape",
+        "rumble",
+        "tight",
+        "crack",
+        "ramp",
+        "loop_entry",
+        "loop_exit",
+        "animals",
+    ):
         assert key in text
     for key in ("owners", "powers", "player", "answers"):
         assert key in text
