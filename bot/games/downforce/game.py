@@ -96,8 +96,8 @@ class Downforce(Game):
     def new(
         cls, seats: int, seed: int, settings: dict[str, JSON] | None = None, *, content: Content | None = None
     ) -> Self:
-        """``settings``: ``{"track": "river-station"|"marina-bay", "betting": "standard"|"odds"|
-        "odds-winner-only"}``. ``content`` overrides the shipped edition (for tuning); the game
+        """``settings``: ``{"track": one of content.TRACKS, "betting": "standard"|"odds"|
+        "odds-winner-only", "powers": "off"|"base"|"all"}``. ``content`` overrides the shipped edition (for tuning); the game
         carries its track and cards in its own state."""
         if (
             isinstance(seats, bool)

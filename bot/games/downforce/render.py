@@ -388,4 +388,12 @@ def alt_text(view: dict[str, Any]) -> str:
         + ", ".join(f"{r}{' (crossed)' if r in crossed else ''}" for r in lines)
         + f"; the finish is after row {max(s['row'] for s in view['track']['spaces'])}."
     )
+    rows = {s["id"]: s["row"] for s in view["track"]["spaces"]}
+    animals = [
+        f"{a['kind']} on row {rows.get(a['path'][a['at']], '?')}"
+        for a in view.get("animals", [])
+        if a["at"] is not None
+    ]
+    if animals:
+        parts.append("Animals: " + ", ".join(animals) + ".")
     return " ".join(parts)[:1000]

@@ -245,3 +245,12 @@ def test_crosstown_has_two_split_sections():
     )
     runs = [r for r in split_rows if r - 1 not in split_rows]
     assert len(runs) == 2
+
+
+def test_the_picture_and_its_words_show_the_animals():
+    from bot.games.downforce.game import Downforce
+    from bot.games.downforce.render import alt_text, render_track
+
+    view = Downforce.new(4, 1, {"track": "savanna-stretch"}).view(None)
+    assert "Animals: antelope on row 6, elephant on row 17, python on row 26." in alt_text(view)
+    assert render_track(view)[:4] == b"\x89PNG"
