@@ -151,7 +151,7 @@ ENTRIES: tuple[Entry, ...] = (
         cog="cogs.downforce",
         command="downforce",
         sim="bot.games.downforce.sim",
-        private=frozenset({"bid", "play", "bet"}),
+        private=frozenset({"bid", "play", "bet", "keep"}),
         ai_pause="bot.games.downforce.start:ai_pause",
     ),
 )

@@ -16,6 +16,7 @@ from discord.utils import escape_markdown
 
 from bot.games.base import Decision, Event
 from bot.games.downforce.narration import option_label
+from bot.games.downforce.powers import SUMMARY, TITLES
 from bot.games.downforce.render import alt_text, render_track
 from bot.games.downforce.rules import RULES as GAME_RULES
 from bot.games.downforce.track import FINISH
@@ -50,6 +51,9 @@ picked there, in secret; end spaces and wild colours are buttons in the channel 
 A player who misses the deadline is played by the AI."""
 )
 NO_DM = "I've sent you a DM. No DM? Press My hand."
+POWERS = {"off": "off", "base": "the six base powers", "all": "six of all twelve powers"}
+# Decisions shown as buttons in the channel, for the seat that takes them (not always the one on turn).
+CHANNEL_KINDS = ("wild", "move", "power", "ignore", "defensive")
 
 
 class DownforcePresenter(Presenter):
@@ -59,6 +63,7 @@ class DownforcePresenter(Presenter):
         return [
             ("Track", track),
             ("Betting", BETTING.get(str(s.get("betting", "standard")), str(s.get("betting")))),
+            ("Powers", POWERS.get(str(s.get("powers", "off")), str(s.get("powers")))),
             ("Pace", f"{table.pace:g} s between AI cards"),
         ]
 
@@ -89,16 +94,19 @@ class DownforcePresenter(Presenter):
             return f"auction:{view['auction']['number']}", self._auction_prompt(table, view)
         if phase == "bet":
             return f"bet:{view['cards_played']}:{view['bet_line']}", self._bet_prompt(table, view)
+        if phase == "keep":
+            return "keep", self._keep_prompt(table)
         if phase != "race" or view["turn"] is None:
             return None
-        turn = view["turn"]
-        if table.seats[turn].is_ai:
-            return None  # an AI plays at the table's pace; the picture after its card says it all
         choice = view["choice"]
+        # Who decides: the player on turn, or the owner of a power or of a cunning car.
+        decider = view["turn"] if choice is None or choice.get("seat") is None else choice["seat"]
+        if table.seats[decider].is_ai:
+            return None  # an AI plays at the table's pace; the picture after its card says it all
         if choice is None:
             return f"play:{view['cards_played']}", self._play_prompt(table, view)
-        key = f"choice:{view['cards_played']}:{choice['line']}:{choice['kind']}:{table.acted[turn]}"
-        return key, await self._choice_prompt(table, view, key)
+        key = f"choice:{view['cards_played']}:{choice['kind']}:{decider}:{table.acted[decider]}"
+        return key, await self._choice_prompt(table, view, key, decider)
 
     def _auction_prompt(self, table: Table, view: dict[str, Any]) -> Outgoing:
         auction = view["auction"]
@@ -107,10 +115,12 @@ class DownforcePresenter(Presenter):
         embed = discord.Embed(
             title=f"Auction {auction['number']} of 6 — the {car(colour)} car", colour=COLOUR
         )
+        power = ((view.get("powers") or {}).get("by_car") or {}).get(colour)
+        with_power = f" It comes with the **{TITLES[power]}** power: {SUMMARY[power]}." if power else ""
         embed.description = (
             f"Grid slot {slot}. Everyone bidding picks a card from their hand in secret: the bid is that "
             f"card's **{colour}** speed (0 if it has none). Bids are revealed together; the highest wins the "
-            f"car and its Speed-8 card, and pays the bid. Your card comes back to your hand."
+            f"car and its Speed-8 card, and pays the bid. Your card comes back to your hand." + with_power
         )
         names = self._names(table)
         embed.add_field(
@@ -141,6 +151,17 @@ class DownforcePresenter(Presenter):
         embed.set_footer(text=NO_DM)
         return Outgoing(embed=embed, hand_button=True)
 
+    def _keep_prompt(self, table: Table) -> Outgoing:
+        embed = discord.Embed(title="Powers — keep one", colour=COLOUR)
+        embed.description = (
+            "Players who won several power cards keep one of them, in secret; the kept powers are shown "
+            "together when the race starts."
+        )
+        embed.add_field(name="Waiting for", value=self._waiting(table), inline=False)
+        embed.add_field(name="Deadline", value=table.deadline_mark())
+        embed.set_footer(text=NO_DM)
+        return Outgoing(embed=embed, hand_button=True)
+
     def _play_prompt(self, table: Table, view: dict[str, Any]) -> Outgoing:
         seat = table.seats[view["turn"]]
         left = view["hand_sizes"][view["turn"]]
@@ -150,9 +171,9 @@ class DownforcePresenter(Presenter):
         )
         return Outgoing(content=text, hand_button=True)
 
-    async def _choice_prompt(self, table: Table, view: dict[str, Any], key: str) -> Outgoing:
-        turn = view["turn"]
-        seat = table.seats[turn]
+    async def _choice_prompt(self, table: Table, view: dict[str, Any], key: str, decider: int) -> Outgoing:
+        turn = decider
+        seat = table.seats[view["turn"]]
         choice = view["choice"]
         card = view["card_in_play"]
         names = self._names(table)
@@ -162,6 +183,27 @@ class DownforcePresenter(Presenter):
             head += " · so far: " + " ".join(done)
         decision = table.pending_for(turn, choice["kind"])
         out = Outgoing()
+        asked = table.seats[turn]
+        if choice["kind"] in ("power", "ignore", "defensive"):
+            power = choice.get("power") or {"ignore": "strategic"}.get(choice["kind"], choice["kind"])
+            title = TITLES.get(power, power)
+            out.content = (
+                f"{head}\n⚡ {asked.mention()}, your **{title}** power: {SUMMARY.get(power, '')}. "
+                f"Deadline {table.deadline_mark()} (then the AI picks the better option)."
+            )
+            if decision is not None:
+                seat_view = table.seat_view(turn)
+                buttons = [
+                    Choice(
+                        i,
+                        option_label(seat_view, choice["kind"], option),
+                        style="secondary" if option in ("no", "none") else "primary",
+                        emoji=CAR_EMOJI.get(option),
+                    )
+                    for i, option in enumerate(decision.options)
+                ]
+                out.controls = Controls(turn, choice["kind"], tuple(buttons))
+            return out
         if choice["kind"] == "wild":
             out.content = f"{head}\nName a colour for the wild {card['lines'][choice['line']][1]} · deadline {table.deadline_mark()}"
             if decision is not None:
@@ -172,8 +214,10 @@ class DownforcePresenter(Presenter):
                 out.controls = Controls(turn, "wild", tuple(buttons))
             return out
         colour = choice["car"]
+        extra = f" ({TITLES.get(choice['power'], choice['power'])} power)" if choice.get("power") else ""
+        whose = f"{asked.mention()}, where" if turn != view["turn"] else "Where"
         out.content = (
-            f"{head}\nWhere does the {car(colour)} car end its {choice['speed']}? "
+            f"{head}\n{whose} does the {car(colour)} car end its {choice.get('speed', 1)}{extra}? "
             f"({where(view, colour)} now) · deadline {table.deadline_mark()}"
         )
         cache = table.notes.setdefault("choice_pictures", {})
@@ -218,6 +262,16 @@ class DownforcePresenter(Presenter):
             out.controls = Controls(
                 seat, "bid", tuple(choices), menu=True, placeholder="Choose your bid card"
             )
+        elif decision.kind == "keep":
+            out.content = (
+                "**You won several power cards: keep one.** It works for every car you own. Nobody sees "
+                "your choice until the race starts."
+            )
+            choices = [
+                Choice(i, option_label(view, "keep", option)[:80], style="primary")
+                for i, option in enumerate(decision.options)
+            ]
+            out.controls = Controls(seat, "keep", tuple(choices))
         elif decision.kind == "play":
             out.content = (
                 f"**Your turn: card {view['cards_played'] + 1}.** Pick the card to play; you move every car "
@@ -252,6 +306,15 @@ class DownforcePresenter(Presenter):
         if mine:
             cars = [f"{car(c)} (paid {money(view['cars'][c]['price'])}, {where(view, c)})" for c in mine]
             embed.add_field(name="Your cars", value="\n".join(cars), inline=False)
+        powers = view.get("powers")
+        if powers:
+            won = powers["won"].get(str(seat), [])
+            kept = view.get("my_power")
+            if kept:
+                embed.add_field(name="Your power", value=f"{TITLES[kept]}: {SUMMARY[kept]}", inline=False)
+            elif won:
+                text = "\n".join(f"{TITLES[p]}: {SUMMARY[p]}" for p in won)
+                embed.add_field(name="Your power cards", value=text[:1024], inline=False)
         if view.get("my_bid"):
             embed.add_field(name="Your secret bid", value=card_label(view["my_bid"]), inline=False)
         if view["my_bets"]:
@@ -292,6 +355,8 @@ class DownforcePresenter(Presenter):
                 frame = await self._picture(table, f"card{data['number']}.png")
                 frame.content = f"**Card {data['number']}** · {line(event, names)}"
                 out.append(frame)
+            elif event.kind in ("power_used", "animal_moved", "powers_kept", "keep_open"):
+                out.append(Outgoing(content="⚡ " + line(event, names)))
             elif event.kind == "race_over":
                 out.append(Outgoing(content="🏁 " + line(event, names)))
             elif event.kind == "game_over":
@@ -381,6 +446,12 @@ class DownforcePresenter(Presenter):
             return f"The wild line is {car(choice)}."
         if decision.kind == "move":
             return "✅ Moved to the finish." if choice == FINISH else "✅ Moved."
+        if decision.kind == "keep":
+            return (
+                f"🤫 You keep {TITLES.get(choice, choice)}; the kept powers are shown when the race starts."
+            )
+        if decision.kind in ("power", "ignore", "defensive"):
+            return f"✅ {option_label(view, decision.kind, choice)}."
         return f"🤫 Your bet on the {car(choice)} car is in; bets are revealed at the end."
 
     def status_lines(self, table: Table) -> list[str]:

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from tests.cogs.conftest import World
 from tests.fakediscord import FakeMessage, FakeUser, text_of
 
-CHANNEL_ID = re.compile(r"g:\d+:d:(\d+):(\d+):(move|wild):i\d+")
-BET_ID = re.compile(r"g:\d+:d:(\d+):(\d+):bet:i\d+")
+CHANNEL_ID = re.compile(r"g:\d+:d:(\d+):(\d+):(move|wild|power|ignore|defensive):i\d+")
+BET_ID = re.compile(r"g:\d+:d:(\d+):(\d+):(bet|keep):i\d+")
 MENU_ID = re.compile(r"gs:\d+:(\d+):(\d+):(bid|play)")
 
 
@@ -22,9 +22,9 @@ class DownforceTable:
     bids: dict[str, list[str]] = field(default_factory=dict)  # user name -> labels of bid cards
     bets: dict[str, list[str]] = field(default_factory=dict)  # user name -> labels of bet buttons
     done: set[str] = field(default_factory=set)  # private custom ids already answered
-    hand_asked: set[tuple[str, str]] = field(
-        default_factory=set
-    )  # (user, prompt state) "My hand" pressed for
+    # (user, prompt state) "My hand" was pressed for
+    hand_asked: set[tuple[str, str]] = field(default_factory=set)
+    clicked: list[str] = field(default_factory=list)  # the kinds of channel buttons pressed, in order
 
     @property
     def fake(self):  # noqa: ANN201 - the fake's type is long and obvious here
@@ -83,6 +83,7 @@ class DownforceTable:
         if buttons:
             message, custom_id, seat = buttons[-1]
             if seat in self.seats:
+                self.clicked.append(custom_id.split(":")[5])
                 ix = await self.fake.click(self.seats[seat], message, custom_id)
                 await ix.wait_response()
                 await self.fake.wait_for(
@@ -100,11 +101,12 @@ class DownforceTable:
                         self.bids.setdefault(user.name, []).append(menu.labels[0])
                     ix = await self.fake.select(user, message, custom_id, [menu.values[0]])
                 else:
-                    # Bets spread over the cars, as people's would.
+                    # Bets spread over the cars, as people's would (powers are kept likewise).
                     bets = self.bets.setdefault(user.name, [])
                     options = [b for b in message.buttons if BET_ID.match(b.custom_id or "")]
                     button = options[(len(bets) + len(user.name)) % len(options)]
-                    bets.append(button.label or "")
+                    if ":bet:" in custom_id:
+                        bets.append(button.label or "")
                     ix = await self.fake.click(user, message, button.custom_id or "")
                 await ix.wait_response()
                 return True

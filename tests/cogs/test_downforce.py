@@ -102,8 +102,9 @@ async def test_end_spaces_are_buttons_for_the_player_on_turn_only(world: World, 
 async def test_a_late_player_is_played_by_the_ai_at_the_deadline(world: World) -> None:
     quick = dataclasses.replace(FAST, turn_seconds=0.2, phase_seconds=0.2)
     async with running_bot(world.fake, world.bot(timing=quick)):
-        _, table = await open_table(world, ai=1)
-        # alice never clicks: every decision of hers (bids, cards, end spaces, bets) is taken at its deadline.
+        _, table = await open_table(world, ai=1, track="savanna-stretch", powers="all")
+        # alice never clicks: every decision of hers (bids, cards, end spaces, optional powers, bets) is
+        # taken by the AI at its deadline, through the same decisions.
         await world.fake.wait_for(table.finished, timeout=120)
     public = table.public_text()
     assert "Time's up for alice" in public

@@ -12,11 +12,11 @@ from bot.games.base import JSON, Decision
 from bot.games.catalog import Start
 from bot.games.downforce.settings import Settings
 
-ENGINE_KEYS = ("track", "betting")
+ENGINE_KEYS = ("track", "betting", "powers")
 
 
 def engine_settings(start: Start) -> dict[str, JSON]:
-    """The lobby's track and betting choices (defaults for those it did not make)."""
+    """The lobby's track, betting and powers choices (defaults for those it did not make)."""
     chosen = {key: start.options[key] for key in ENGINE_KEYS if key in start.options}
     return Settings.parse(chosen).to_json()
 
