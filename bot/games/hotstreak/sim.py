@@ -31,11 +31,12 @@ import sys
 import time
 from typing import Any
 
-from bot.games.hotstreak.ai import LEVELS, RACE_BUDGET, play_ai_game
+from bot.games.hotstreak.ai import LEVELS, RACE_BUDGET, ai_action, ai_rng
 from bot.games.hotstreak.betting import ANSWERS, RISKS
 from bot.games.hotstreak.cards import MASCOTS
 from bot.games.hotstreak.content import Content, default_content
 from bot.games.hotstreak.game import HotStreak
+from bot.games.hotstreak.swings import RaceWatch, Swings
 
 
 class Moments:
@@ -77,6 +78,7 @@ class Tally:
         self.level_seats: dict[str, int] = {}
         self.level_wins: dict[str, int] = {}
         self.level_cash: dict[str, int] = {}
+        self.swings = Swings()
 
     def add_game(self, game: HotStreak, levels: list[str], content: Content) -> None:
         self.games += 1
@@ -133,6 +135,7 @@ class Tally:
         ):
             for key, value in theirs.items():
                 mine[key] = mine.get(key, 0) + value
+        self.swings.merge(other.swings)
 
 
 def seat_levels(levels: list[str], seats: int, game_index: int) -> list[str]:
@@ -151,9 +154,31 @@ def _play_batch(job: tuple[int, int, int, int, list[str], int, int]) -> Tally:
     tally = Tally()
     for index in range(first, games, step):
         by_seat = seat_levels(levels, players, index)
-        game = play_ai_game(players, game_seed(seed, index), by_seat, budget=budget)
+        game = play_watched_game(players, game_seed(seed, index), by_seat, tally.swings, budget=budget)
         tally.add_game(game, by_seat, content)
     return tally
+
+
+def play_watched_game(seats: int, seed: int, levels: list[str], swings: Swings, *, budget: int) -> HotStreak:
+    """``ai.play_ai_game`` (same seeds, same actions, same game), following every race step by step
+    into ``swings``: the lead changes and dead flips need the mat after each card, not just the result."""
+    game = HotStreak.new(seats, seed)
+    rng = ai_rng(seed)
+    watch: RaceWatch | None = None
+    while not game.is_over:
+        action = ai_action(game, levels, rng, budget=budget)
+        if action.kind == "flip" and watch is None:
+            watch = RaceWatch(game.race.mascots_view(), game.race.bar)
+        for event in game.apply(action):
+            if watch is None:
+                continue
+            if event.kind in ("card_flipped", "bar_folded"):
+                frame = event.data["frame"]
+                watch.step(frame["mascots"], frame["bar"], flip=event.kind == "card_flipped")
+            elif event.kind == "race_over":
+                swings.add(watch.finish())
+                watch = None
+    return game
 
 
 def simulate(
@@ -223,8 +248,10 @@ def report(tally: Tally, seed: int, players: int, levels: list[str], seconds: fl
             "mean": round(statistics.fmean(flips), 3),
             "median": statistics.median(flips),
             "max": max(flips),
+            "p99": tally.swings.percentile(0.99),
         },
         "fold_share": round(tally.folded / races, 4),
+        **swing_figures(tally.swings),
         "tickets": tickets,
         "side_slips": slips,
         "side_bets": {
@@ -237,6 +264,24 @@ def report(tally: Tally, seed: int, players: int, levels: list[str], seconds: fl
     }
 
 
+def swing_figures(swings: Swings) -> dict[str, float]:
+    """The issue-12 figures of how races swing (see ``swings``), as top-level JSON keys."""
+    figures = swings.summary()
+    figures.pop("flips_p99")  # reported with the other race lengths, under "flips"
+    return figures
+
+
+def _swing_lines(out: dict[str, Any]) -> list[str]:
+    return [
+        f"Lead changes per race: {out['lead_changes']:.2f} "
+        f"({out['races_with_two_lead_changes']:.1%} of races have two or more)",
+        f"Winner settled after {out['winner_settled_after']:.1f} flips; "
+        f"{out['flips_after_winner']:.1%} of flips come after it",
+        f"Races under 12 flips: {out['short_races']:.1%}; 99% of races within {out['flips']['p99']} flips; "
+        f"flips that change nothing: {out['dead_flips']:.1%}",
+    ]
+
+
 def _table(out: dict[str, Any]) -> str:
     lines = [
         f"Hot Streak: {out['games']} games, {out['races']} races, {out['players']} players, "
@@ -246,6 +291,7 @@ def _table(out: dict[str, Any]) -> str:
         f"Cards flipped per race: mean {out['flips']['mean']:.1f}, median {out['flips']['median']}, "
         f"max {out['flips']['max']}",
         f"Races where the yellow bar folds: {out['fold_share']:.1%}",
+        *_swing_lines(out),
         "",
         "Tickets if held (every race, every mascot): mean / spread",
         f"{'stack':>7}  {'safe':>15}  {'risky':>15}",
