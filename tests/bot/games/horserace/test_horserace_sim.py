@@ -8,8 +8,8 @@ import pytest
 
 from bot.cli import main as cli
 from bot.games.horserace.board import load_board
-from bot.games.horserace.race import DICE_TOTALS, Track
 from bot.games.horserace.game import HorseRace
+from bot.games.horserace.race import DICE_TOTALS, Track
 from bot.games.horserace.sim import Money, main, play_game, simulate, simulate_games
 
 
