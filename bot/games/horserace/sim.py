@@ -185,8 +185,12 @@ def main(argv: list[str]) -> int:
         "--board", default="standard", help="board layout in assets/horserace (default standard)"
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
-    parser.add_argument("--games", type=int, help="play this many whole games at the default settings instead")
-    parser.add_argument("--players", type=int, default=4, help="players in each game with --games (default 4)")
+    parser.add_argument(
+        "--games", type=int, help="play this many whole games at the default settings instead"
+    )
+    parser.add_argument(
+        "--players", type=int, default=4, help="players in each game with --games (default 4)"
+    )
     args = parser.parse_args(argv)
     if args.games is not None:
         return _games_main(parser, args)

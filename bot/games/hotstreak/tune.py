@@ -3,8 +3,8 @@
 ``python -m bot.games.hotstreak.tune [--races N] [--players P] [--seed S] [CANDIDATE.json ...]``
 
 A candidate is a JSON object overriding parts of the shipped edition: ``"track"`` (as in
-``track.json``), ``"cards"`` (a list of ``{"card", "count"}`` as in ``cards.json``, the bordered
-cards kept), ``"face_up"`` (player count -> cards). With no file, the shipped edition is tried.
+``track.json``), ``"cards"`` (a list of ``{"card", "count"}`` as in ``cards.json``), ``"bordered"``
+(the four bordered cards), ``"face_up"`` (player count -> cards). With no file, the shipped edition is tried.
 
 The cards travel as in a game of ``easy`` (random) players: setup deals from the shuffled box,
 each race's deck is the face-up cards plus one random card from each hand, and the race's
@@ -49,6 +49,8 @@ def candidate(overrides: dict[str, Any], base: Content | None = None) -> Content
         for entry in overrides["cards"]:
             cards += [parse_card(entry["card"]).notation] * entry.get("count", 1)
         changes["cards"] = tuple(cards)
+    if "bordered" in overrides:
+        changes["bordered"] = tuple(parse_card(text).notation for text in overrides["bordered"])
     if "face_up" in overrides:
         changes["face_up"] = {int(k): int(v) for k, v in overrides["face_up"].items()}
     return dataclasses.replace(content, **changes)
@@ -97,9 +99,9 @@ def try_edition(content: Content, races: int, players: int = 4, seed: int = 1) -
                     deck.append(card)
             race = watched_race(content.track, deck, rng, swings)
             played += 1
-            wins[race.podium.slots[0]] += 1
             for m in MASCOTS:
                 places[m][race.place_of(m)] += 1
+                wins[m] += race.place_of(m) == 1
             folds += race.tally["folds"] >= 1
             outs += sum(r.status == "out" for r in race.runners.values())
             rng.shuffle(deck)
@@ -113,6 +115,7 @@ def try_edition(content: Content, races: int, players: int = 4, seed: int = 1) -
         fold_share=round(folds / played, 3),
         outs_per_race=round(outs / played, 2),
         mascot_wins={m: round(wins[m] / played, 3) for m in MASCOTS},
+        no_winner=round(1 - sum(wins.values()) / played, 3),
         place_shares={p: round(sum(places[m][p] for m in MASCOTS) / (4 * played), 3) for p in range(1, 5)},
     )
     return out
@@ -132,7 +135,11 @@ def main(argv: list[str]) -> int:
         except (ValueError, KeyError) as err:
             print(f"{path}: {err}", file=sys.stderr)
             return 2
-        print(json.dumps({"candidate": path or "shipped", **try_edition(content, args.races, args.players, args.seed)}))
+        print(
+            json.dumps(
+                {"candidate": path or "shipped", **try_edition(content, args.races, args.players, args.seed)}
+            )
+        )
     return 0
 
 

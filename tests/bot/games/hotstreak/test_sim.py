@@ -15,7 +15,10 @@ def test_json_output_reports_every_figure(capsys):
     assert out["games"] == 6 and out["races"] == 18 and out["players"] == 4
     assert set(out["mascot_wins"]) == set(MASCOTS)
     assert abs(sum(out["mascot_wins"].values()) - 1) < 1e-9
-    assert set(out["flips"]) == {"mean", "median", "max", "p99"} and out["flips"]["max"] >= out["flips"]["mean"] > 0
+    assert (
+        set(out["flips"]) == {"mean", "median", "max", "p99"}
+        and out["flips"]["max"] >= out["flips"]["mean"] > 0
+    )
     assert out["flips"]["max"] >= out["flips"]["p99"] >= out["flips"]["median"]
     assert out["lead_changes"] >= 0
     for share in ("races_with_two_lead_changes", "flips_after_winner", "short_races", "dead_flips"):
