@@ -68,6 +68,7 @@ class Tally:
 
     def __init__(self) -> None:
         self.games = 0
+        self.players = 0
         self.races = 0
         self.wins = dict.fromkeys(MASCOTS, 0)
         self.flips: list[int] = []
@@ -78,15 +79,21 @@ class Tally:
         self.level_seats: dict[str, int] = {}
         self.level_wins: dict[str, int] = {}
         self.level_cash: dict[str, int] = {}
+        self.level_outright: dict[str, int] = {}
+        self.seat_wins: dict[int, float] = {}
         self.swings = Swings()
 
     def add_game(self, game: HotStreak, levels: list[str], content: Content) -> None:
         self.games += 1
+        self.players = game.seats
         slips_by_id = {card["id"]: card["slips"] for card in content.side_bets}
         public = game.view(None)
         for record in public["history"]:
             self.races += 1
-            self.wins[record["podium"][0]] += 1
+            # A win is being paid as 1st. Mascots all put out together share the worst place, so a
+            # race can have no winner (the podium's first slot then holds one of them, not a winner).
+            for mascot, place in record["places"].items():
+                self.wins[mascot] += place == 1
             self.flips.append(record["tally"]["flips"])
             self.folded += record["tally"]["folds"] >= 1
             for mascot in MASCOTS:
@@ -113,9 +120,20 @@ class Tally:
             self.level_seats[level] = self.level_seats.get(level, 0) + 1
             self.level_wins[level] = self.level_wins.get(level, 0) + standing["won"]
             self.level_cash[level] = self.level_cash.get(level, 0) + standing["cash"]
+        self._add_seats(public["standings"], levels)
+
+    def _add_seats(self, standings: list[dict[str, Any]], levels: list[str]) -> None:
+        """Wins by seat (a shared win split among the seats sharing it) and outright wins by level."""
+        winners = [s["seat"] for s in standings if s["won"]]
+        for seat in winners:
+            self.seat_wins[seat] = self.seat_wins.get(seat, 0.0) + 1 / len(winners)
+        if len(winners) == 1:
+            level = levels[winners[0]]
+            self.level_outright[level] = self.level_outright.get(level, 0) + 1
 
     def merge(self, other: Tally) -> None:
         self.games += other.games
+        self.players = max(self.players, other.players)
         self.races += other.races
         for m in MASCOTS:
             self.wins[m] += other.wins[m]
@@ -132,6 +150,8 @@ class Tally:
             (self.level_seats, other.level_seats),
             (self.level_wins, other.level_wins),
             (self.level_cash, other.level_cash),
+            (self.level_outright, other.level_outright),
+            (self.seat_wins, other.seat_wins),
         ):
             for key, value in theirs.items():
                 mine[key] = mine.get(key, 0) + value
@@ -232,6 +252,7 @@ def report(tally: Tally, seed: int, players: int, levels: list[str], seconds: fl
             "seat_games": tally.level_seats[level],
             "wins": tally.level_wins[level],
             "win_rate": round(tally.level_wins[level] / tally.level_seats[level], 4),
+            "outright_wins": tally.level_outright.get(level, 0),
             "mean_cash": round(tally.level_cash[level] / tally.level_seats[level], 3),
         }
         for level in levels
@@ -244,6 +265,7 @@ def report(tally: Tally, seed: int, players: int, levels: list[str], seconds: fl
         "seed": seed,
         "ai": levels,
         "mascot_wins": {m: round(tally.wins[m] / races, 4) for m in MASCOTS},
+        "no_winner": round(1 - sum(tally.wins.values()) / races, 4),
         "flips": {
             "mean": round(statistics.fmean(flips), 3),
             "median": statistics.median(flips),
@@ -260,6 +282,7 @@ def report(tally: Tally, seed: int, players: int, levels: list[str], seconds: fl
         },
         "risky_not_wider": calm_risky,
         "head_to_head": head_to_head,
+        "seat_wins": seat_figures(tally),
         "seconds": round(seconds, 2),
     }
 
@@ -269,6 +292,18 @@ def swing_figures(swings: Swings) -> dict[str, float]:
     figures = swings.summary()
     figures.pop("flips_p99")  # reported with the other race lengths, under "flips"
     return figures
+
+
+def seat_figures(tally: Tally) -> dict[str, Any]:
+    """Each seat's share of the games won (a shared win split), and the 95% interval's half-width
+    (normal approximation): the rules fix who bets first (seat 1 in race 1, then one seat on), so
+    this is what a seat is worth, measured rather than assumed."""
+    games = max(tally.games, 1)
+    shares = {
+        str(seat + 1): round(tally.seat_wins.get(seat, 0.0) / games, 4) for seat in range(tally.players)
+    }
+    half = max((1.96 * math.sqrt(p * (1 - p) / games) for p in shares.values()), default=0.0)
+    return {"share": shares, "half_width_95": round(half, 4)}
 
 
 def _swing_lines(out: dict[str, Any]) -> list[str]:
@@ -287,7 +322,9 @@ def _table(out: dict[str, Any]) -> str:
         f"Hot Streak: {out['games']} games, {out['races']} races, {out['players']} players, "
         f"AI {','.join(out['ai'])}, seed {out['seed']} ({out['seconds']} s)",
         "",
-        "Mascot wins: " + "  ".join(f"{m} {share:.1%}" for m, share in out["mascot_wins"].items()),
+        "Mascot wins: "
+        + "  ".join(f"{m} {share:.1%}" for m, share in out["mascot_wins"].items())
+        + f"  (no winner {out['no_winner']:.1%})",
         f"Cards flipped per race: mean {out['flips']['mean']:.1f}, median {out['flips']['median']}, "
         f"max {out['flips']['max']}",
         f"Races where the yellow bar folds: {out['fold_share']:.1%}",
@@ -324,7 +361,15 @@ def _table(out: dict[str, Any]) -> str:
         for level, h in out["head_to_head"].items():
             lines.append(
                 f"  {level:<7} {h['win_rate']:>6.1%} of {h['seat_games']} seat-games, ${h['mean_cash']:.2f}"
+                f" ({h['outright_wins']} games won alone)"
             )
+    seats = out["seat_wins"]
+    lines += [
+        "",
+        "Games won by seat (shared wins split; seat 1 bets first in race 1): "
+        + "  ".join(f"{seat} {share:.1%}" for seat, share in seats["share"].items())
+        + f"  (95% interval +/- {seats['half_width_95']:.1%})",
+    ]
     return "\n".join(lines)
 
 
