@@ -4,8 +4,12 @@
 
 Every game is played through the engine itself (``ai.play_ai_game``). Reported:
 
-* each mascot's share of race wins, cards flipped per race, the share of races where the
-  yellow bar folds;
+* each mascot's share of race wins (paid as 1st; ``no_winner`` when every mascot left was put
+  out together), cards flipped per race (mean, median, 99th percentile, max), the share of
+  races where the yellow bar folds;
+* how races swing (``swings``): ``lead_changes`` per race, ``races_with_two_lead_changes``,
+  ``flips_after_winner`` (share of flips after first place is given), ``short_races`` (share
+  under 12 flips) and ``dead_flips`` (share of flips that change nothing on the mat);
 * the payout of every ticket side (by stack position, safe/risky) and every side-bet slip
   (by answer, stack position, safe/risky): mean and spread (standard deviation). These are
   what the ticket or slip *would* pay if held, taken over every race (and every mascot for
@@ -13,7 +17,9 @@ Every game is played through the engine itself (``ai.play_ai_game``). Reported:
 * per side-bet card: how often its condition held;
 * head to head (``--ai`` names levels): seat-games won (shared first places count for every
   seat sharing) and mean final cash, per level. Levels go round the seats and rotate by one
-  seat each game, so every level sits in every seat (and bets first) equally often.
+  seat each game, so every level sits in every seat (and bets first) equally often;
+* ``seat_wins``: each seat's share of the games won (seat 1 bets first in race 1), with the
+  95% interval's half-width: with ``--ai normal`` in every seat, what the betting order is worth.
 
 Games are independent and seeded from ``--seed`` and their index, so the figures do not
 depend on ``--workers`` (games are spread over that many processes).
