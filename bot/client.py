@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 PageHandler = Callable[[discord.Interaction, BoardPage], Awaitable[None]]
 
 # Each catalogued game's command group, then the commands every game shares.
-EXTENSIONS = (*(entry.cog for entry in ENTRIES), "cogs.stats")
+EXTENSIONS = (*(entry.cog for entry in ENTRIES), "cogs.stats", "cogs.config")
 
 # What the invite asks for, and nothing more: post messages with embeds and images, in threads too.
 PERMISSIONS = discord.Permissions(
