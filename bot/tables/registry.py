@@ -263,10 +263,7 @@ class Tables:
             meta=dict(game.meta),
         )
         if table.channel is None:
-            await self.close(table, "abandoned", "The game's channel is gone.")
-            await self._tell_players(
-                table, f"Your {presenter.title} game #{game.id} was closed: its channel is gone."
-            )
+            await self.abandon(table)
             return
         if time.time() - game.updated_at > self.bot.timing.stale_after_seconds:
             await self.close(table, "abandoned", "Idle for too long.")
@@ -305,6 +302,15 @@ class Tables:
             for out in await presenter.snapshot(table):
                 await table.send(out)
         table.run()
+
+    async def abandon(self, table: Table) -> None:
+        """A game whose channel is gone (deleted, or the bot lost access): closed, its players told by DM."""
+        await self.close(table, "abandoned", "The game's channel is gone.")
+        await self._tell_players(
+            table,
+            f"Your {table.presenter.title} game #{table.game_id} was closed: its channel is gone "
+            "or I can no longer post there. No results were recorded.",
+        )
 
     async def _tell_players(self, table: Table, text: str) -> None:
         for index in range(len(table.seats)):

@@ -24,6 +24,7 @@ from bot.games.base import Action, Decision, Event, Game, SeatResult
 from bot.storage import PlayerResult, StakeRecord, StorageError
 from bot.tables import custom_ids, viewing
 from bot.tables.components import add_controls, button
+from bot.tables.delivery import TRANSIENT, deliver, is_gone, nonce
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat
 
@@ -85,6 +86,8 @@ class Table:
         self.dm_closed: set[int] = set(self.meta.get("dm_closed", []))
         self.last_events: list[Event] = []  # what the last replayed action caused (see Tables._resume)
         self.notes: dict[str, Any] = {}  # the presenter's scratch pad (running log lines...), not stored
+        self.posts = 0  # channel posts and DMs so far in this run: each one's nonce
+        self.gone = False  # the channel is gone for good (see channel_gone)
 
     # --- who is who ---------------------------------------------------------
 
@@ -181,6 +184,7 @@ class Table:
     # --- the loop that moves the game on --------------------------------------
 
     async def _drive(self) -> None:
+        failures = 0
         while not self.closed:
             try:
                 finished = await self._step()
@@ -194,6 +198,15 @@ class Table:
                     )
                 await asyncio.sleep(self.bot.timing.storage_retry_seconds)
                 continue
+            except Exception:
+                # Anything else (a network error that outlived its retries, a presenter's bug): nothing
+                # half-applied survives it (an action is stored before it is applied), so the table
+                # carries on from the engine's state after a pause that grows, rather than dying.
+                failures += 1
+                log.exception("Game %s hit an error (%d in a row); carrying on", self.game_id, failures)
+                await asyncio.sleep(min(60.0, self.bot.timing.send_retry_seconds * 2**failures))
+                continue
+            failures = 0
             self.notes.pop("storage_warned", None)
             if finished:
                 return
@@ -349,26 +362,72 @@ class Table:
     # --- talking to Discord ------------------------------------------------------
 
     async def send(self, out: Outgoing) -> discord.Message | None:
-        """Send to the channel (paced) or to one seat by DM; a closed DM is a normal case, not an error."""
+        """Send to the channel (paced) or to one seat by DM; a closed DM is a normal case, not an error.
+
+        A failure in transit is retried with the same nonce (so nothing is posted twice); a channel
+        that is gone for good closes the game (``channel_gone``); anything else loses this one
+        message (logged), never the game.
+        """
         if out.seat is not None:
             return await self._send_dm(out.seat, out)
-        channel = self.channel
+        if self.gone:
+            return None
+        channel = self.channel or await self._fetch_channel()
         if channel is None:
             return None
-        try:
+        self.posts += 1
+        tag = nonce(self.game_id, self.posts)
+
+        async def attempt() -> discord.Message:
             async with self.bot.pacer.turn(self.channel_id):
-                return await channel.send(**self.message_kwargs(out))
-        except discord.HTTPException:
-            log.exception("Could not post in channel %s for game %s", self.channel_id, self.game_id)
+                return await channel.send(nonce=tag, **self.message_kwargs(out))
+
+        try:
+            return await deliver(attempt, self.bot.timing, f"A post of game {self.game_id}")
+        except (discord.HTTPException, *TRANSIENT) as error:
+            if is_gone(error):
+                self.channel_gone()
+            else:
+                log.exception("Could not post in channel %s for game %s", self.channel_id, self.game_id)
             return None
+
+    async def _fetch_channel(self) -> discord.abc.Messageable | None:
+        """The channel is not in the bot's cache (deleted, or hidden from the bot): ask Discord."""
+        try:
+            channel = await deliver(
+                lambda: self.bot.fetch_channel(self.channel_id), self.bot.timing, "Finding a channel"
+            )
+        except (discord.HTTPException, *TRANSIENT) as error:
+            if is_gone(error) or isinstance(error, discord.NotFound | discord.Forbidden):
+                self.channel_gone()
+            else:
+                log.warning("Could not find the channel of game %s: %r", self.game_id, error)
+            return None
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    def channel_gone(self) -> None:
+        """The channel was deleted or the bot lost access: close the game as a restart would, and tell
+        the players by DM (in a task of its own: closing stops this table's loop, which may be the caller)."""
+        if self.gone or self.closed:
+            return
+        self.gone = True
+        log.warning("The channel of game %s is gone; closing the game", self.game_id)
+        task = asyncio.create_task(self.bot.tables.abandon(self), name=f"abandon-{self.game_id}")
+        self.notes["abandon_task"] = task  # a reference, so the task is not collected while it runs
 
     async def _send_dm(self, seat: int, out: Outgoing) -> discord.Message | None:
         user_id = self.seats[seat].user_id
         if user_id is None or seat in self.dm_closed:
             return None
-        try:
+        self.posts += 1
+        tag = nonce(self.game_id, self.posts, "d")
+
+        async def attempt() -> discord.Message:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            return await user.send(**self.message_kwargs(out))
+            return await user.send(nonce=tag, **self.message_kwargs(out))
+
+        try:
+            return await deliver(attempt, self.bot.timing, f"A DM of game {self.game_id}")
         except discord.HTTPException as error:
             if isinstance(error, discord.Forbidden) or getattr(error, "code", 0) == 50007:
                 self.dm_closed.add(seat)
@@ -382,6 +441,9 @@ class Table:
                 )
             else:
                 log.exception("Could not DM seat %s of game %s", seat, self.game_id)
+            return None
+        except TRANSIENT:
+            log.exception("Could not DM seat %s of game %s", seat, self.game_id)
             return None
 
     async def refresh_prompts(self) -> None:
@@ -456,10 +518,25 @@ class Table:
         return (out.content, repr(embed), out.image, out.controls, out.hand_button, tuple(self.acted))
 
     async def edit(self, message: discord.Message, **changes: Any) -> None:
-        """Edit one of the table's channel messages, paced like a new message."""
-        with contextlib.suppress(discord.HTTPException):
+        """Edit one of the table's channel messages, paced like a new message (and retried like one:
+        an edit sets the whole message, so doing it twice is harmless)."""
+        if self.gone:
+            return
+
+        async def attempt() -> None:
+            for file in changes.get("attachments") or []:
+                if isinstance(file, discord.File):
+                    file.reset(seek=True)  # a retried upload starts from the first byte again
             async with self.bot.pacer.turn(self.channel_id):
                 await message.edit(**changes)
+
+        try:
+            await deliver(attempt, self.bot.timing, f"An edit of game {self.game_id}")
+        except (discord.HTTPException, *TRANSIENT) as error:
+            if is_gone(error):
+                self.channel_gone()
+            else:
+                log.warning("Could not edit a message of game %s: %r", self.game_id, error)
 
     async def _retire_prompt(self) -> None:
         if self._prompt_message is not None:

@@ -15,6 +15,8 @@ FAST = Timing(
     channel_burst=5,
     channel_window=0.25,
     storage_retry_seconds=0.05,
+    send_retry_seconds=0.02,
+    request_timeout=2.0,
 )
 
 # The kill-and-restart test plays whole games on deadlines alone: short ones.
