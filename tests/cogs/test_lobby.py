@@ -3,6 +3,8 @@ one game per channel, one game per player, only the host or a server manager run
 
 from __future__ import annotations
 
+import asyncio
+
 from bot.client import RaceBot
 from tests.cogs.conftest import World, private_answer
 from tests.fakediscord import FakeChannel, FakeMessage
@@ -225,3 +227,25 @@ async def test_people_joining_at_the_same_moment_all_get_their_seat(world: World
     game = await bot.storage.load_game(table.game_id)
     assert game is not None and sorted(s["name"] for s in game.seats) == sorted(["alice", *names])
     await world.fake.wait_for(lambda: "The game has started." in lobby.text, timeout=5)
+
+
+async def test_a_join_then_a_quick_leave_never_starts_a_game_of_one(world: World, bot: RaceBot) -> None:
+    for _ in range(3):  # the race is timing-dependent: a few tries, each must leave a lobby of one
+        lobby = await open_lobby(world, players=2)
+        joined = await world.fake.click_button(world.users["bob"], lobby, "Join", wait=False)
+        left = await world.fake.click_button(world.users["bob"], lobby, "Leave", wait=False)
+        await joined.wait_response()
+        await left.wait_response()
+        table = bot.tables.in_channel(world.channel.id)
+        assert table is not None
+        async with table.lock:
+            pass  # until both clicks (and any start they caused) are done
+        await asyncio.sleep(0.1)
+        async with table.lock:
+            if table.engine is not None:  # the join won outright and the game started with two
+                assert len(table.seats) == 2
+            else:
+                assert [s.user_id for s in table.seats] == [world.users["alice"].id]
+                stored = await bot.storage.active_game_in_channel(world.channel.id)
+                assert stored is not None and stored.status == "lobby"
+        await bot.tables.close(table, "cancelled", "test")
