@@ -63,6 +63,8 @@ def table_here(bot: RaceBot, interaction: discord.Interaction, presenter: Presen
 
 
 async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
+    if not await bot.tables.ready_for(interaction):
+        return
     table = table_here(bot, interaction, presenter)
     if table is None:
         await reply(
@@ -88,6 +90,8 @@ async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter:
 
 
 async def cancel_game(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
+    if not await bot.tables.ready_for(interaction):
+        return
     table = table_here(bot, interaction, presenter)
     if table is None:
         await reply(interaction, f"No {presenter.title} game in this channel.")
@@ -104,6 +108,8 @@ async def cancel_game(bot: RaceBot, interaction: discord.Interaction, presenter:
 
 
 async def leave_game(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
+    if not await bot.tables.ready_for(interaction):
+        return
     table = table_here(bot, interaction, presenter)
     seat = None if table is None else table.seat_of(interaction.user.id)
     if table is None or seat is None:

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 
 GONE = "This game has ended; these buttons no longer do anything."
 RESTARTING = "The bot is restarting; try again in a minute."
+STARTING = "I'm starting up; try again in a few seconds."
 STORAGE_BUSY = "I can't reach my storage right now; please try again in a moment."
 UNREADABLE = "I couldn't read this button; it may be from an older version of the bot."
 
@@ -43,6 +44,19 @@ class Tables:
         self.by_id: dict[int, Table] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
         self.seating = asyncio.Lock()
+        # Set once the stored games are back (resume_all): before that, a channel that looks free may
+        # hold a stored game, and a player who looks free may be seated in one.
+        self.resumed = asyncio.Event()
+
+    async def ready_for(self, interaction: discord.Interaction) -> bool:
+        """Wait briefly for the stored games to be back; if they are not yet, say so and return False."""
+        if not self.resumed.is_set():
+            try:
+                await asyncio.wait_for(self.resumed.wait(), self.bot.timing.startup_wait)
+            except TimeoutError:
+                await reply(interaction, STARTING)
+                return False
+        return True
 
     def in_channel(self, channel_id: int) -> Table | None:
         return next((t for t in self.by_id.values() if t.channel_id == channel_id and not t.closed), None)
@@ -75,6 +89,8 @@ class Tables:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         if self.bot.stopping:  # shutting down (bot.shutdown): a new game would only be cut short
             await reply(interaction, RESTARTING)
+            return None
+        if not await self.ready_for(interaction):
             return None
         entry = self.catalog[kind]
         async with self.seating:  # two starts at once in one channel must not both get a lobby
@@ -186,6 +202,8 @@ class Tables:
         if isinstance(click, custom_ids.BoardPage):
             await self.bot.dispatch_page(interaction, click)
             return
+        if not await self.ready_for(interaction):
+            return
         table = self.by_id.get(click.game)
         if table is None or table.closed:
             await reply(interaction, GONE)
@@ -207,6 +225,12 @@ class Tables:
         A game of a kind the catalog does not know, or one whose stored row could not be read, is
         left as it is, reported in the log as an error and told in its channel; the others go on.
         """
+        try:
+            await self._resume_stored()
+        finally:
+            self.resumed.set()
+
+    async def _resume_stored(self) -> None:
         try:
             stored = await self.bot.storage.unfinished_games()
         except StorageError:
