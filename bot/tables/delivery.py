@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import time
+import secrets
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
@@ -34,14 +34,17 @@ TRANSIENT: tuple[type[BaseException], ...] = (
 # Discord's codes for a channel the bot will never post in again: Unknown Channel, Missing Access.
 GONE_CODES = frozenset({10003, 50001})
 
-# Ruling: a nonce is the game, this process's start and the table's count of posts. Within one run it
-# is the same for every retry of one post; after a restart the count starts again, and the start time
-# keeps it from matching a post of the previous run that Discord still remembers.
-EPOCH = format(int(time.time()) % 36**6, "x")
+# Ruling: a nonce is the game, this run of the bot and the table's count of posts. Within one run it
+# is the same for every retry of one post; after a restart the count starts again, and the run's own
+# random part keeps it from matching a post of the previous run that Discord still remembers.
 
 
-def nonce(game_id: int, count: int, kind: str = "") -> str:
-    return f"{game_id}.{EPOCH}.{kind}{count}"[-25:]  # Discord allows 25 characters
+def new_run() -> str:
+    return secrets.token_hex(3)
+
+
+def nonce(game_id: int, run: str, count: int, kind: str = "") -> str:
+    return f"{game_id}.{run}.{kind}{count}"[-25:]  # Discord allows 25 characters
 
 
 def is_gone(error: BaseException) -> bool:

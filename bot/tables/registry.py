@@ -43,6 +43,7 @@ class Tables:
         }
         self.by_id: dict[int, Table] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
+        self._settling: dict[int, asyncio.Task[None]] = {}
         self.seating = asyncio.Lock()
         # Set once the stored games are back (resume_all): before that, a channel that looks free may
         # hold a stored game, and a player who looks free may be seated in one.
@@ -290,6 +291,8 @@ class Tables:
             await self.abandon(table)
             return
         if time.time() - game.updated_at > self.bot.timing.stale_after_seconds:
+            if game.status != "lobby" and await self._settle_ended(table, game):
+                return
             await self.close(table, "abandoned", "Idle for too long.")
             await table.send(
                 Outgoing(content=f"🛑 {presenter.title} game #{game.id} was closed: it waited too long.")
@@ -336,11 +339,58 @@ class Tables:
             "or I can no longer post there. No results were recorded.",
         )
 
+    async def _settle_ended(self, table: Table, game: StoredGame) -> bool:
+        """An old game whose log shows it ended is settled, not abandoned: its results were only
+        waiting for a database that failed when it ended (checked before the idle rule)."""
+        try:
+            table.start_engine(game.actions)
+        except (GameError, ValueError, KeyError, TypeError):
+            return False
+        if table.engine is None or not table.engine.is_over:
+            return False
+        if await table.settle():
+            await table.send(
+                Outgoing(
+                    content=f"🏁 {table.presenter.title} game #{game.id} had ended; its results are saved now."
+                )
+            )
+        else:
+            self.settle_later(table)
+        return True
+
     async def _tell_players(self, table: Table, text: str) -> None:
         for index in range(len(table.seats)):
             await table.send(Outgoing(content=text, seat=index))
 
+    def settle_later(self, table: Table) -> None:
+        """The results of an ended game could not be stored: keep trying while the bot runs (the next
+        start settles it otherwise, whatever its age), and tell the channel both ways."""
+        if table.game_id in self._settling:
+            return
+        task = asyncio.create_task(self._keep_settling(table), name=f"settle-{table.game_id}")
+        self._settling[table.game_id] = task
+        task.add_done_callback(lambda _: self._settling.pop(table.game_id, None))
+
+    async def _keep_settling(self, table: Table) -> None:
+        title = table.presenter.title
+        await table.send(
+            Outgoing(
+                content=f"⚠️ I couldn't save the results of {title} game #{table.game_id} yet; I'll keep trying."
+            )
+        )
+        pause = self.bot.timing.storage_retry_seconds
+        while not self.bot.stopping:
+            await asyncio.sleep(pause)
+            if await table.settle():
+                await table.send(
+                    Outgoing(content=f"✅ The results of {title} game #{table.game_id} are saved now.")
+                )
+                return
+            pause = min(pause * 2, 300.0)
+
     async def stop_all(self) -> None:
+        for task in list(self._settling.values()):
+            task.cancel()
         for table in list(self.by_id.values()):
             await table.stop()
         for timer in self._lobby_timers.values():

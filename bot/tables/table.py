@@ -24,7 +24,7 @@ from bot.games.base import Action, Decision, Event, Game, SeatResult
 from bot.storage import PlayerResult, StakeRecord, StorageError
 from bot.tables import custom_ids, viewing
 from bot.tables.components import add_controls, button
-from bot.tables.delivery import TRANSIENT, deliver, is_gone, nonce
+from bot.tables.delivery import TRANSIENT, deliver, is_gone, new_run, nonce
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat
 
@@ -87,7 +87,9 @@ class Table:
         self.last_events: list[Event] = []  # what the last replayed action caused (see Tables._resume)
         self.notes: dict[str, Any] = {}  # the presenter's scratch pad (running log lines...), not stored
         self.posts = 0  # channel posts and DMs so far in this run: each one's nonce
+        self.run_id = new_run()  # this table's run (a restart makes a new Table): part of each nonce
         self.gone = False  # the channel is gone for good (see channel_gone)
+        self.settled = False  # the results are stored (presenters say "Results saved" only then)
 
     # --- who is who ---------------------------------------------------------
 
@@ -309,8 +311,8 @@ class Table:
 
     async def publish(self, events: list[Event]) -> None:
         """Announce a batch: split by viewer first, so the presenter never holds what its audience may not see."""
-        if self.engine is not None and self.engine.is_over:
-            await self._settle()  # results are stored before the final standings are shown
+        if self.engine is not None and self.engine.is_over and not self.settled:
+            await self.settle()  # results are stored before the final standings are shown (settled says if)
         parts = viewing.split(events, len(self.seats))
         for out in await self.presenter.announce(self, parts.public):
             out.seat = None
@@ -326,18 +328,23 @@ class Table:
             return
         self.closed = True
         await self._retire_prompt()
-        await self._settle()
+        if not self.settled and not await self.settle():
+            self.bot.tables.settle_later(self)
         self.bot.tables.forget(self)
 
-    async def _settle(self) -> None:
-        """Write the results once (the storage refuses a second write, so calling this again is safe)."""
+    async def settle(self) -> bool:
+        """Write the results once (the storage refuses a second write, so calling this again is safe).
+
+        True once they are stored. If not, the table keeps trying (``Tables.settle_later``) and the
+        action log holds the whole game, so the next start writes them whatever the game's age.
+        """
         try:
             await self.bot.storage.finish_game(self.game_id, self.results())
         except StorageError:
-            # The action log holds the whole game: the next start replays it and writes the results then.
-            log.exception(
-                "Could not store the results of game %s; they will be written on restart", self.game_id
-            )
+            log.exception("Could not store the results of game %s; retrying", self.game_id)
+            return False
+        self.settled = True
+        return True
 
     # --- results --------------------------------------------------------------
 
@@ -376,7 +383,7 @@ class Table:
         if channel is None:
             return None
         self.posts += 1
-        tag = nonce(self.game_id, self.posts)
+        tag = nonce(self.game_id, self.run_id, self.posts)
 
         async def attempt() -> discord.Message:
             async with self.bot.pacer.turn(self.channel_id):
@@ -420,7 +427,7 @@ class Table:
         if user_id is None or seat in self.dm_closed:
             return None
         self.posts += 1
-        tag = nonce(self.game_id, self.posts, "d")
+        tag = nonce(self.game_id, self.run_id, self.posts, "d")
 
         async def attempt() -> discord.Message:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
