@@ -15,7 +15,7 @@ from bot.tables import custom_ids
 from bot.tables.components import button, select
 from bot.tables.presenter import Outgoing
 from bot.tables.seats import AI_LEVELS, Seat, ai_seat, shown
-from bot.tables.table import SAVE_FAILED, Table, message_kwargs, now, reply
+from bot.tables.table import CANCEL_UNSAVED, SAVE_FAILED, Table, message_kwargs, now, reply
 
 
 def lobby_message(table: Table, note: str = "") -> Outgoing:
@@ -208,7 +208,9 @@ async def _engine_settings(table: Table) -> dict[str, Any]:
 
 
 async def _close(table: Table, interaction: discord.Interaction, why: str) -> None:
-    await table.bot.tables.close(table, "cancelled", why)
+    if not await table.bot.tables.close(table, "cancelled", why, keep_if_unsaved=True):
+        await reply(interaction, CANCEL_UNSAVED)
+        return
     with contextlib.suppress(discord.HTTPException):
         await interaction.edit_original_response(content=f"🛑 {why}", embed=None, view=None, attachments=[])
 

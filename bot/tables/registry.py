@@ -182,13 +182,20 @@ class Tables:
             )
         return None
 
-    async def close(self, table: Table, status: str, why: str) -> None:
-        await table.stop()
-        self.forget(table)
+    async def close(self, table: Table, status: str, why: str, *, keep_if_unsaved: bool = False) -> bool:
+        """End a game without results. The end is stored first: with ``keep_if_unsaved`` (a cancel), a
+        game whose end could not be stored goes on and False says so, since after a restart it would
+        come back; otherwise (a gone channel, an idle game) the table stops anyway and the next start
+        closes it again."""
         try:
             await self.bot.storage.close_game(table.game_id, status, why)
         except StorageError:
             log.exception("Could not mark game %s as %s", table.game_id, status)
+            if keep_if_unsaved:
+                return False
+        await table.stop()
+        self.forget(table)
+        return True
 
     # --- clicks ---------------------------------------------------------------
 

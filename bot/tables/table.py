@@ -35,6 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SAVE_FAILED = "I couldn't save that, so it was not applied. Please try again in a moment."
+CANCEL_UNSAVED = "I couldn't save the cancellation, so the game goes on. Please try again in a moment."
 STALE = "That was already decided: this button is from an earlier step."
 
 
@@ -267,29 +268,47 @@ class Table:
         return any(d.player == decision.player and d.kind == decision.kind for d in self.engine.pending())
 
     async def _decide_for(self, decision: Decision, level: str) -> None:
+        await self._commit_and_announce(await self._ai_action(decision, level))
+
+    async def _ai_action(self, decision: Decision, level: str) -> Action:
         assert decision.player is not None
         rng = random.Random(f"{self.seed}:{self.seq}:{decision.player}")
         # An AI look-ahead takes ~0.1 s of CPU: off the event loop, so clicks stay answered in time.
         choice = await asyncio.to_thread(
             self.entry.choose, self.seat_view(decision.player), decision, level, rng
         )
-        await self._commit_and_announce(Action(decision.player, decision.kind, choice))
+        return Action(decision.player, decision.kind, choice)
 
     async def _expire(self) -> None:
-        """The deadline passed: the AI decides for everyone who is late, and the channel hears who."""
+        """The deadline passed: the AI decides for everyone who is late, and the channel hears who.
+
+        Only decisions that were stored are announced: if storing fails, the deadline stays (it has
+        passed, so the next try comes as soon as the storage is back) and the error goes to the loop.
+        """
         late = self.human_pending()
-        self.deadline = None
         if not late:
+            self.deadline = None
             return
-        names = ", ".join(sorted({self.seats[d.player].shown for d in late if d.player is not None}))
-        await self.send(Outgoing(content=f"⏰ Time's up for {names}: the AI decided for them."))
+        stored: list[tuple[int, list[Event]]] = []
+        failure: StorageError | None = None
         for decision in late:
-            if self._still_pending(decision):
-                try:
-                    await self._decide_for(decision, "normal")
-                except StorageError:
-                    log.exception("Could not store the deadline decision for game %s", self.game_id)
-                    return
+            if not self._still_pending(decision):
+                continue
+            assert decision.player is not None
+            try:
+                stored.append((decision.player, await self.commit(await self._ai_action(decision, "normal"))))
+            except StorageError as error:
+                failure = error
+                break
+        if failure is None:
+            self.deadline = None  # before announcing: the next decisions get a deadline of their own
+        if stored:
+            names = ", ".join(sorted({self.seats[seat].shown for seat, _ in stored}))
+            await self.send(Outgoing(content=f"⏰ Time's up for {names}: the AI decided for them."))
+            for _, events in stored:
+                await self.publish(events)
+        if failure is not None:
+            raise failure
 
     # --- applying one action -----------------------------------------------
 

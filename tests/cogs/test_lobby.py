@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
 from bot.client import RaceBot
+from bot.storage import StorageError
 from tests.cogs.conftest import World, private_answer
 from tests.fakediscord import FakeChannel, FakeMessage
 
@@ -249,3 +252,27 @@ async def test_a_join_then_a_quick_leave_never_starts_a_game_of_one(world: World
                 stored = await bot.storage.active_game_in_channel(world.channel.id)
                 assert stored is not None and stored.status == "lobby"
         await bot.tables.close(table, "cancelled", "test")
+
+
+async def test_a_cancel_that_could_not_be_saved_says_so_and_the_game_goes_on(
+    world: World, bot: RaceBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lobby = await open_lobby(world, players=2)
+    await click(world, "bob", lobby, "Join")
+    table = bot.tables.in_channel(world.channel.id)
+    assert table is not None
+    await world.fake.wait_for(lambda: table.engine is not None, timeout=5)
+
+    async def locked(*args: object, **kwargs: object) -> None:
+        raise StorageError("the database is locked")
+
+    monkeypatch.setattr(bot.storage, "close_game", locked)
+    answer = await (await world.fake.slash(world.users["alice"], world.channel, "hotstreak cancel")).reply()
+    assert "couldn't save the cancellation, so the game goes on" in answer.text
+    assert "No results were recorded" not in answer.text
+    assert not table.closed and bot.tables.in_channel(world.channel.id) is table
+    stored = await bot.storage.load_game(table.game_id)
+    assert stored is not None and stored.status == "running"
+    monkeypatch.undo()
+    answer = await (await world.fake.slash(world.users["alice"], world.channel, "hotstreak cancel")).reply()
+    assert "was cancelled" in answer.text and table.closed
