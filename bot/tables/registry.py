@@ -15,6 +15,7 @@ from bot.games.catalog import CATALOG, Entry
 from bot.server_settings import MAX_GAMES, MAX_HOSTED
 from bot.storage import StorageError, StoredGame
 from bot.tables import clicks, custom_ids
+from bot.tables.delivery import TRANSIENT
 from bot.tables.lobby import expire_lobby, lobby_message, on_lobby, start_game
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat, ai_seat
@@ -149,8 +150,14 @@ class Tables:
                 meta=meta,
             )
             self.by_id[game_id] = table
-        lobby = await interaction.followup.send(**message_kwargs(lobby_message(table)), wait=True)
+        # The timer first: a lobby whose message could not be posted must still close by itself.
         self._lobby_timers[game_id] = asyncio.create_task(expire_lobby(table, self.bot.timing.lobby_seconds))
+        lobby: discord.Message | None
+        try:
+            lobby = await interaction.followup.send(**message_kwargs(lobby_message(table)), wait=True)
+        except (discord.HTTPException, *TRANSIENT):
+            log.exception("Could not answer the start of game %s; posting its lobby in the channel", game_id)
+            lobby = await table.send(lobby_message(table))  # retried, with a nonce
         if len(seats) >= int(settings["players"]):
             await start_game(table, lobby)
         return table

@@ -4,13 +4,14 @@ one game per channel, one game per player, only the host or a server manager run
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 
 import pytest
 
 from bot.client import RaceBot
 from bot.storage import StorageError
-from tests.cogs.conftest import World, private_answer
-from tests.fakediscord import FakeChannel, FakeMessage
+from tests.cogs.conftest import FAST, World, private_answer
+from tests.fakediscord import FakeChannel, FakeMessage, running_bot
 
 
 async def open_lobby(
@@ -276,3 +277,22 @@ async def test_a_cancel_that_could_not_be_saved_says_so_and_the_game_goes_on(
     monkeypatch.undo()
     answer = await (await world.fake.slash(world.users["alice"], world.channel, "hotstreak cancel")).reply()
     assert "was cancelled" in answer.text and table.closed
+
+
+async def test_a_lobby_whose_answer_was_lost_is_posted_anyway_and_still_closes_by_itself(
+    world: World,
+) -> None:
+    quick = dataclasses.replace(FAST, lobby_seconds=1.0)
+    async with running_bot(world.fake, world.bot(timing=quick)) as bot:
+        world.fake.faults.drop_next(method="POST", route="/webhooks/{app_id}/{token}")
+        await world.fake.slash(world.users["alice"], world.channel, "hotstreak start", wait=False)
+        await world.fake.wait_for(
+            lambda: any("lobby" in m.text for m in world.fake.channel_messages(world.channel)), timeout=10
+        )
+        await world.fake.wait_for(
+            lambda: any(
+                "nobody started it in time" in m.text for m in world.fake.channel_messages(world.channel)
+            ),
+            timeout=10,
+        )
+        assert not bot.tables.by_id

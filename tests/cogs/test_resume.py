@@ -174,6 +174,10 @@ async def test_a_forged_or_foreign_button_gets_a_private_answer_and_changes_noth
             f"g:{game_id}:d:0:0:bet:{{broken": "couldn't read",
             "g:999999:hand": "has ended",
             "g:0:page:lb:chess:week:0": "not valid",
+            "g:0:page:lb:all:week:99999999999999999999": "couldn't read",
+            "g:0:page:lb:all:week": "couldn't read",
+            "g:0:page:lb:all:week:x": "couldn't read",
+            "g:0:page:lb:all:year:1": "not valid",
         }
         channel = bot.get_channel(world.channel.id)
         view = discord.ui.View(timeout=None)
