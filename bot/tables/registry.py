@@ -329,11 +329,14 @@ class Tables:
             )
             return
         table.adopt_stored_deadline()
+        grace = table.grace_after_downtime()
         await table.send(
             Outgoing(
                 content=f"♻️ I restarted; {presenter.title} game #{game.id} carries on from where it stopped."
             )
         )
+        if grace:
+            await table.send(Outgoing(content=grace))
         if table.engine is not None and table.engine.is_over:
             # Stopped between storing the last action and announcing it: settle and show the end now.
             await table.publish(table.last_events)

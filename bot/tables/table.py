@@ -153,6 +153,20 @@ class Table:
             (d.player, d.kind) for d in self.human_pending() if d.player is not None
         )
 
+    def grace_after_downtime(self) -> str | None:
+        """A deadline that passed while the bot was down would make the AI play at once: the late
+        players get a short grace instead, and the channel is told (the text is returned)."""
+        grace = self.bot.timing.resume_grace_seconds
+        late = self.human_pending()
+        if self.deadline is None or self.deadline > now() or not late:
+            return None
+        self.deadline = now() + grace
+        names = ", ".join(sorted({self.seats[d.player].shown for d in late if d.player is not None}))
+        return (
+            f"⏳ The deadline passed while I was away: {names}, you get {grace:g} more seconds "
+            f"(until {self.deadline_mark()})."
+        )
+
     def start_engine(self, actions: list[dict[str, Any]] | None = None) -> None:
         """Build the engine from the seed and replay the stored actions (the game's whole history)."""
         engine = self.entry.new_engine(

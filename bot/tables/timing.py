@@ -17,6 +17,8 @@ class Timing:
     send_retry_seconds: float = 1.0
     send_attempts: int = 6  # then the message is given up (logged); the game goes on
     request_timeout: float = 30.0  # a request with no answer by then is retried (its nonce makes it safe)
+    # A deadline that passed while the bot was down: the late players get this long, said in the channel.
+    resume_grace_seconds: float = 45.0
     startup_wait: float = 2.0  # a command before the stored games are back waits this long, then is told
     stale_after_seconds: float = 24 * 3600.0  # a stored game idle longer than this is closed at start
     # How long a write waits for another program's lock on the database before the click is refused.

@@ -306,3 +306,20 @@ async def test_a_command_before_the_stored_games_are_back_is_told_to_wait(
         again = await world.fake.slash(world.users["bob"], world.channel, "hotstreak start")
         assert "already running here" in await private_answer(world.fake, again)
         assert len(bot.tables.by_id) == 1
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_leaves_a_short_grace(world: World) -> None:
+    game_id = await store_game(world, world.channel.id)
+    with closing(sqlite3.connect(world.db)) as db, db:  # alice's bet was due an hour ago
+        db.execute(
+            "UPDATE games SET meta = ? WHERE id = ?", (f'{{"deadline": {time.time() - 3600}}}', game_id)
+        )
+    grace = dataclasses.replace(FAST, resume_grace_seconds=1.5)
+    async with running_bot(world.fake, world.bot(timing=grace)):
+        await world.fake.wait_for(
+            lambda: "deadline passed while I was away" in _channel_text(world), timeout=10
+        )
+        assert "alice, you get 1.5 more seconds" in _channel_text(world)
+        await asyncio.sleep(0.5)
+        assert "Time's up" not in _channel_text(world)  # not the instant it started
+        await world.fake.wait_for(lambda: "Time's up for alice" in _channel_text(world), timeout=10)
