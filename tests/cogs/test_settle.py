@@ -3,6 +3,7 @@ runs, says so in its channel, and is settled at the next start whatever its age.
 
 from __future__ import annotations
 
+import asyncio
 import sqlite3
 from collections.abc import Awaitable, Callable
 from contextlib import closing
@@ -75,3 +76,36 @@ async def test_an_ended_game_is_settled_at_start_however_old(
         game = await bot.storage.load_game(game_id)
         assert game is not None and game.status == "finished"
         assert not said(world, "waited too long")
+
+
+async def test_a_cancel_racing_the_last_move_says_the_results_stand(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async with running_bot(world.fake, world.bot(extensions=EXTENSIONS)) as bot:
+        saving, release = asyncio.Event(), asyncio.Event()
+        original = bot.storage.finish_game
+
+        async def slow_finish(*args: Any, **kwargs: Any) -> Any:
+            saving.set()
+            await release.wait()  # the last move is being settled when /cancel arrives
+            return await original(*args, **kwargs)
+
+        monkeypatch.setattr(bot.storage, "finish_game", slow_finish)
+        ix = await world.fake.slash(
+            world.users["alice"], world.channel, "horserace start", races=1, rolls="auto", pace=0.0
+        )
+        lobby = await ix.reply()
+        await join(world.fake, lobby, world.users["bob"])
+        await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+        [table] = bot.tables.by_id.values()
+        await asyncio.wait_for(saving.wait(), 60)
+        cancel = await world.fake.slash(world.users["alice"], world.channel, "horserace cancel", wait=False)
+        await asyncio.sleep(0.3)
+        release.set()
+        answer = await cancel.reply()
+        assert "had just ended; its results stand" in answer.text
+        assert "No results were recorded" not in answer.text
+        await world.fake.wait_for(lambda: said(world, "Final standings"), timeout=20)
+        assert len(await bot.storage.game_results(table.game_id)) == 2
+        game = await bot.storage.load_game(table.game_id)
+        assert game is not None and game.status == "finished"
