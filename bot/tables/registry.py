@@ -15,7 +15,7 @@ from bot.games.catalog import CATALOG, Entry
 from bot.server_settings import MAX_GAMES, MAX_HOSTED
 from bot.storage import StorageError, StoredGame
 from bot.tables import clicks, custom_ids
-from bot.tables.delivery import TRANSIENT
+from bot.tables.delivery import TRANSIENT, deliver, new_run, nonce
 from bot.tables.lobby import expire_lobby, lobby_message, on_lobby, start_game
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat, ai_seat
@@ -282,10 +282,15 @@ class Tables:
     async def _say(self, channel_id: int, text: str) -> None:
         channel = self.bot.get_channel(channel_id)
         if isinstance(channel, discord.abc.Messageable):
-            try:
+            tag = nonce(channel_id, new_run(), 0, "s")  # one post, retried with its own nonce
+
+            async def attempt() -> None:
                 async with self.bot.pacer.turn(channel_id):
-                    await channel.send(content=text)
-            except discord.HTTPException:
+                    await channel.send(content=text, nonce=tag)
+
+            try:
+                await deliver(attempt, self.bot.timing, f"A note in channel {channel_id}")
+            except (discord.HTTPException, *TRANSIENT):
                 log.exception("Could not post in channel %s", channel_id)
 
     async def _resume(self, game: StoredGame) -> None:
