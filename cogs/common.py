@@ -17,8 +17,8 @@ from discord.ext import commands
 from bot.games.catalog import Entry, entry
 from bot.storage import StorageError
 from bot.tables.presenter import Outgoing, Presenter
-from bot.tables.seats import Seat
-from bot.tables.table import SAVE_FAILED, Table, followup, reply
+from bot.tables.seats import Seat, shown
+from bot.tables.table import CANCEL_UNSAVED, SAVE_FAILED, Table, followup, reply
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
@@ -63,6 +63,8 @@ def table_here(bot: RaceBot, interaction: discord.Interaction, presenter: Presen
 
 
 async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
+    if not await bot.tables.ready_for(interaction):
+        return
     table = table_here(bot, interaction, presenter)
     if table is None:
         await reply(
@@ -77,7 +79,7 @@ async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter:
     if table.engine is None:
         embed.description = "Waiting in the lobby for the host to start."
     else:
-        waiting = sorted({table.seats[d.player].name for d in table.human_pending() if d.player is not None})
+        waiting = sorted({table.seats[d.player].shown for d in table.human_pending() if d.player is not None})
         lines = presenter.status_lines(table)
         if waiting:
             lines.append("Waiting for: " + ", ".join(waiting))
@@ -88,6 +90,8 @@ async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter:
 
 
 async def cancel_game(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
+    if not await bot.tables.ready_for(interaction):
+        return
     table = table_here(bot, interaction, presenter)
     if table is None:
         await reply(interaction, f"No {presenter.title} game in this channel.")
@@ -96,14 +100,30 @@ async def cancel_game(bot: RaceBot, interaction: discord.Interaction, presenter:
         await reply(interaction, "Only the host or someone with Manage Server can cancel the game.")
         return
     # Closing writes to the database, which may wait for a lock longer than Discord's three seconds.
+    # The answer is public either way (it fills the "thinking" placeholder): the channel learns the truth.
     await interaction.response.defer(thinking=True)
-    await bot.tables.close(table, "cancelled", f"Cancelled by {interaction.user.display_name}.")
+    async with table.lock:  # a move being stored and announced finishes first; then the truth is known
+        if table.settled or (table.engine is not None and table.engine.is_over):
+            await followup(
+                interaction, f"{presenter.title} game #{table.game_id} had just ended; its results stand."
+            )
+            return
+        if table.closed:
+            await followup(interaction, f"{presenter.title} game #{table.game_id} has already ended.")
+            return
+        why = f"Cancelled by {shown(interaction.user.display_name)}."
+        if not await bot.tables.close(table, "cancelled", why, keep_if_unsaved=True):
+            await followup(interaction, CANCEL_UNSAVED)
+            return
     await interaction.followup.send(
-        f"🛑 {presenter.title} game #{table.game_id} was cancelled by {interaction.user.mention}. No results were recorded."
+        f"🛑 {presenter.title} game #{table.game_id} was cancelled by {interaction.user.mention}. "
+        "No results were recorded."
     )
 
 
 async def leave_game(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
+    if not await bot.tables.ready_for(interaction):
+        return
     table = table_here(bot, interaction, presenter)
     seat = None if table is None else table.seat_of(interaction.user.id)
     if table is None or seat is None:

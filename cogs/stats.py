@@ -17,6 +17,7 @@ from bot.leaderboard_image import BoardLine, alt_text, money, render_leaderboard
 from bot.storage import StorageError, period_start
 from bot.tables import custom_ids
 from bot.tables.components import button
+from bot.tables.seats import shown
 from bot.words import count
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ class StatsCog(commands.Cog):
         lines = [BoardLine(r.rank, r.name, r.net, r.games, r.wins, r.win_rate) for r in rows]
         image = await asyncio.to_thread(render_leaderboard, title, subtitle, lines)
         text = "\n".join(
-            f"`{line.rank:>3}.` **{line.name}** {money(line.net)} · {count(line.games, 'game')} · "
+            f"`{line.rank:>3}.` **{shown(line.name)}** {money(line.net)} · {count(line.games, 'game')} · "
             f"{count(line.wins, 'win')} ({line.win_rate:.0%})"
             for line in lines
         )
@@ -97,12 +98,13 @@ class StatsCog(commands.Cog):
     @app_commands.describe(user="Whose record (default: yours)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
+        await interaction.response.defer()  # before the database: a slow read must not fail the command
         try:
             records = await self.bot.storage.player_stats(interaction.guild_id or 0, target.id)
         except StorageError:
-            await interaction.response.send_message(STORAGE_DOWN, ephemeral=True)
+            await interaction.followup.send(STORAGE_DOWN, ephemeral=True)
             return
-        embed = discord.Embed(title=f"{target.display_name}'s record", colour=discord.Colour.teal())
+        embed = discord.Embed(title=f"{shown(target.display_name)}'s record", colour=discord.Colour.teal())
         if not records:
             embed.description = "No finished games in this server yet."
         for record in records:
@@ -125,19 +127,20 @@ class StatsCog(commands.Cog):
             embed.add_field(
                 name=GAME_TITLES.get(record.kind, record.kind), value="\n".join(lines), inline=False
             )
-        await interaction.response.send_message(embed=embed)
+        await interaction.followup.send(embed=embed)
 
     @app_commands.command(name="history", description="The last games in this server and who won")
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()  # before the database, like /stats
         try:
             rows = await self.bot.storage.history(interaction.guild_id or 0, 10)
         except StorageError:
-            await interaction.response.send_message(STORAGE_DOWN, ephemeral=True)
+            await interaction.followup.send(STORAGE_DOWN, ephemeral=True)
             return
         lines = [
             f"`#{row.game_id}` {GAME_TITLES.get(row.kind, row.kind)} · <t:{int(row.finished_at)}:R> · "
-            f"{row.players} players · won by **{', '.join(row.winners) or 'nobody'}**"
+            f"{row.players} players · won by **{', '.join(shown(w) for w in row.winners) or 'nobody'}**"
             for row in rows
         ]
         embed = discord.Embed(
@@ -146,7 +149,7 @@ class StatsCog(commands.Cog):
             colour=discord.Colour.blue(),
         )
         embed.timestamp = datetime.fromtimestamp(time.time(), UTC)
-        await interaction.response.send_message(embed=embed)
+        await interaction.followup.send(embed=embed)
 
 
 async def setup(bot: RaceBot) -> None:

@@ -36,7 +36,8 @@ _MENU_PAGE = re.compile(rf"g:{_NUM}:m:{_NUM}:{_NUM}:{_KIND}:p{_NUM}")
 _HAND = re.compile(rf"g:{_NUM}:hand")
 _LOBBY = re.compile(rf"g:{_NUM}:lobby:([a-z]+)")
 _KICK = re.compile(rf"gs:{_NUM}:lobby:kick")
-_BOARD = re.compile(rf"g:0:page:lb:([a-z0-9_]{{1,30}}):([a-z]{{1,10}}):{_NUM}")
+# A page number has at most 6 digits: a forged 20-digit one would overflow the database's offset.
+_BOARD = re.compile(r"g:0:page:lb:([a-z0-9_]{1,30}):([a-z]{1,10}):(0|[1-9][0-9]{0,5})")
 _INDEX = re.compile(rf"i{_NUM}")
 
 
