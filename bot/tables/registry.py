@@ -13,7 +13,7 @@ import discord
 from bot.games.base import GameError
 from bot.games.catalog import CATALOG, Entry
 from bot.storage import StorageError, StoredGame
-from bot.tables import clicks, custom_ids
+from bot.tables import clicks, custom_ids, routing
 from bot.tables.lobby import expire_lobby, lobby_message, on_lobby, start_game
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat, ai_seat
@@ -154,7 +154,9 @@ class Tables:
             return
         table = self.by_id.get(click.game)
         if table is None or table.closed:
-            await reply(interaction, GONE)
+            # Another process may drive this game (a DM click reaches shard 0 only): pass it on.
+            if not await routing.pass_on(self.bot, interaction, click):
+                await reply(interaction, GONE)
             return
         if isinstance(click, custom_ids.Lobby):
             await on_lobby(table, interaction, click.op, click.seat)
@@ -181,6 +183,9 @@ class Tables:
         for game in stored:
             if game.id in self.by_id:
                 continue
+            keeper = getattr(self.bot, "leases", None)
+            if keeper is not None and not await keeper.may_drive(game):
+                continue  # another shard's game, or another process drives it (bot/tables/lease.py)
             try:
                 if game.kind not in self.catalog:
                     log.error(

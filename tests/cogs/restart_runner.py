@@ -9,7 +9,7 @@ from __future__ import annotations
 import logging
 import sys
 
-from bot.client import RaceBot
+from bot.client import make_bot
 from bot.config import Settings
 from bot.discord_endpoints import use_endpoints
 from tests.cogs.timings import RESTART
@@ -19,7 +19,7 @@ def main() -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     settings = Settings.from_env(env_file=None)
     use_endpoints(settings.api_base, settings.gateway_url)
-    bot = RaceBot(settings, timing=RESTART)
+    bot = make_bot(settings, timing=RESTART)
     bot._connection.guild_ready_timeout = 0.05  # the fake sends every guild at once
     bot.run(settings.token, log_handler=None)
     return 0

@@ -18,4 +18,7 @@ FAST = Timing(
 )
 
 # The kill-and-restart test plays whole games on deadlines alone: short ones.
-RESTART = dataclasses.replace(FAST, turn_seconds=0.15, phase_seconds=0.15)
+# Leases short too: a killed process's games are taken over about a second later.
+RESTART = dataclasses.replace(
+    FAST, turn_seconds=0.15, phase_seconds=0.15, lease_seconds=1.0, lease_renew_seconds=0.2
+)
