@@ -80,7 +80,9 @@ def shard_settings(count_text: str, ids_text: str) -> tuple[int | None, tuple[in
     """``SHARD_COUNT`` and ``SHARD_IDS`` checked together: ids only make sense within a count."""
     if not count_text:
         if ids_text:
-            raise ConfigError(f"SHARD_IDS is set ({ids_text!r}) but SHARD_COUNT is not; set both (e.g. 2 and 0,1).")
+            raise ConfigError(
+                f"SHARD_IDS is set ({ids_text!r}) but SHARD_COUNT is not; set both (e.g. 2 and 0,1)."
+            )
         return None, None
     if not (count_text.isascii() and count_text.isdigit() and 0 < int(count_text) <= 4096):
         raise ConfigError(f"SHARD_COUNT must be a whole number from 1 to 4096, not {count_text!r}.")
@@ -89,7 +91,9 @@ def shard_settings(count_text: str, ids_text: str) -> tuple[int | None, tuple[in
         return count, None
     parts = [part.strip() for part in ids_text.split(",")]
     if not all(part.isascii() and part.isdigit() for part in parts):
-        raise ConfigError(f"SHARD_IDS must be shard numbers separated by commas (e.g. 0,1), not {ids_text!r}.")
+        raise ConfigError(
+            f"SHARD_IDS must be shard numbers separated by commas (e.g. 0,1), not {ids_text!r}."
+        )
     ids = [int(part) for part in parts]
     if any(i >= count for i in ids):
         raise ConfigError(

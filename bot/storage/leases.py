@@ -84,22 +84,22 @@ class Leases:
     async def renew_leases(self: Any, game_ids: Sequence[int]) -> set[int]:
         """Extend this process's leases on ``game_ids``; return those it still holds (the rest were taken
         over, or never held). A held lease that ran out but was not taken over is held again."""
-        if not game_ids:
-            return set()
         owner, now = self._owner(), float(self._clock())
         ids = list(game_ids)
         async with self._transaction("renew the game leases", write=True) as tx:
+            # Leases of games that ended are of no more use to anyone.
+            await tx.execute(
+                f"DELETE FROM leases WHERE owner = ? AND game_id IN (SELECT id FROM games WHERE NOT {_OPEN})",
+                (owner,),
+            )
+            if not ids:
+                return set()
             await tx.execute(
                 f"UPDATE leases SET expires_at = ? WHERE owner = ? AND game_id IN ({marks(ids)})",
                 (now + self.lease_seconds, owner, *ids),
             )
             rows = await tx.fetch_all(
                 f"SELECT game_id FROM leases WHERE owner = ? AND game_id IN ({marks(ids)})", (owner, *ids)
-            )
-            # Leases of games that ended are of no more use to anyone.
-            await tx.execute(
-                f"DELETE FROM leases WHERE owner = ? AND game_id IN (SELECT id FROM games WHERE NOT {_OPEN})",
-                (owner,),
             )
         return {int(game_id) for (game_id,) in rows}
 
@@ -168,7 +168,9 @@ class Leases:
                 ids,
             )
         return [
-            RoutedClick(int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]), json.loads(r[5]), int(r[6]), str(r[7]))
+            RoutedClick(
+                int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]), json.loads(r[5]), int(r[6]), str(r[7])
+            )
             for r in rows
         ]
 
@@ -179,7 +181,9 @@ class Leases:
     async def drop_old_routed_clicks(self: Any, older_than: float) -> None:
         """Clicks nobody applied in time (their token lasts 15 minutes) are of no more use."""
         async with self._transaction("forget old clicks passed on", write=True) as tx:
-            await tx.execute("DELETE FROM routed_clicks WHERE created_at < ?", (float(self._clock()) - older_than,))
+            await tx.execute(
+                "DELETE FROM routed_clicks WHERE created_at < ?", (float(self._clock()) - older_than,)
+            )
 
     async def listen_for_clicks(self: Any, wake: Callable[[], None]) -> Callable[[], Any] | None:
         """Call ``wake`` whenever a click is routed (PostgreSQL: LISTEN on its own connection). Returns
@@ -204,7 +208,9 @@ class Leases:
 
 
 async def _take(tx: Tx, game_id: int, owner: str, now: float, until: float) -> bool:
-    row = await tx.fetch_one(f"SELECT owner, expires_at FROM leases WHERE game_id = ?{tx.for_update}", (game_id,))
+    row = await tx.fetch_one(
+        f"SELECT owner, expires_at FROM leases WHERE game_id = ?{tx.for_update}", (game_id,)
+    )
     if row is None:
         # Two processes inserting at once: the second waits for the first's key and then sees it.
         await tx.execute(
@@ -233,7 +239,9 @@ async def check_fence(tx: Tx, game_id: int, owner: str | None) -> None:
 async def take_new_game(tx: Tx, game_id: int, owner: str | None, until: float) -> None:
     """A new game is leased to the process that made it, in the transaction that stores it."""
     if owner is not None:
-        await tx.execute("INSERT INTO leases (game_id, owner, expires_at) VALUES (?, ?, ?)", (game_id, owner, until))
+        await tx.execute(
+            "INSERT INTO leases (game_id, owner, expires_at) VALUES (?, ?, ?)", (game_id, owner, until)
+        )
 
 
 __all__ = ["CLICK_CHANNEL", "LeaseLost", "Leases", "RoutedClick", "check_fence", "take_new_game"]

@@ -22,3 +22,7 @@ FAST = Timing(
 RESTART = dataclasses.replace(
     FAST, turn_seconds=0.15, phase_seconds=0.15, lease_seconds=1.0, lease_renew_seconds=0.2
 )
+
+# Two shard processes (test_shards.py): secret picks wait a few seconds, long enough for a player's DM
+# click to be passed from the shard-0 process to the game's owner; public turns stay short.
+SHARDS = dataclasses.replace(RESTART, phase_seconds=3.0)
