@@ -115,13 +115,17 @@ class Leases:
         return None if row is None else (str(row[0]), float(row[1]))
 
     async def free_games(self: Any) -> list[tuple[int, int]]:
-        """``(game id, guild id)`` of every unfinished game nobody else holds a live lease on."""
-        owner, now = self._owner(), float(self._clock())
+        """``(game id, guild id)`` of every unfinished game without a live lease: nobody drives it.
+
+        A live lease of this process's own is not "free": this process drives that game, or is
+        opening it right now.
+        """
+        now = float(self._clock())
         async with self._transaction("list the games free to drive", write=False) as tx:
             rows = await tx.fetch_all(
                 f"SELECT g.id, g.guild_id FROM games g LEFT JOIN leases l ON l.game_id = g.id "
-                f"WHERE g.{_OPEN} AND (l.game_id IS NULL OR l.owner = ? OR l.expires_at < ?) ORDER BY g.id",
-                (owner, now),
+                f"WHERE g.{_OPEN} AND (l.game_id IS NULL OR l.expires_at < ?) ORDER BY g.id",
+                (now,),
             )
         return [(int(game_id), int(guild_id)) for game_id, guild_id in rows]
 

@@ -141,8 +141,8 @@ async def test_two_shard_processes_share_the_games_and_survive_sigkill(
             starts.append(("horserace", guild, hr, {"pace": 0.0, "bots": 2, "players": 3, "races": 1}))
         log = (tmp_path / "bots.log").open("ab")
         began = time.monotonic()
+        storage = await Storage.open(database.url)  # creates the schema; the test only reads through it
         processes = {shard: start_shard(fake, database, shard, log) for shard in (0, 1)}
-        storage = await Storage.open(database.url, read_only=True)
         try:
             await fake.wait_for_shards(0, 1, timeout=30)
             await fake.wait_for(
