@@ -106,6 +106,12 @@ class Storage(Leases):
         return self._backend.dialect
 
     @property
+    def shared(self) -> bool:
+        """Whether other bot processes may use this database at the same time (PostgreSQL; a SQLite
+        file is one process's, by its lock)."""
+        return self._backend.dialect != SQLITE
+
+    @property
     def where(self) -> str:
         """The database, as messages name it (never with a password)."""
         return self._backend.where

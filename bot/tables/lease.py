@@ -58,7 +58,9 @@ class LeaseKeeper:
             return False
 
     def start(self) -> None:
-        if self._task is None:
+        """Keep the leases from now on; on a database no other process can use (SQLite) there is no
+        one to keep them from, so nothing runs."""
+        if self._task is None and self.bot.storage.shared:
             self._task = asyncio.create_task(self._run(), name="lease-keeper")
 
     async def stop(self) -> None:

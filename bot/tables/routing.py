@@ -17,6 +17,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -122,6 +123,7 @@ class Router:
         self._lock = asyncio.Lock()
         self._stop_listening: Any = None
         self._waking: asyncio.Task[None] | None = None
+        self._swept = 0.0
 
     async def start(self) -> None:
         self._stop_listening = await self.bot.storage.listen_for_clicks(self.wake)
@@ -161,5 +163,8 @@ class Router:
                     await self.bot.storage.drop_routed_click(routed.id)
                 except StorageError:
                     log.warning("Could not forget a click passed on; it will be answered as stale")
-            with contextlib.suppress(StorageError):
-                await self.bot.storage.drop_old_routed_clicks(TOKEN_LIFETIME)
+            now = time.monotonic()
+            if now - self._swept > 60:  # once a minute is plenty for what is kept 15 minutes
+                self._swept = now
+                with contextlib.suppress(StorageError):
+                    await self.bot.storage.drop_old_routed_clicks(TOKEN_LIFETIME)
