@@ -173,7 +173,8 @@ async def test_two_shard_processes_share_the_games_and_survive_sigkill(
                     kills[shard] += 1
                     processes[shard] = start_shard(fake, database, shard, log)
                     await fake.wait_for_shards(0, 1, timeout=30)
-                    next_kill = time.monotonic() + rng.uniform(2.0, 5.0)
+                    # Long enough between kills for some secret picks to be clicked, passed on and applied.
+                    next_kill = time.monotonic() + rng.uniform(3.0, 8.0)
                 await asyncio.sleep(0.1)
             took = time.monotonic() - began
             print(f"{len(games)} games on 2 shards in {took:.1f} s; SIGKILLs per shard: {kills}")
@@ -194,6 +195,7 @@ async def test_two_shard_processes_share_the_games_and_survive_sigkill(
             print(
                 f"shard-1 DM clicks: {len(routed)} sent, {len(answered)} acknowledged, {len(applied)} applied"
             )
+            print("answers:", [c.text[:50] for c in answered])
             assert applied, "no DM click for a shard-1 game was applied by its owner"
         finally:
             await storage.close()

@@ -25,4 +25,4 @@ RESTART = dataclasses.replace(
 
 # Two shard processes (test_shards.py): secret picks wait a few seconds, long enough for a player's DM
 # click to be passed from the shard-0 process to the game's owner; public turns stay short.
-SHARDS = dataclasses.replace(RESTART, phase_seconds=3.0)
+SHARDS = dataclasses.replace(RESTART, phase_seconds=5.0)
