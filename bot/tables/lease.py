@@ -43,6 +43,7 @@ class LeaseKeeper:
         self.after_tick: Callable[[], Awaitable[None]] | None = None  # the click router drains here
         self._task: asyncio.Task[None] | None = None
         self._taking = asyncio.Lock()
+        self._given_up: set[int] = set()
 
     def owns_guild(self, guild_id: int) -> bool:
         return shard_of(guild_id, self.shard_count) in self.shards
@@ -88,10 +89,17 @@ class LeaseKeeper:
         for table in list(tables.by_id.values()):
             if table.game_id not in held and not table.closed:
                 await self.lost(table)
-        free = [gid for gid, guild in await self.bot.storage.free_games() if self.owns_guild(guild)]
-        if any(gid not in tables.by_id for gid in free):
+        free = [
+            gid
+            for gid, guild in await self.bot.storage.free_games()
+            if self.owns_guild(guild) and gid not in tables.by_id and gid not in self._given_up
+        ]
+        if free:
             async with self._taking:
                 await tables.resume_all()
+            # Free but still not resumed: damaged, of an unknown game, or another process was quicker.
+            # Tried once per process: a damaged game is reported once, not at every tick.
+            self._given_up.update(gid for gid in free if gid not in tables.by_id)
         if self.after_tick is not None:
             await self.after_tick()
 

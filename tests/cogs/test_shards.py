@@ -153,6 +153,10 @@ async def test_two_shard_processes_share_the_games_and_survive_sigkill(
                 channel = guild.add_text_channel(f"{kind}-{user.name}")
                 ix = await fake.slash(user, channel, f"{kind} start", timeout=15, **options)
                 await ix.wait_response(timeout=15)
+            for _ in range(100):  # each start is acknowledged first, then stored
+                if len(await storage.unfinished_games()) == len(starts):
+                    break
+                await asyncio.sleep(0.1)
             games = await all_games(storage, len(starts))
             assert {g.guild_id for g in games} == {g.id for g in guilds}
 
