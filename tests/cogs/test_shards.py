@@ -1,6 +1,6 @@
 """Two bot processes, one shard each, sharing one PostgreSQL database: games in guilds of both shards
 are each driven by their shard's process; a player's DM click (which Discord sends to shard 0 only)
-reaches the game's owner through the database; and with either process killed (SIGKILL) at random
+reaches the game's owner through the database; and with each process in turn killed (SIGKILL) at random
 moments and started again, every game ends with the results of the same seeded game played without
 interruption, stored once."""
 
@@ -171,18 +171,18 @@ async def test_two_shard_processes_share_the_games_and_survive_sigkill(
                 for player in players:
                     await player.play(fake, storage)
                 if time.monotonic() >= next_kill:
-                    shard = rng.choice((0, 1))
+                    shard = (1, 0)[sum(kills.values()) % 2]  # each process in turn
                     processes[shard].send_signal(signal.SIGKILL)
                     processes[shard].wait(timeout=10)
                     kills[shard] += 1
                     processes[shard] = start_shard(fake, database, shard, log)
                     await fake.wait_for_shards(0, 1, timeout=30)
                     # Long enough between kills for some secret picks to be clicked, passed on and applied.
-                    next_kill = time.monotonic() + rng.uniform(3.0, 8.0)
+                    next_kill = time.monotonic() + rng.uniform(2.0, 5.0)
                 await asyncio.sleep(0.1)
             took = time.monotonic() - began
             print(f"{len(games)} games on 2 shards in {took:.1f} s; SIGKILLs per shard: {kills}")
-            assert kills[0] + kills[1] >= 3
+            assert kills[0] >= 1 and kills[1] >= 1
 
             for game in games:
                 results = await storage.game_results(game.id)
