@@ -42,8 +42,8 @@ async def pass_on(bot: Host, interaction: discord.Interaction, click: custom_ids
     Returns False (nothing said yet) when the game is over or unknown, for the caller's usual answer.
     """
     game_id = getattr(click, "game", None)
-    if game_id is None or getattr(bot, "leases", None) is None:
-        return False
+    if game_id is None or getattr(bot, "leases", None) is None or not bot.storage.shared:
+        return False  # one process on its database (SQLite): nobody else could apply it
     with contextlib.suppress(discord.HTTPException):
         await interaction.response.defer()  # first: the database may be slower than Discord's 3 s
     try:
