@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 from discord.ext import commands
@@ -13,8 +14,10 @@ from bot.games.catalog import ENTRIES
 from bot.storage import Storage
 from bot.tables.components import Component
 from bot.tables.custom_ids import BoardPage
+from bot.tables.lease import LeaseKeeper
 from bot.tables.pacer import ChannelPacer
 from bot.tables.registry import Tables
+from bot.tables.routing import Router
 from bot.tables.timing import Timing
 
 log = logging.getLogger(__name__)
@@ -48,16 +51,23 @@ class RaceBot(commands.Bot):
         # Guilds only: channels and permissions. No privileged intents, no message content.
         intents = discord.Intents.none()
         intents.guilds = True
+        shards: dict[str, Any] = {}
+        if settings.shard_count is not None:  # ShardedRaceBot: these shards in this process
+            shards = {"shard_count": settings.shard_count, "shard_ids": list(settings.own_shards)}
         super().__init__(
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
             allowed_mentions=QUIET,
+            **shards,
         )
         self.settings = settings
         self.timing = timing or Timing()
         self.pacer = ChannelPacer(self.timing.channel_burst, self.timing.channel_window)
         self.tables = Tables(self)
+        self.leases = LeaseKeeper(self, settings.own_shards, settings.shard_count or 1)
+        self.router = Router(self)
+        self.leases.after_tick = self.router.drain
         self._extensions = extensions
         self._resumed = False
         self._page_handler: PageHandler | None = None
@@ -67,6 +77,7 @@ class RaceBot(commands.Bot):
         self.storage = await Storage.open(
             self.settings.database_url, busy_timeout=self.timing.storage_busy_timeout
         )
+        self.storage.hold_leases_as(self.leases.owner, self.timing.lease_seconds)
         self.add_dynamic_items(Component)
         for extension in self._extensions:
             await self.load_extension(extension)
@@ -86,6 +97,8 @@ class RaceBot(commands.Bot):
         if not self._resumed:
             self._resumed = True
             await self.tables.resume_all()
+            await self.router.start()
+            self.leases.start()
 
     def set_page_handler(self, handler: PageHandler) -> None:
         """Leaderboard page buttons are routed to the cog that shows leaderboards."""
@@ -98,10 +111,23 @@ class RaceBot(commands.Bot):
         await self._page_handler(interaction, page)
 
     async def close(self) -> None:
+        await self.leases.stop()
+        await self.router.stop()
         await self.tables.stop_all()
+        if hasattr(self, "storage") and self.storage.lease_owner is not None:
+            await self.leases.release_all()
         if hasattr(self, "storage"):
             await self.storage.close()
         await super().close()
+
+
+class ShardedRaceBot(RaceBot, commands.AutoShardedBot):
+    """The bot with ``SHARD_COUNT`` set: one gateway session per shard in ``SHARD_IDS``, in one process."""
+
+
+def make_bot(settings: Settings, **options: Any) -> RaceBot:
+    """The bot for these settings: sharded when ``SHARD_COUNT`` is set, a single session otherwise."""
+    return (ShardedRaceBot if settings.shard_count is not None else RaceBot)(settings, **options)
 
 
 def invite_url(client_id: int) -> str:

@@ -30,6 +30,15 @@ class Settings:
     gateway_url: str | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    shard_count: int | None = None  # None: one unsharded session, as before
+    shard_ids: tuple[int, ...] | None = None  # None with a shard_count: every shard in this process
+
+    @property
+    def own_shards(self) -> tuple[int, ...]:
+        """The shards this process runs (shard 0 of 1 when unsharded)."""
+        if self.shard_ids is not None:
+            return self.shard_ids
+        return tuple(range(self.shard_count or 1))
 
     @classmethod
     def from_env(cls, env_file: Path | None = Path(".env")) -> Settings:
@@ -52,6 +61,9 @@ class Settings:
             database_location(database_url)
         except ValueError as error:
             raise ConfigError(str(error)) from None
+        shard_count, shard_ids = shard_settings(
+            os.environ.get("SHARD_COUNT", "").strip(), os.environ.get("SHARD_IDS", "").strip()
+        )
         return cls(
             token=token,
             database_url=database_url,
@@ -59,4 +71,34 @@ class Settings:
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
+            shard_count=shard_count,
+            shard_ids=shard_ids,
         )
+
+
+def shard_settings(count_text: str, ids_text: str) -> tuple[int | None, tuple[int, ...] | None]:
+    """``SHARD_COUNT`` and ``SHARD_IDS`` checked together: ids only make sense within a count."""
+    if not count_text:
+        if ids_text:
+            raise ConfigError(
+                f"SHARD_IDS is set ({ids_text!r}) but SHARD_COUNT is not; set both (e.g. 2 and 0,1)."
+            )
+        return None, None
+    if not (count_text.isascii() and count_text.isdigit() and 0 < int(count_text) <= 4096):
+        raise ConfigError(f"SHARD_COUNT must be a whole number from 1 to 4096, not {count_text!r}.")
+    count = int(count_text)
+    if not ids_text:
+        return count, None
+    parts = [part.strip() for part in ids_text.split(",")]
+    if not all(part.isascii() and part.isdigit() for part in parts):
+        raise ConfigError(
+            f"SHARD_IDS must be shard numbers separated by commas (e.g. 0,1), not {ids_text!r}."
+        )
+    ids = [int(part) for part in parts]
+    if any(i >= count for i in ids):
+        raise ConfigError(
+            f"SHARD_IDS {ids_text!r} names a shard outside SHARD_COUNT={count} (shards are 0 to {count - 1})."
+        )
+    if len(set(ids)) != len(ids):
+        raise ConfigError(f"SHARD_IDS {ids_text!r} names a shard twice.")
+    return count, tuple(sorted(ids))

@@ -33,7 +33,7 @@ def run() -> int:
     import aiohttp
     import discord
 
-    from bot.client import RaceBot
+    from bot.client import make_bot
     from bot.discord_endpoints import use_endpoints
     from bot.shutdown import serve
     from bot.storage import StorageError
@@ -48,7 +48,7 @@ def run() -> int:
         # traceback (or not at all, hidden behind a network error).
         asyncio.run(check_storage(settings.database_url))
         use_endpoints(settings.api_base, settings.gateway_url)
-        asyncio.run(serve(RaceBot(settings), settings.token))
+        asyncio.run(serve(make_bot(settings), settings.token))
     except KeyboardInterrupt:  # Ctrl-C before the bot was running: nothing to clean up
         return 0
     except StorageError as error:

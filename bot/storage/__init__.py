@@ -6,6 +6,7 @@ Every SQL statement of the bot lives in this package; everything else calls ``St
 """
 
 from bot.storage.errors import StaleAction, StorageError
+from bot.storage.leases import LeaseLost, RoutedClick
 from bot.storage.records import (
     GameStats,
     HistoryRow,
@@ -21,7 +22,9 @@ __all__ = [
     "GameStats",
     "HistoryRow",
     "LeaderRow",
+    "LeaseLost",
     "PlayerResult",
+    "RoutedClick",
     "StakeRecord",
     "StaleAction",
     "Storage",

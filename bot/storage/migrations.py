@@ -335,10 +335,57 @@ _PG_V3 = (
     )""",
 )
 
+# - leases: which bot process drives which game, until when (bot/storage/leases.py). One row per
+#   game; a process renews its rows while it runs, and a row past ``expires_at`` may be taken over.
+# - routed_clicks: a click that reached a process which does not drive its game (DMs reach shard 0
+#   only), waiting for the game's owner to apply it. Keyed by the interaction's id: routed once.
+_V4 = (
+    """CREATE TABLE leases (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        owner TEXT NOT NULL,
+        expires_at REAL NOT NULL
+    )""",
+    "CREATE INDEX leases_by_owner ON leases (owner)",
+    """CREATE TABLE routed_clicks (
+        id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL REFERENCES games (id),
+        user_id INTEGER NOT NULL,
+        user_name TEXT NOT NULL,
+        custom_id TEXT NOT NULL,
+        picked TEXT NOT NULL,
+        application_id INTEGER NOT NULL,
+        token TEXT NOT NULL,
+        created_at REAL NOT NULL
+    )""",
+    "CREATE INDEX routed_clicks_by_game ON routed_clicks (game_id)",
+)
+
+_PG_V4 = (
+    """CREATE TABLE leases (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        owner TEXT NOT NULL,
+        expires_at DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX leases_by_owner ON leases (owner)",
+    """CREATE TABLE routed_clicks (
+        id BIGINT PRIMARY KEY,
+        game_id BIGINT NOT NULL REFERENCES games (id),
+        user_id BIGINT NOT NULL,
+        user_name TEXT NOT NULL,
+        custom_id TEXT NOT NULL,
+        picked TEXT NOT NULL,
+        application_id BIGINT NOT NULL,
+        token TEXT NOT NULL,
+        created_at DOUBLE PRECISION NOT NULL
+    )""",
+    "CREATE INDEX routed_clicks_by_game ON routed_clicks (game_id)",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, actions, results, bets, totals", _V1, _PG_V1),
     Migration(2, "stakes in any game's words", _V2, _PG_V2),
     Migration(3, "server settings", _V3, _PG_V3),
+    Migration(4, "leases and routed clicks, for several processes", _V4, _PG_V4),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

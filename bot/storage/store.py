@@ -22,8 +22,9 @@ from pathlib import Path
 from typing import Any, Self
 
 from bot.storage import standings
-from bot.storage.backend import Backend, Tx
+from bot.storage.backend import SQLITE, Backend, Tx
 from bot.storage.errors import StaleAction, StorageError
+from bot.storage.leases import Leases, check_fence, take_new_game
 from bot.storage.location import database_location
 from bot.storage.migrations import SCHEMA_VERSION, migrate, schema_version
 from bot.storage.records import (
@@ -43,7 +44,7 @@ _GAME_COLUMNS = "id, kind, guild_id, channel_id, seed, settings, seats, status, 
 _OPEN = "status IN ('lobby', 'running')"  # literal, so the database can use the partial indexes
 
 
-class Storage:
+class Storage(Leases):
     """The bot's persistent state: games and their action logs, results, leaderboards, server settings."""
 
     def __init__(self, backend: Backend, clock: Callable[[], float]) -> None:
@@ -89,6 +90,11 @@ class Storage:
                     )
             else:
                 await migrate(backend)
+                if backend.dialect == SQLITE:
+                    # One process per SQLite file (it holds the file's lock): every lease in it was
+                    # held by a process that is gone, so this one may take its games at once.
+                    async with backend.transaction("clear the leases of stopped processes", write=True) as tx:
+                        await tx.execute("DELETE FROM leases")
         except BaseException:
             await backend.close()
             raise
@@ -98,6 +104,12 @@ class Storage:
     def dialect(self) -> str:
         """``"sqlite"`` or ``"postgres"``."""
         return self._backend.dialect
+
+    @property
+    def shared(self) -> bool:
+        """Whether other bot processes may use this database at the same time (PostgreSQL; a SQLite
+        file is one process's, by its lock)."""
+        return self._backend.dialect != SQLITE
 
     @property
     def where(self) -> str:
@@ -152,7 +164,8 @@ class Storage:
                     float(now),
                 ),
             )
-        assert row is not None
+            assert row is not None
+            await take_new_game(tx, int(row[0]), self.lease_owner, float(now) + self.lease_seconds)
         return int(row[0])
 
     async def append_action(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
@@ -183,6 +196,7 @@ class Storage:
                 )
             if status not in OPEN_STATUSES:
                 raise StaleAction(f"Game {game_id} has ended ({status}); action {seq} came too late.")
+            await check_fence(tx, game_id, self.lease_owner)
             if seq > count:
                 raise StorageError(
                     f"Action {seq} of game {game_id} would leave a gap: only {count} actions are stored."

@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
     from bot.storage import Storage
     from bot.tables.custom_ids import BoardPage
+    from bot.tables.lease import LeaseKeeper
     from bot.tables.pacer import ChannelPacer
     from bot.tables.registry import Tables
     from bot.tables.timing import Timing
@@ -20,6 +21,7 @@ class Host(Protocol):
     timing: Timing
     pacer: ChannelPacer
     tables: Tables
+    leases: LeaseKeeper  # which games this process drives (several processes on one database)
     stopping: bool  # shutting down: take no new games
 
     def get_channel(self, channel_id: int, /) -> Any: ...

@@ -14,7 +14,7 @@ from bot.games.base import GameError
 from bot.games.catalog import CATALOG, Entry
 from bot.server_settings import MAX_GAMES, MAX_HOSTED
 from bot.storage import StorageError, StoredGame
-from bot.tables import clicks, custom_ids
+from bot.tables import clicks, custom_ids, routing
 from bot.tables.delivery import TRANSIENT, deliver, new_run, nonce
 from bot.tables.lobby import expire_lobby, lobby_message, on_lobby, start_game
 from bot.tables.presenter import Outgoing, Presenter
@@ -221,7 +221,9 @@ class Tables:
             return
         table = self.by_id.get(click.game)
         if table is None or table.closed:
-            await reply(interaction, GONE)
+            # Another process may drive this game (a DM click reaches shard 0 only): pass it on.
+            if not await routing.pass_on(self.bot, interaction, click):
+                await reply(interaction, GONE)
             return
         if isinstance(click, custom_ids.Lobby):
             await on_lobby(table, interaction, click.op, click.seat)
@@ -254,6 +256,9 @@ class Tables:
         for game in stored:
             if game.id in self.by_id:
                 continue
+            keeper = getattr(self.bot, "leases", None)
+            if keeper is not None and not await keeper.may_drive(game):
+                continue  # another shard's game, or another process drives it (bot/tables/lease.py)
             try:
                 if game.kind not in self.catalog:
                     log.error(

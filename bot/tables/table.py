@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import Action, Decision, Event, Game, SeatResult
-from bot.storage import PlayerResult, StakeRecord, StorageError
+from bot.storage import LeaseLost, PlayerResult, StakeRecord, StorageError
 from bot.tables import custom_ids, viewing
 from bot.tables.components import add_controls, button
 from bot.tables.delivery import TRANSIENT, deliver, is_gone, new_run, nonce
@@ -205,6 +205,9 @@ class Table:
         while not self.closed:
             try:
                 finished = await self._step()
+            except LeaseLost:  # another process drives this game now (bot/tables/lease.py)
+                await self.bot.leases.lost(self)
+                return
             except StorageError:
                 # Nothing was applied: the engine only moves on once its action is stored.
                 log.exception("Game %s could not store its next step; retrying", self.game_id)

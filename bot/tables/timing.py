@@ -26,3 +26,7 @@ class Timing:
     # Discord allows about 5 messages per 5 s in a channel; we stay at or under it.
     channel_burst: int = 5
     channel_window: float = 5.0
+    # Several processes on one database (bot/tables/lease.py): a game's lease lasts this long, is renewed
+    # this often, and a crashed process's games are taken over once their lease ran out.
+    lease_seconds: float = 20.0
+    lease_renew_seconds: float = 5.0

@@ -18,6 +18,8 @@ KEYS = (
     "DISCORD_GATEWAY_URL",
     "DEV_GUILD_ID",
     "LOG_LEVEL",
+    "SHARD_COUNT",
+    "SHARD_IDS",
 )
 
 

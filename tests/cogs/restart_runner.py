@@ -1,25 +1,28 @@
 """The real bot in a process of its own, with fast timings, for the kill-and-restart test.
 
 Run as ``python -m tests.cogs.restart_runner`` with DISCORD_TOKEN, DATABASE_URL, DISCORD_API_BASE
-and DISCORD_GATEWAY_URL pointing at a FakeDiscord.
+and DISCORD_GATEWAY_URL pointing at a FakeDiscord (and SHARD_COUNT / SHARD_IDS for the shards test,
+with ``TEST_TIMING=shards``).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import sys
 
-from bot.client import RaceBot
+from bot.client import make_bot
 from bot.config import Settings
 from bot.discord_endpoints import use_endpoints
-from tests.cogs.timings import RESTART
+from tests.cogs.timings import RESTART, SHARDS
 
 
 def main() -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
     settings = Settings.from_env(env_file=None)
     use_endpoints(settings.api_base, settings.gateway_url)
-    bot = RaceBot(settings, timing=RESTART)
+    timing = SHARDS if os.environ.get("TEST_TIMING") == "shards" else RESTART
+    bot = make_bot(settings, timing=timing)
     bot._connection.guild_ready_timeout = 0.05  # the fake sends every guild at once
     bot.run(settings.token, log_handler=None)
     return 0

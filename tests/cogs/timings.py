@@ -21,4 +21,16 @@ FAST = Timing(
 )
 
 # The kill-and-restart test plays whole games on deadlines alone: short ones.
-RESTART = dataclasses.replace(FAST, turn_seconds=0.15, phase_seconds=0.15, resume_grace_seconds=0.15)
+# Leases short too: a killed process's games are taken over about a second later.
+RESTART = dataclasses.replace(
+    FAST,
+    turn_seconds=0.15,
+    phase_seconds=0.15,
+    resume_grace_seconds=0.15,
+    lease_seconds=1.0,
+    lease_renew_seconds=0.2,
+)
+
+# Two shard processes (test_shards.py): secret picks wait a few seconds, long enough for a player's DM
+# click to be passed from the shard-0 process to the game's owner; public turns stay short.
+SHARDS = dataclasses.replace(RESTART, phase_seconds=5.0)

@@ -1,0 +1,120 @@
+"""Which games this process drives: those of its shards' guilds whose lease it holds.
+
+A game belongs to the shard of its guild (``(guild_id >> 22) % shard_count``, as Discord routes a
+guild's events). The keeper renews this process's leases every ``lease_renew_seconds``, stops
+driving a game whose lease another process took, and takes over (resumes) the games of its shards
+that nobody holds a live lease on: at start, and whenever a crashed process's leases run out.
+Two processes misconfigured with the same shards therefore split the games between them rather
+than both playing them; the storage refuses a move from a process that lost the game's lease.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import socket
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+from bot.storage import StorageError
+
+if TYPE_CHECKING:
+    from bot.storage import StoredGame
+    from bot.tables.host import Host
+    from bot.tables.table import Table
+
+log = logging.getLogger(__name__)
+
+
+def shard_of(guild_id: int, shard_count: int) -> int:
+    """The shard Discord sends a guild's events to."""
+    return (guild_id >> 22) % max(shard_count, 1)
+
+
+class LeaseKeeper:
+    def __init__(self, bot: Host, shards: tuple[int, ...], shard_count: int) -> None:
+        self.bot = bot
+        self.shards = frozenset(shards)
+        self.shard_count = shard_count
+        # A new token every start: a restarted process takes its old games over like any other would.
+        self.owner = f"{socket.gethostname()}:{secrets.token_hex(6)}"
+        self.after_tick: Callable[[], Awaitable[None]] | None = None  # the click router drains here
+        self._task: asyncio.Task[None] | None = None
+        self._taking = asyncio.Lock()
+        self._given_up: set[int] = set()
+
+    def owns_guild(self, guild_id: int) -> bool:
+        return shard_of(guild_id, self.shard_count) in self.shards
+
+    async def may_drive(self, game: StoredGame) -> bool:
+        """Resume ``game`` here? Only if it is of one of this process's shards and its lease is ours now."""
+        if not self.owns_guild(game.guild_id):
+            return False
+        try:
+            return bool(await self.bot.storage.acquire_lease(game.id))
+        except StorageError:
+            log.exception("Could not take the lease of game %s", game.id)
+            return False
+
+    def start(self) -> None:
+        """Keep the leases from now on; on a database no other process can use (SQLite) there is no
+        one to keep them from, so nothing runs."""
+        if self._task is None and self.bot.storage.shared:
+            self._task = asyncio.create_task(self._run(), name="lease-keeper")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+
+    async def _run(self) -> None:
+        every = self.bot.timing.lease_renew_seconds
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.tick()
+            except StorageError:
+                log.warning("Could not renew the game leases; trying again", exc_info=True)
+            except Exception:
+                log.exception("The lease keeper failed; trying again")
+
+    async def tick(self) -> None:
+        """Renew, let go of what was lost, take over what is free."""
+        tables = self.bot.tables
+        held = await self.bot.storage.renew_leases(list(tables.by_id))
+        for table in list(tables.by_id.values()):
+            if table.game_id not in held and not table.closed:
+                await self.lost(table)
+        free = [
+            gid
+            for gid, guild in await self.bot.storage.free_games()
+            if self.owns_guild(guild) and gid not in tables.by_id and gid not in self._given_up
+        ]
+        if free:
+            async with self._taking:
+                await tables.resume_all()
+            # Free but still not resumed: damaged, of an unknown game, or another process was quicker.
+            # Tried once per process: a damaged game is reported once, not at every tick.
+            self._given_up.update(gid for gid in free if gid not in tables.by_id)
+        if self.after_tick is not None:
+            await self.after_tick()
+
+    async def lost(self, table: Table) -> None:
+        """Another process drives this game now: stop at once, say nothing (the new owner speaks)."""
+        log.warning("Game %s is driven by another process now; this one stops driving it", table.game_id)
+        await table.stop()
+        self.bot.tables.forget(table)
+
+    async def release_all(self) -> None:
+        """On a clean stop, let the games go so another process may take them without waiting."""
+        for game_id in list(self.bot.tables.by_id):
+            with contextlib.suppress(StorageError):
+                await self.bot.storage.release_lease(game_id)
+
+
+def describe(keeper: Any) -> str:
+    return f"shards {sorted(keeper.shards)} of {keeper.shard_count} as {keeper.owner}"

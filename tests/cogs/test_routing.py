@@ -1,0 +1,77 @@
+"""A player's secret pick in a DM reaches the shard-0 process only (as on Discord); when another process
+drives the game, the click is acknowledged at once, passed on through the database, applied once by the
+game's owner, and the player is answered."""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import AsyncIterator, Iterator
+
+import pytest
+
+from bot.client import PERMISSIONS, RaceBot, make_bot
+from bot.config import Settings
+from bot.storage import Storage
+from bot.tables.table import STALE
+from tests.bot.storage.databases import Database, postgres_database, postgres_server
+from tests.cogs.timings import FAST
+from tests.fakediscord import FakeDiscord, running_bot
+
+# Bets are left to the AI at once; secret picks wait for the player.
+ROUTING = dataclasses.replace(FAST, turn_seconds=0.2, phase_seconds=60.0)
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    yield from postgres_server()
+
+
+@pytest.fixture
+async def database(postgres_url: str) -> AsyncIterator[Database]:
+    async for database in postgres_database(postgres_url):
+        yield database
+
+
+def shard_bot(fake: FakeDiscord, database: Database, shard: int) -> RaceBot:
+    settings = Settings(token=fake.token, database_url=database.url, shard_count=2, shard_ids=(shard,))
+    return make_bot(settings, timing=ROUTING)
+
+
+@pytest.mark.timeout(120)
+async def test_a_dm_click_on_another_shards_game_is_applied_once_by_its_owner(database: Database) -> None:
+    async with FakeDiscord(shard_count=2, rate_limit=(FAST.channel_burst, FAST.channel_window)) as fake:
+        guild = fake.add_guild("Shard one", shard=1, bot_permissions=PERMISSIONS.value)
+        channel = guild.add_text_channel("games")
+        alice = fake.add_user("alice", guild=guild)
+        async with (
+            running_bot(fake, shard_bot(fake, database, 0)) as zero,
+            running_bot(fake, shard_bot(fake, database, 1)) as one,
+        ):
+            await fake.wait_for_shards(0, 1)
+            start = await fake.slash(alice, channel, "hotstreak start", players=2, bots=1, pace=0.0)
+            await start.wait_response(timeout=10)
+            await fake.wait_for(
+                lambda: any(m.selects for m in fake.dm_messages(alice)),
+                timeout=30,
+                what="a secret pick by DM",
+            )
+            (game_id,) = one.tables.by_id
+            assert zero.tables.by_id == {}  # the game is shard 1's
+            message = next(m for m in fake.dm_messages(alice) if m.selects)
+            menu = message.selects[0]
+            storage: Storage = one.storage
+            before = len((await storage.load_game(game_id)).actions)  # type: ignore[union-attr]
+
+            click = await fake.select(alice, message, menu.custom_id, [menu.values[0]], wait=False)
+            again = await fake.select(alice, message, menu.custom_id, [menu.values[0]], wait=False)
+            await fake.wait_for(
+                lambda: bool(click.text) and bool(again.text), timeout=15, what="answers to both clicks"
+            )
+            assert click.acknowledged and not click.late and again.acknowledged and not again.late
+            assert "secret pick is in" in click.text
+            assert STALE in again.text  # the same pick twice is applied once
+            game = await storage.load_game(game_id)
+            assert game is not None
+            mine = [a for a in game.actions[before:] if a["player"] == 0 and a["kind"] == "submit"]
+            assert len(mine) == 1
+            assert await storage.routed_clicks([game_id]) == []  # nothing left waiting
