@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
     from bot.storage import Storage
     from bot.tables.custom_ids import BoardPage
+    from bot.tables.global_pacer import PictureOutbox
     from bot.tables.pacer import ChannelPacer
     from bot.tables.registry import Tables
     from bot.tables.timing import Timing
@@ -19,6 +20,7 @@ class Host(Protocol):
     storage: Storage
     timing: Timing
     pacer: ChannelPacer
+    outbox: PictureOutbox  # race pictures, paced under the global limit and merged when stale
     tables: Tables
     stopping: bool  # shutting down: take no new games
 

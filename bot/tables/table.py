@@ -85,6 +85,7 @@ class Table:
         self.dm_closed: set[int] = set(self.meta.get("dm_closed", []))
         self.last_events: list[Event] = []  # what the last replayed action caused (see Tables._resume)
         self.notes: dict[str, Any] = {}  # the presenter's scratch pad (running log lines...), not stored
+        self._users: dict[int, discord.User] = {}  # players fetched for DMs, once per game
 
     # --- who is who ---------------------------------------------------------
 
@@ -355,9 +356,19 @@ class Table:
         channel = self.channel
         if channel is None:
             return None
+        if self.bot.outbox.takes(out):  # a race picture: it may wait, or merge into the next (global_pacer)
+            await self.bot.outbox.post(self.channel_id, out, self._post, wait=self.pace <= 0)
+            return None
+        self.bot.outbox.close(self.channel_id)
+        async with self.bot.pacer.turn(self.channel_id):
+            return await self._post(out)
+
+    async def _post(self, out: Outgoing) -> discord.Message | None:
+        channel = self.channel
+        if channel is None:
+            return None
         try:
-            async with self.bot.pacer.turn(self.channel_id):
-                return await channel.send(**self.message_kwargs(out))
+            return await channel.send(**self.message_kwargs(out))
         except discord.HTTPException:
             log.exception("Could not post in channel %s for game %s", self.channel_id, self.game_id)
             return None
@@ -367,7 +378,11 @@ class Table:
         if user_id is None or seat in self.dm_closed:
             return None
         try:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            # Fetched once per game (the bot has no member cache to find players in).
+            user = (
+                self.bot.get_user(user_id) or self._users.get(user_id) or await self.bot.fetch_user(user_id)
+            )
+            self._users[user_id] = user
             return await user.send(**self.message_kwargs(out))
         except discord.HTTPException as error:
             if isinstance(error, discord.Forbidden) or getattr(error, "code", 0) == 50007:
