@@ -171,18 +171,22 @@ class PictureOutbox:
     when one is still waiting as the next comes (the game keeps its pace; the channel gets fewer,
     fresher pictures)."""
 
-    def __init__(self, global_pacer: GlobalPacer, channel_pacer: ChannelPacer) -> None:
+    def __init__(self, global_pacer: GlobalPacer, channel_pacer: ChannelPacer, drawing: int = 1) -> None:
         self.global_pacer = global_pacer
         self.channel_pacer = channel_pacer
         self.merged = 0
         self._waiting: dict[int, _Waiting] = {}
+        # Pictures drawn at once: the drawing holds the GIL for part of its time, so more threads only
+        # take turns on the loop's core; pictures waiting for it are merged when stale.
+        self._drawing = asyncio.Semaphore(drawing)
 
     @staticmethod
     def takes(out: Outgoing) -> bool:
         """A channel picture with nothing to click (a race frame): it may be merged into the next one."""
         return (
             out.seat is None
-            and out.image is not None
+            and (out.image is not None or out.render is not None)
+            and out.embed is None  # a picture inside an embed (a race's setup) is never merged away
             and out.controls is None
             and out.view is None
             and not out.hand_button
@@ -224,9 +228,18 @@ class PictureOutbox:
         self, channel_id: int, entry: _Waiting, send: Callable[[Outgoing], Awaitable[Any]]
     ) -> None:
         try:
-            async with self.channel_pacer.turn(channel_id), self.global_pacer.slot(PICTURE):
+            async with (
+                self.channel_pacer.turn(channel_id),
+                self.global_pacer.slot(PICTURE),
+                self._drawing,
+            ):
                 entry.started = True
-                await send(entry.out)
+                out = entry.out
+                if out.image is None and out.render is not None:
+                    # Drawn now, off the event loop, one picture at a time so clicks stay answered.
+                    image = await asyncio.to_thread(out.render)
+                    out = dataclasses.replace(out, image=image, render=None)
+                await send(out)
         except Exception:
             log.exception("Could not post a picture in channel %s", channel_id)
         finally:

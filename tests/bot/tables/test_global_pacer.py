@@ -185,3 +185,26 @@ def test_only_channel_pictures_without_controls_may_be_merged() -> None:
 def test_merged_text_stays_within_discords_message_limit_dropping_the_oldest_lines() -> None:
     merged = merge(picture("old line " * 250), picture("new line"))
     assert merged.content.endswith("new line") and len(merged.content) <= 2000
+
+
+async def test_a_picture_merged_away_is_never_drawn() -> None:
+    pacer = GlobalPacer(limit=1, window=0.0)
+    outbox = PictureOutbox(pacer, ChannelPacer(5, 5.0))
+    drawn: list[str] = []
+    sent: list[Outgoing] = []
+
+    def drawing(name: str) -> Outgoing:
+        def render() -> bytes:
+            drawn.append(name)
+            return name.encode()
+
+        return Outgoing(content=name, render=render)
+
+    async def send(out: Outgoing) -> None:
+        sent.append(out)
+
+    async with Holder(pacer):
+        await outbox.post(1, drawing("card 1"), send)
+        await outbox.post(1, drawing("card 2"), send)
+    await outbox.drain()
+    assert drawn == ["card 2"] and [s.image for s in sent] == [b"card 2"]
