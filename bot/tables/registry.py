@@ -42,7 +42,13 @@ class Tables:
         }
         self.by_id: dict[int, Table] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
-        self.seating = asyncio.Lock()
+        self._seating: dict[int, asyncio.Lock] = {}
+
+    def seating(self, guild_id: int) -> asyncio.Lock:
+        """One server's seating lock: every seating rule (a game per channel, a game per player, the
+        caps) is within one server, so starts in other servers never wait for it (issue 15: with one
+        bot-wide lock, 50 starts at once queued behind each other's database writes past 3 s)."""
+        return self._seating.setdefault(guild_id, asyncio.Lock())
 
     def in_channel(self, channel_id: int) -> Table | None:
         return next((t for t in self.by_id.values() if t.channel_id == channel_id and not t.closed), None)
@@ -77,7 +83,9 @@ class Tables:
             await reply(interaction, RESTARTING)
             return None
         entry = self.catalog[kind]
-        async with self.seating:  # two starts at once in one channel must not both get a lobby
+        async with self.seating(
+            interaction.guild_id
+        ):  # two starts at once in one channel must not both get a lobby
             existing = self.in_channel(interaction.channel_id)
             if existing is not None:
                 title = existing.presenter.title
