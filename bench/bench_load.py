@@ -242,6 +242,15 @@ async def bench(games: int, seconds: float, global_limit: float | None) -> dict[
             (ix.callbacks[0].at - ix.created_at) * 1000 for ix in fake.interactions.values() if ix.callbacks
         ]
         unanswered = sum(1 for ix in fake.interactions.values() if not ix.callbacks)
+        by_kind: dict[str, list[float]] = {}
+        for ix in fake.interactions.values():
+            if ix.callbacks:
+                kind = (
+                    ix.command
+                    or (ix.custom_id or "").split(":")[0] + ":" + (ix.custom_id or "").split(":")[-1]
+                )
+                by_kind.setdefault(kind, []).append((ix.callbacks[0].at - ix.created_at) * 1000)
+        late = sum(1 for ix in fake.interactions.values() if ix.late)
         traffic = fake.traffic.summary()
         routes = {f"{m} {r}": n for (m, r), n in fake.traffic.per_route.most_common(8)}
     child = json.loads(stats_file.read_text()) if stats_file.exists() else {"lag_ms": [], "rss_mb": 0}
@@ -268,6 +277,8 @@ async def bench(games: int, seconds: float, global_limit: float | None) -> dict[
         "requests": traffic["requests"],
         "user_fetches": traffic["user_fetches"],
         "unanswered": unanswered,
+        "late": late,
+        "ack_p99_by_kind": {k: round(percentile(v, 0.99), 1) for k, v in sorted(by_kind.items())},
         "flip_gap_over_pace": slowdown,
         "fake_lag_ms_p99": round(percentile([x * 1000 for x in lags], 0.99), 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
@@ -339,7 +350,11 @@ def main() -> int:
         f"requests {figures['requests']} ({figures['requests_per_s']}/s, busiest second {figures['peak_second']}),"
         f" 429s {figures['http_429']} (global {figures['global_429']}), user fetches {figures['user_fetches']}"
     )
-    print(f"gap between flips / pace: {figures['flip_gap_over_pace']}")
+    print(f"gap between flips / pace: {figures['flip_gap_over_pace']}; late answers {figures['late']}")
+    print(
+        f"ack p99 by kind: {figures['ack_p99_by_kind']}; the fake's own loop lag p99 {figures['fake_lag_ms_p99']} ms"
+    )
+    print(f"global pacer: {figures['bot'].get('pacer')}")
     print(f"top routes: {figures['top_routes']}")
     return 0
 
