@@ -182,10 +182,13 @@ class PictureOutbox:
 
     @staticmethod
     def takes(out: Outgoing) -> bool:
-        """A channel picture with nothing to click (a race frame): it may be merged into the next one."""
+        """A channel picture drawn when sent (``Outgoing.render``: a race frame) with nothing to click.
+
+        Ruling: only pictures that say so are taken; any other message's sender may need the message
+        back (a live board that is edited later), which a queued picture cannot give."""
         return (
             out.seat is None
-            and (out.image is not None or out.render is not None)
+            and out.render is not None
             and out.embed is None  # a picture inside an embed (a race's setup) is never merged away
             and out.controls is None
             and out.view is None

@@ -50,6 +50,10 @@ class Tables:
         bot-wide lock, 50 starts at once queued behind each other's database writes past 3 s)."""
         return self._seating.setdefault(guild_id, asyncio.Lock())
 
+    def seating_locks(self) -> list[asyncio.Lock]:
+        """Every server's seating lock (a stopping bot takes them all: see bot.shutdown)."""
+        return list(self._seating.values())
+
     def in_channel(self, channel_id: int) -> Table | None:
         return next((t for t in self.by_id.values() if t.channel_id == channel_id and not t.closed), None)
 

@@ -136,7 +136,7 @@ async def test_without_a_limit_nothing_waits() -> None:
 
 
 def picture(text: str) -> Outgoing:
-    return Outgoing(content=text, image=text.encode())
+    return Outgoing(content=text, render=text.encode)
 
 
 async def test_a_stale_picture_is_merged_into_the_next_keeping_both_texts() -> None:
@@ -175,11 +175,12 @@ async def test_a_picture_is_not_merged_across_a_message_sent_after_it() -> None:
     assert sent == ["card 5", "next race"] and outbox.merged == 0
 
 
-def test_only_channel_pictures_without_controls_may_be_merged() -> None:
+def test_only_channel_pictures_drawn_when_sent_without_controls_may_be_merged() -> None:
     assert PictureOutbox.takes(picture("card"))
     assert not PictureOutbox.takes(Outgoing(content="Place your bets"))
-    assert not PictureOutbox.takes(Outgoing(content="card", image=b"x", hand_button=True))
-    assert not PictureOutbox.takes(Outgoing(content="card", image=b"x", seat=0))
+    assert not PictureOutbox.takes(Outgoing(content="live board", image=b"x"))  # edited later
+    assert not PictureOutbox.takes(Outgoing(content="card", render=bytes, hand_button=True))
+    assert not PictureOutbox.takes(Outgoing(content="card", render=bytes, seat=0))
 
 
 def test_merged_text_stays_within_discords_message_limit_dropping_the_oldest_lines() -> None:
