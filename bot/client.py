@@ -14,6 +14,7 @@ from bot.games.catalog import ENTRIES
 from bot.storage import Storage
 from bot.tables.components import Component
 from bot.tables.custom_ids import BoardPage
+from bot.tables.global_pacer import GlobalPacer, PictureOutbox, install, limit_from_env
 from bot.tables.lease import LeaseKeeper
 from bot.tables.pacer import ChannelPacer
 from bot.tables.registry import Tables
@@ -64,6 +65,9 @@ class RaceBot(commands.Bot):
         self.settings = settings
         self.timing = timing or Timing()
         self.pacer = ChannelPacer(self.timing.channel_burst, self.timing.channel_window)
+        self.requests = GlobalPacer(limit_from_env())  # Discord's global limit, kept by the bot itself
+        install(self.http, self.requests)
+        self.outbox = PictureOutbox(self.requests, self.pacer)
         self.tables = Tables(self)
         self.leases = LeaseKeeper(self, settings.own_shards, settings.shard_count or 1)
         self.router = Router(self)

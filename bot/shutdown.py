@@ -82,9 +82,9 @@ async def _quiesce(bot: discord.Client, request: StopRequest) -> None:
     """Take every table's lock (so its current step ends and no other begins)."""
     tables = getattr(getattr(bot, "tables", None), "by_id", {})
     locks = [lock for table in list(tables.values()) if (lock := getattr(table, "lock", None)) is not None]
-    seating = getattr(getattr(bot, "tables", None), "seating", None)
+    seating = getattr(getattr(bot, "tables", None), "seating_locks", None)
     if seating is not None:
-        locks.append(seating)  # a lobby being opened right now is stored before we close
+        locks.extend(seating())  # a lobby being opened right now is stored before we close
 
     async def take_all() -> None:
         for lock in locks:

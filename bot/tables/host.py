@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 
     from bot.storage import Storage
     from bot.tables.custom_ids import BoardPage
+    from bot.tables.global_pacer import PictureOutbox
     from bot.tables.lease import LeaseKeeper
     from bot.tables.pacer import ChannelPacer
     from bot.tables.registry import Tables
@@ -20,6 +21,7 @@ class Host(Protocol):
     storage: Storage
     timing: Timing
     pacer: ChannelPacer
+    outbox: PictureOutbox  # race pictures, paced under the global limit and merged when stale
     tables: Tables
     leases: LeaseKeeper  # which games this process drives (several processes on one database)
     stopping: bool  # shutting down: take no new games

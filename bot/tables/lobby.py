@@ -64,9 +64,9 @@ async def on_lobby(table: Table, interaction: discord.Interaction, op: str, kick
     """
     with contextlib.suppress(discord.HTTPException):
         await interaction.response.defer()
-    # A join also takes the bot-wide seating lock: "one game per player in a server" is checked
+    # A join also takes the server's seating lock: "one game per player in a server" is checked
     # across tables, so two joins in two channels at once must not both pass the check.
-    seating = table.bot.tables.seating if op == "join" else contextlib.nullcontext()
+    seating = table.bot.tables.seating(table.guild_id) if op == "join" else contextlib.nullcontext()
     async with seating, table.lock:
         start = await _lobby_change(table, interaction, op, kicked)
     if start:

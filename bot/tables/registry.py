@@ -45,7 +45,7 @@ class Tables:
         self.by_id: dict[int, Table] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
         self._settling: dict[int, asyncio.Task[None]] = {}
-        self.seating = asyncio.Lock()
+        self._seating: dict[int, asyncio.Lock] = {}
         # Set once the stored games are back (resume_all): before that, a channel that looks free may
         # hold a stored game, and a player who looks free may be seated in one.
         self.resumed = asyncio.Event()
@@ -59,6 +59,16 @@ class Tables:
                 await reply(interaction, STARTING)
                 return False
         return True
+
+    def seating(self, guild_id: int) -> asyncio.Lock:
+        """One server's seating lock: every seating rule (a game per channel, a game per player, the
+        caps) is within one server, so starts in other servers never wait for it (issue 15: with one
+        bot-wide lock, 50 starts at once queued behind each other's database writes past 3 s)."""
+        return self._seating.setdefault(guild_id, asyncio.Lock())
+
+    def seating_locks(self) -> list[asyncio.Lock]:
+        """Every server's seating lock (a stopping bot takes them all: see bot.shutdown)."""
+        return list(self._seating.values())
 
     def in_channel(self, channel_id: int) -> Table | None:
         return next((t for t in self.by_id.values() if t.channel_id == channel_id and not t.closed), None)
@@ -95,7 +105,9 @@ class Tables:
         if not await self.ready_for(interaction):
             return None
         entry = self.catalog[kind]
-        async with self.seating:  # two starts at once in one channel must not both get a lobby
+        async with self.seating(
+            interaction.guild_id
+        ):  # two starts at once in one channel must not both get a lobby
             existing = self.in_channel(interaction.channel_id)
             if existing is not None:
                 title = existing.presenter.title

@@ -91,6 +91,7 @@ class Table:
         self.run_id = new_run()  # this table's run (a restart makes a new Table): part of each nonce
         self.gone = False  # the channel is gone for good (see channel_gone)
         self.settled = False  # the results are stored (presenters say "Results saved" only then)
+        self._users: dict[int, discord.User] = {}  # players fetched for DMs, once per game
 
     # --- who is who ---------------------------------------------------------
 
@@ -421,12 +422,23 @@ class Table:
         channel = self.channel or await self._fetch_channel()
         if channel is None:
             return None
+        if self.bot.outbox.takes(out):  # a race picture: it may wait, or merge into the next (global_pacer)
+            await self.bot.outbox.post(self.channel_id, out, self._post, wait=self.pace <= 0)
+            return None
+        self.bot.outbox.close(self.channel_id)
+        async with self.bot.pacer.turn(self.channel_id):
+            return await self._post(out)
+
+    async def _post(self, out: Outgoing) -> discord.Message | None:
+        """One channel post, retried with the same nonce (so nothing is posted twice)."""
+        channel = self.channel or await self._fetch_channel()
+        if channel is None:
+            return None
         self.posts += 1
         tag = nonce(self.game_id, self.run_id, self.posts)
 
         async def attempt() -> discord.Message:
-            async with self.bot.pacer.turn(self.channel_id):
-                return await channel.send(nonce=tag, **self.message_kwargs(out))
+            return await channel.send(nonce=tag, **self.message_kwargs(out))
 
         try:
             return await deliver(attempt, self.bot.timing, f"A post of game {self.game_id}")
@@ -469,7 +481,11 @@ class Table:
         tag = nonce(self.game_id, self.run_id, self.posts, "d")
 
         async def attempt() -> discord.Message:
-            user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
+            # Fetched once per game (the bot has no member cache to find players in).
+            user = (
+                self.bot.get_user(user_id) or self._users.get(user_id) or await self.bot.fetch_user(user_id)
+            )
+            self._users[user_id] = user
             return await user.send(nonce=tag, **self.message_kwargs(out))
 
         try:

@@ -7,6 +7,7 @@ view and its own events (the table splits every batch before this presenter sees
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -216,11 +217,10 @@ class HotStreakPresenter(Presenter):
 
     async def _frame(self, event: Event) -> Outgoing:
         frame = event.data["frame"]
-        image = await asyncio.to_thread(render_race, frame)
         number = f"Card {event.data.get('flip')}" if event.kind == "card_flipped" else "Deck dry"
         return Outgoing(
             content=f"**{number}** · {race_line(event.kind, event.data)}",
-            image=image,
+            render=functools.partial(render_race, frame),  # drawn when sent; never if merged as stale
             image_name=f"race{frame['race']}-{event.data.get('flip', 'fold')}.png",
             alt=alt_text(frame),
         )

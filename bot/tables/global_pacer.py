@@ -1,0 +1,264 @@
+"""Keeps the whole bot under Discord's global rate limit by itself, most urgent work first.
+
+Discord allows a bot about 50 requests per second across all routes; beyond that every request is
+answered 429 and discord.py holds *everything* (prompts included) until the limit resets. So the bot
+meters its own requests instead:
+
+- Interaction answers (``/interactions/...`` callbacks and ``/webhooks/...`` followups) are exempt,
+  as Discord exempts them: a click is always acknowledged at once.
+- Every other request waits for a slot. Waiting work is served by urgency: prompts, turn messages, DMs
+  and edits (``URGENT``) before race pictures (``PICTURE``), oldest first within each.
+- A race picture still waiting when the next picture of the same channel comes is stale: the two are
+  merged (the text of both, the newer picture) and only one message is sent (:class:`PictureOutbox`).
+
+The window is strict: a request is granted only while fewer than ``limit`` requests are in flight or
+finished within the last ``window`` seconds. A request reaches Discord no later than it finishes, so
+Discord never counts more than ``limit`` in any window, however the network delays them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import dataclasses
+import heapq
+import itertools
+import logging
+import os
+from collections import deque
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.tables.pacer import ChannelPacer
+    from bot.tables.presenter import Outgoing
+
+log = logging.getLogger(__name__)
+
+URGENT = 0
+PICTURE = 1
+
+#: Discord's documented global limit for a bot (large bots can ask Discord for more).
+DISCORD_GLOBAL_LIMIT = 50.0
+EXEMPT_PREFIXES = ("/interactions/", "/webhooks/")
+MESSAGE_LIMIT = 2000
+
+# Set while this task holds a slot already (the outbox takes its slot before it sends).
+_granted: contextvars.ContextVar[bool] = contextvars.ContextVar("global_pacer_granted", default=False)
+
+
+def limit_from_env() -> float | None:
+    """``DISCORD_GLOBAL_LIMIT`` (requests per second; ``0`` or ``none``: no pacing), default 50.
+
+    Ruling: a setting, not a constant, because Discord raises the limit for large bots on request.
+    """
+    raw = os.environ.get("DISCORD_GLOBAL_LIMIT", "").strip().lower()
+    if not raw:
+        return DISCORD_GLOBAL_LIMIT
+    if raw in ("0", "none", "off"):
+        return None
+    return float(raw)
+
+
+def exempt(path: str) -> bool:
+    return path.startswith(EXEMPT_PREFIXES)
+
+
+class GlobalPacer:
+    """At most ``limit`` requests per ``window`` seconds across the bot, urgent ones first."""
+
+    def __init__(self, limit: float | None, window: float = 1.0) -> None:
+        self.limit = limit
+        self.window = window
+        self.in_flight = 0
+        self.waited = 0  # requests that had to queue (for the bench's figures)
+        self.granted = 0
+        self._done: deque[float] = deque()
+        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
+        self._order = itertools.count()
+        self._timer: asyncio.TimerHandle | None = None
+
+    def figures(self) -> dict[str, Any]:
+        return {"granted": self.granted, "waited": self.waited, "waiting": len(self._queue)}
+
+    @contextlib.asynccontextmanager
+    async def slot(self, urgency: int | None = None) -> AsyncIterator[None]:
+        """Hold one request's slot; inside a slot already held (see PictureOutbox), pass straight through."""
+        if self.limit is None or _granted.get():
+            yield
+            return
+        await self._acquire(URGENT if urgency is None else urgency)
+        token = _granted.set(True)
+        try:
+            yield
+        finally:
+            _granted.reset(token)
+            self._release()
+
+    async def _acquire(self, urgency: int) -> None:
+        if not self._queue and self._has_room():
+            self._take()
+            return
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        heapq.heappush(self._queue, (urgency, next(self._order), future))
+        self.waited += 1
+        self._pump()
+        try:
+            await future
+        except asyncio.CancelledError:
+            if future.done() and not future.cancelled():  # granted as it was cancelled: give it back
+                self.in_flight -= 1
+                self._pump()
+            raise
+
+    def _has_room(self) -> bool:
+        assert self.limit is not None
+        now = asyncio.get_running_loop().time()
+        while self._done and now - self._done[0] >= self.window:
+            self._done.popleft()
+        return self.in_flight + len(self._done) < self.limit
+
+    def _take(self) -> None:
+        self.in_flight += 1
+        self.granted += 1
+
+    def _release(self) -> None:
+        self.in_flight -= 1
+        self._done.append(asyncio.get_running_loop().time())
+        self._pump()
+
+    def _pump(self) -> None:
+        """Grant waiting requests, most urgent first, while there is room; else wake when there will be."""
+        while self._queue and self._has_room():
+            _, _, future = heapq.heappop(self._queue)
+            if not future.done():
+                self._take()
+                future.set_result(None)
+        if self._queue and self._done and self._timer is None:
+            loop = asyncio.get_running_loop()
+            self._timer = loop.call_at(self._done[0] + self.window, self._on_timer)
+
+    def _on_timer(self) -> None:
+        self._timer = None
+        self._pump()
+
+
+def install(http: Any, pacer: GlobalPacer) -> None:
+    """Route every REST request of discord.py's HTTP client (``bot.http``) through ``pacer``."""
+    original = http.request
+
+    async def request(route: Any, **kwargs: Any) -> Any:
+        if pacer.limit is None or exempt(route.path):
+            return await original(route, **kwargs)
+        async with pacer.slot(URGENT):
+            return await original(route, **kwargs)
+
+    http.request = request
+
+
+@dataclasses.dataclass
+class _Waiting:
+    out: Outgoing
+    task: asyncio.Task[None] | None = None
+    started: bool = False
+    open: bool = True  # nothing else was sent in the channel since: a newer picture may merge into it
+    merged: int = 0
+
+
+class PictureOutbox:
+    """Race pictures of each channel, sent in order behind the channel's other messages, and merged
+    when one is still waiting as the next comes (the game keeps its pace; the channel gets fewer,
+    fresher pictures)."""
+
+    def __init__(self, global_pacer: GlobalPacer, channel_pacer: ChannelPacer, drawing: int = 1) -> None:
+        self.global_pacer = global_pacer
+        self.channel_pacer = channel_pacer
+        self.merged = 0
+        self._waiting: dict[int, _Waiting] = {}
+        # Pictures drawn at once: the drawing holds the GIL for part of its time, so more threads only
+        # take turns on the loop's core; pictures waiting for it are merged when stale.
+        self._drawing = asyncio.Semaphore(drawing)
+
+    @staticmethod
+    def takes(out: Outgoing) -> bool:
+        """A channel picture drawn when sent (``Outgoing.render``: a race frame) with nothing to click.
+
+        Ruling: only pictures that say so are taken; any other message's sender may need the message
+        back (a live board that is edited later), which a queued picture cannot give."""
+        return (
+            out.seat is None
+            and out.render is not None
+            and out.embed is None  # a picture inside an embed (a race's setup) is never merged away
+            and out.controls is None
+            and out.view is None
+            and not out.hand_button
+        )
+
+    async def post(
+        self,
+        channel_id: int,
+        out: Outgoing,
+        send: Callable[[Outgoing], Awaitable[Any]],
+        *,
+        wait: bool = False,
+    ) -> None:
+        """Queue ``out``; returns once it holds its place in the channel's order, or with ``wait`` once it
+        is sent. Ruling: a game at pace 0 ("as fast as the messages go") waits for each picture, so
+        none is merged; a paced game goes on at its pace, and a picture it outran is merged."""
+        waiting = self._waiting.get(channel_id)
+        if waiting is not None and waiting.open and not waiting.started:
+            waiting.out = merge(waiting.out, out)
+            waiting.merged += 1
+            self.merged += 1
+            return
+        entry = _Waiting(out)
+        self._waiting[channel_id] = entry
+        entry.task = asyncio.create_task(self._send(channel_id, entry, send), name=f"picture-{channel_id}")
+        if wait:
+            await entry.task
+        else:
+            # One turn of the loop: the task queues for the channel's turn before anything sent after it.
+            await asyncio.sleep(0)
+
+    def close(self, channel_id: int) -> None:
+        """Something else is being sent in the channel: later pictures must come after it, not merge."""
+        waiting = self._waiting.get(channel_id)
+        if waiting is not None:
+            waiting.open = False
+
+    async def _send(
+        self, channel_id: int, entry: _Waiting, send: Callable[[Outgoing], Awaitable[Any]]
+    ) -> None:
+        try:
+            async with (
+                self.channel_pacer.turn(channel_id),
+                self.global_pacer.slot(PICTURE),
+                self._drawing,
+            ):
+                entry.started = True
+                out = entry.out
+                if out.image is None and out.render is not None:
+                    # Drawn now, off the event loop, one picture at a time so clicks stay answered.
+                    image = await asyncio.to_thread(out.render)
+                    out = dataclasses.replace(out, image=image, render=None)
+                await send(out)
+        except Exception:
+            log.exception("Could not post a picture in channel %s", channel_id)
+        finally:
+            if self._waiting.get(channel_id) is entry:
+                del self._waiting[channel_id]
+
+    async def drain(self) -> None:
+        """Wait for every queued picture (a finishing game's last frames)."""
+        tasks = [w.task for w in self._waiting.values() if w.task is not None]
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def merge(older: Outgoing, newer: Outgoing) -> Outgoing:
+    """The stale picture's text kept above the newer one's; only the newer picture is shown."""
+    lines = [line for part in (older.content, newer.content) if part for line in part.splitlines()]
+    while len(lines) > 1 and len("\n".join(lines)) > MESSAGE_LIMIT:
+        lines.pop(0)  # Discord's message limit: the oldest lines go first
+    return dataclasses.replace(newer, content="\n".join(lines))

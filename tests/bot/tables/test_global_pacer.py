@@ -1,0 +1,211 @@
+"""The global pacer: urgent work before pictures, interaction answers never wait, stale pictures merged.
+
+No timings are asserted: a window of 0 s makes room depend only on the requests in flight, so each test
+decides exactly when room appears by releasing a slot it holds.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.tables.global_pacer import PICTURE, URGENT, GlobalPacer, PictureOutbox, install, merge
+from bot.tables.pacer import ChannelPacer
+from bot.tables.presenter import Outgoing
+
+
+async def settle() -> None:
+    for _ in range(10):
+        await asyncio.sleep(0)
+
+
+class Holder:
+    """Holds one slot of ``pacer`` until released, so everything else must queue."""
+
+    def __init__(self, pacer: GlobalPacer) -> None:
+        self.pacer = pacer
+        self.release = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    async def __aenter__(self) -> Holder:
+        self.task = asyncio.create_task(self._hold())
+        await settle()
+        return self
+
+    async def _hold(self) -> None:
+        async with self.pacer.slot():
+            await self.release.wait()
+
+    async def __aexit__(self, *exc: object) -> None:
+        self.release.set()
+        assert self.task is not None
+        await self.task
+
+
+async def test_urgent_work_is_served_before_pictures_and_oldest_first_within_each() -> None:
+    pacer = GlobalPacer(limit=1, window=0.0)
+    served: list[str] = []
+
+    async def request(name: str, urgency: int) -> None:
+        async with pacer.slot(urgency):
+            served.append(name)
+
+    async with Holder(pacer):
+        tasks = [
+            asyncio.create_task(request("picture 1", PICTURE)),
+            asyncio.create_task(request("prompt 1", URGENT)),
+            asyncio.create_task(request("picture 2", PICTURE)),
+            asyncio.create_task(request("turn message", URGENT)),
+        ]
+        await settle()
+        assert served == []  # nobody passes while the limit is spent
+    await asyncio.gather(*tasks)
+    assert served == ["prompt 1", "turn message", "picture 1", "picture 2"]
+
+
+async def test_never_more_requests_in_flight_than_the_limit() -> None:
+    pacer = GlobalPacer(limit=3, window=0.0)
+    in_flight, most = 0, 0
+
+    async def request() -> None:
+        nonlocal in_flight, most
+        async with pacer.slot():
+            in_flight += 1
+            most = max(most, in_flight)
+            await settle()
+            in_flight -= 1
+
+    await asyncio.gather(*(request() for _ in range(20)))
+    assert most == 3 and pacer.granted == 20
+
+
+async def test_a_waiting_request_that_is_cancelled_gives_its_place_to_the_next() -> None:
+    pacer = GlobalPacer(limit=1, window=0.0)
+    served: list[str] = []
+
+    async def request(name: str) -> None:
+        async with pacer.slot():
+            served.append(name)
+
+    async with Holder(pacer):
+        gone = asyncio.create_task(request("cancelled"))
+        kept = asyncio.create_task(request("kept"))
+        await settle()
+        gone.cancel()
+    await kept
+    assert served == ["kept"] and pacer.in_flight == 0
+
+
+@dataclass
+class FakeRoute:
+    path: str
+
+
+@dataclass
+class FakeHttp:
+    """discord.py's HTTP client as far as ``install`` sees it: one ``request`` coroutine."""
+
+    made: list[str] = field(default_factory=list)
+
+    async def request(self, route: FakeRoute, **kwargs: Any) -> str:
+        self.made.append(route.path)
+        return route.path
+
+
+async def test_interaction_answers_and_followups_pass_while_the_limit_is_spent() -> None:
+    pacer = GlobalPacer(limit=1, window=0.0)
+    http = FakeHttp()
+    install(http, pacer)
+    async with Holder(pacer):
+        message = asyncio.create_task(http.request(FakeRoute("/channels/1/messages")))
+        await http.request(FakeRoute("/interactions/5/token/callback"))
+        await http.request(FakeRoute("/webhooks/7/token"))
+        await settle()
+        assert http.made == ["/interactions/5/token/callback", "/webhooks/7/token"]
+    await message
+    assert http.made[-1] == "/channels/1/messages"
+
+
+async def test_without_a_limit_nothing_waits() -> None:
+    pacer = GlobalPacer(limit=None)
+    http = FakeHttp()
+    install(http, pacer)
+    assert await http.request(FakeRoute("/channels/1/messages")) == "/channels/1/messages"
+    assert pacer.granted == 0
+
+
+def picture(text: str) -> Outgoing:
+    return Outgoing(content=text, render=text.encode)
+
+
+async def test_a_stale_picture_is_merged_into_the_next_keeping_both_texts() -> None:
+    pacer = GlobalPacer(limit=1, window=0.0)
+    outbox = PictureOutbox(pacer, ChannelPacer(5, 5.0))
+    sent: list[Outgoing] = []
+
+    async def send(out: Outgoing) -> None:
+        sent.append(out)
+
+    async with Holder(pacer):
+        await outbox.post(1, picture("card 1"), send)
+        await outbox.post(1, picture("card 2"), send)  # card 1 is still waiting: stale
+        await outbox.post(1, picture("card 3"), send)
+        await outbox.post(2, picture("other table"), send)  # another channel is never merged
+    await outbox.drain()
+    ours = [s for s in sent if s.content != "other table"]
+    assert [s.content for s in ours] == ["card 1\ncard 2\ncard 3"]
+    assert ours[0].image == b"card 3" and outbox.merged == 2
+    assert any(s.content == "other table" for s in sent)
+
+
+async def test_a_picture_is_not_merged_across_a_message_sent_after_it() -> None:
+    pacer = GlobalPacer(limit=1, window=0.0)
+    outbox = PictureOutbox(pacer, ChannelPacer(5, 5.0))
+    sent: list[str] = []
+
+    async def send(out: Outgoing) -> None:
+        sent.append(out.content)
+
+    async with Holder(pacer):
+        await outbox.post(1, picture("card 5"), send)
+        outbox.close(1)  # the race results go out after card 5
+        await outbox.post(1, picture("next race"), send)
+    await outbox.drain()
+    assert sent == ["card 5", "next race"] and outbox.merged == 0
+
+
+def test_only_channel_pictures_drawn_when_sent_without_controls_may_be_merged() -> None:
+    assert PictureOutbox.takes(picture("card"))
+    assert not PictureOutbox.takes(Outgoing(content="Place your bets"))
+    assert not PictureOutbox.takes(Outgoing(content="live board", image=b"x"))  # edited later
+    assert not PictureOutbox.takes(Outgoing(content="card", render=bytes, hand_button=True))
+    assert not PictureOutbox.takes(Outgoing(content="card", render=bytes, seat=0))
+
+
+def test_merged_text_stays_within_discords_message_limit_dropping_the_oldest_lines() -> None:
+    merged = merge(picture("old line " * 250), picture("new line"))
+    assert merged.content.endswith("new line") and len(merged.content) <= 2000
+
+
+async def test_a_picture_merged_away_is_never_drawn() -> None:
+    pacer = GlobalPacer(limit=1, window=0.0)
+    outbox = PictureOutbox(pacer, ChannelPacer(5, 5.0))
+    drawn: list[str] = []
+    sent: list[Outgoing] = []
+
+    def drawing(name: str) -> Outgoing:
+        def render() -> bytes:
+            drawn.append(name)
+            return name.encode()
+
+        return Outgoing(content=name, render=render)
+
+    async def send(out: Outgoing) -> None:
+        sent.append(out)
+
+    async with Holder(pacer):
+        await outbox.post(1, drawing("card 1"), send)
+        await outbox.post(1, drawing("card 2"), send)
+    await outbox.drain()
+    assert drawn == ["card 2"] and [s.image for s in sent] == [b"card 2"]
