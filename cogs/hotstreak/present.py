@@ -12,8 +12,12 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import Decision, Event
+from bot.games.hotstreak.narration import changes_track
 from bot.games.hotstreak.render import alt_text, render_race
+from bot.games.hotstreak.replay import race_replay
+from bot.games.odds import Odds, odds_for
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
+from cogs.hotstreak.frames import odds_view
 from cogs.hotstreak.words import (
     EMOJI,
     PLACES,
@@ -31,6 +35,9 @@ from cogs.hotstreak.words import (
 
 if TYPE_CHECKING:
     from bot.tables.table import Table
+
+ODDS_BUDGET_MS = 150
+"""Simulation time per frame: a busy bot shows odds from fewer races rather than hold a card up."""
 
 COLOUR = discord.Colour.from_rgb(232, 93, 4)
 RULES = """\
@@ -168,6 +175,12 @@ class HotStreakPresenter(Presenter):
 
     async def announce(self, table: Table, events: list[Event]) -> list[Outgoing]:
         names = self._names(table)
+        view = table.public_view()
+        if view["phase"] == "race":
+            # The tickets on the frames: a race's bets and the cash before its payouts.
+            table.notes["holdings"] = {"race": view["race"], "bets": view["bets"], "cash": view["cash"]}
+        frames = [e for e in events if e.kind in ("card_flipped", "bar_folded")]
+        ended = any(e.kind == "race_over" for e in events)
         out: list[Outgoing] = []
         reshuffled = False
         results: dict[str, Any] = {}
@@ -184,7 +197,10 @@ class HotStreakPresenter(Presenter):
                     )
                 )
             elif event.kind in ("card_flipped", "bar_folded"):
-                out.append(await self._frame(event))
+                index = frames.index(event)
+                later = sum(1 for e in frames[index + 1 :] if e.kind == "card_flipped")
+                last = ended and index == len(frames) - 1
+                out.append(await self._frame(table, view, event, ended=last, flips_after=later))
             elif event.kind == "doubled":
                 out.append(
                     Outgoing(content=f"✖️2 **{names[data['seat']]}** doubles {data['label'].rstrip('.')}.")
@@ -192,9 +208,7 @@ class HotStreakPresenter(Presenter):
             elif event.kind in ("race_over", "payouts"):
                 results[event.kind] = data
                 if len(results) == 2:
-                    out.append(
-                        Outgoing(embed=self._results_embed(table, results["race_over"], results["payouts"]))
-                    )
+                    out.append(await self._results(table, results["race_over"], results["payouts"]))
                     results = {}
             elif event.kind == "game_over":
                 out.append(Outgoing(embed=self._standings_embed(table, data)))
@@ -214,16 +228,47 @@ class HotStreakPresenter(Presenter):
                 )
         return out
 
-    async def _frame(self, event: Event) -> Outgoing:
+    async def _frame(
+        self, table: Table, view: dict[str, Any], event: Event, *, ended: bool, flips_after: int
+    ) -> Outgoing:
         frame = event.data["frame"]
-        image = await asyncio.to_thread(render_race, frame)
+        held = table.notes.get("holdings") or {}
+        if held.get("race") == frame["race"]:
+            frame = {**frame, "bets": held["bets"], "cash": held["cash"]}
+        chances = await _odds(odds_view(view, frame, ended=ended, flips_after=flips_after))
+        replay = table.notes.setdefault("replay", {"race": frame["race"], "frames": [], "odds": []})
+        if replay["race"] != frame["race"]:
+            replay.update(race=frame["race"], frames=[], odds=[])
+        replay["frames"].append(frame)
+        replay["odds"].append(chances)
         number = f"Card {event.data.get('flip')}" if event.kind == "card_flipped" else "Deck dry"
+        content = f"**{number}** · {race_line(event.kind, event.data)}"
+        if not changes_track(event):
+            # Ruling: a card that changes nothing on the track gets its line of narration, no picture.
+            return Outgoing(content=content)
+        players = self._names(table)
+        image = await asyncio.to_thread(render_race, frame, odds=chances, players=players)
         return Outgoing(
-            content=f"**{number}** · {race_line(event.kind, event.data)}",
+            content=content,
             image=image,
             image_name=f"race{frame['race']}-{event.data.get('flip', 'fold')}.png",
-            alt=alt_text(frame),
+            alt=alt_text(frame, odds=chances, players=players),
         )
+
+    async def _results(self, table: Table, over: dict[str, Any], payouts: dict[str, Any]) -> Outgoing:
+        """The race's results with its replay (built off the event loop from the frames this process saw)."""
+        embed = self._results_embed(table, over, payouts)
+        replay = table.notes.pop("replay", None)
+        if not replay or replay["race"] != over["race"] or not replay["frames"]:
+            return Outgoing(embed=embed)
+        try:
+            animation = await asyncio.to_thread(
+                race_replay, replay["frames"], odds=replay["odds"], players=self._names(table)
+            )
+        except (ValueError, OSError):
+            return Outgoing(embed=embed)
+        embed.set_image(url=f"attachment://{animation.filename}")
+        return Outgoing(embed=embed, image=animation.data, image_name=animation.filename, alt=animation.alt)
 
     async def _race_setup(self, table: Table, data: dict[str, Any]) -> Outgoing:
         view = table.public_view()
@@ -239,8 +284,9 @@ class HotStreakPresenter(Presenter):
         # The deck is built when the picks are in: face-up cards plus each seat's secret card(s).
         per_seat = view["submit_count"]
         view["cards_left"] = len(data["face_up"]) + per_seat * len(table.seats)
-        image = await asyncio.to_thread(render_race, view)
-        return Outgoing(embed=embed, image=image, image_name="track.png", alt=alt_text(view))
+        chances = await _odds(view)
+        image = await asyncio.to_thread(render_race, view, odds=chances)
+        return Outgoing(embed=embed, image=image, image_name="track.png", alt=alt_text(view, odds=chances))
 
     def _results_embed(self, table: Table, over: dict[str, Any], payouts: dict[str, Any]) -> discord.Embed:
         names = self._names(table)
@@ -285,8 +331,12 @@ class HotStreakPresenter(Presenter):
             return []  # a new game: the table announces its opening
         view = table.public_view()
         if view["phase"] == "race":
-            image = await asyncio.to_thread(render_race, view)
-            return [Outgoing(content=f"Race {view['race']} in progress.", image=image, alt=alt_text(view))]
+            table.notes["holdings"] = {"race": view["race"], "bets": view["bets"], "cash": view["cash"]}
+            players = self._names(table)
+            chances = await _odds(view)
+            image = await asyncio.to_thread(render_race, view, odds=chances, players=players)
+            alt = alt_text(view, odds=chances, players=players)
+            return [Outgoing(content=f"Race {view['race']} in progress.", image=image, alt=alt)]
         return []
 
     def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
@@ -308,3 +358,8 @@ class HotStreakPresenter(Presenter):
 
     def rules_text(self) -> str:
         return RULES
+
+
+async def _odds(view: dict[str, Any]) -> Odds | None:
+    """The odds of a public view, simulated off the event loop within ``ODDS_BUDGET_MS``."""
+    return await asyncio.to_thread(odds_for, "hotstreak", view, budget_ms=ODDS_BUDGET_MS)
