@@ -1,0 +1,68 @@
+"""Watching Hot Streak through the fake Discord: odds on every picture, a replay per race, no needless pictures."""
+
+from __future__ import annotations
+
+import re
+
+from bot.client import RaceBot
+from bot.games.base import Action
+from bot.games.catalog import entry
+from bot.games.hotstreak.narration import changes_track
+from tests.cogs.conftest import World
+from tests.cogs.test_hotstreak import open_table
+
+ODDS = re.compile(r"\w+ \d+% to win, \d+% to place")
+
+
+async def test_a_game_shows_odds_on_its_frames_and_posts_a_replay_with_each_races_results(
+    world: World, bot: RaceBot
+) -> None:
+    lobby, table = await open_table(world, "bob", ai=2)
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+    await table.play_to_the_end()
+
+    channel = world.fake.channel_messages(world.channel)
+    pictures = [m for m in channel if m.attachments and m.content.startswith(("**Card", "**Deck dry"))]
+    assert pictures
+    for message in pictures:
+        alt = message.attachments[0].description or ""
+        assert ODDS.search(alt), alt
+        # The alt text says how many races the odds rest on (a finished race's are certain) and who holds what.
+        assert ("simulated races" in alt or "Odds (exact)" in alt) and "Tickets:" in alt
+
+    results = [m for m in channel if m.embeds and "results" in (m.embeds[0].get("title") or "")]
+    assert len(results) == 3
+    for message in results:
+        (replay,) = message.attachments
+        assert replay.filename.endswith(".gif") and replay.size < 8 * 1024 * 1024
+        assert (replay.description or "").startswith("Animated replay of Hot Streak race")
+        assert message.embeds[0]["image"]["url"] == f"attachment://{replay.filename}"
+
+
+async def test_a_race_posts_one_picture_per_card_that_changes_the_track_plus_its_opening_picture(
+    world: World, bot: RaceBot
+) -> None:
+    lobby, table = await open_table(world, "bob", ai=2)
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+    await table.play_to_the_end()
+
+    # What the cards did, from the stored game replayed on a fresh engine.
+    (row,) = [r for r in await bot.storage.history(world.guild.id)]
+    stored = await bot.storage.load_game(row.game_id)
+    assert stored is not None
+    game = entry("hotstreak")
+    engine = game.new_engine(len(stored.seats), stored.seed, game.stored_engine_settings(stored.settings))
+    changing = quiet = 0
+    for raw in stored.actions:
+        for event in engine.apply(Action.from_json(raw)):
+            if event.kind in ("card_flipped", "bar_folded"):
+                changing += changes_track(event)
+                quiet += not changes_track(event)
+
+    channel = world.fake.channel_messages(world.channel)
+    pictures = [
+        m for m in channel if m.attachments and not (m.embeds and "results" in m.embeds[0].get("title", ""))
+    ]
+    assert len(pictures) <= changing + 3  # one opening picture per race
+    narration_only = [m for m in channel if m.content.startswith("**Card") and not m.attachments]
+    assert len(narration_only) == quiet
