@@ -22,7 +22,7 @@ log = logging.getLogger(__name__)
 PageHandler = Callable[[discord.Interaction, BoardPage], Awaitable[None]]
 
 # Each catalogued game's command group, then the commands every game shares.
-EXTENSIONS = (*(entry.cog for entry in ENTRIES), "cogs.stats")
+EXTENSIONS = (*(entry.cog for entry in ENTRIES), "cogs.stats", "cogs.config")
 
 # What the invite asks for, and nothing more: post messages with embeds and images, in threads too.
 PERMISSIONS = discord.Permissions(
@@ -34,6 +34,11 @@ PERMISSIONS = discord.Permissions(
 )
 
 
+# Nobody is pinged unless a message names whom it means to ping (``Outgoing.ping``): never
+# @everyone, @here or a role, whatever a player's display name says.
+QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
+
+
 class RaceBot(commands.Bot):
     storage: Storage
 
@@ -43,7 +48,12 @@ class RaceBot(commands.Bot):
         # Guilds only: channels and permissions. No privileged intents, no message content.
         intents = discord.Intents.none()
         intents.guilds = True
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=QUIET,
+        )
         self.settings = settings
         self.timing = timing or Timing()
         self.pacer = ChannelPacer(self.timing.channel_burst, self.timing.channel_window)

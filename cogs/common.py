@@ -17,7 +17,7 @@ from discord.ext import commands
 from bot.games.catalog import Entry, entry
 from bot.storage import StorageError
 from bot.tables.presenter import Outgoing, Presenter
-from bot.tables.seats import Seat
+from bot.tables.seats import Seat, shown
 from bot.tables.table import SAVE_FAILED, Table, followup, reply
 
 if TYPE_CHECKING:
@@ -77,7 +77,7 @@ async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter:
     if table.engine is None:
         embed.description = "Waiting in the lobby for the host to start."
     else:
-        waiting = sorted({table.seats[d.player].name for d in table.human_pending() if d.player is not None})
+        waiting = sorted({table.seats[d.player].shown for d in table.human_pending() if d.player is not None})
         lines = presenter.status_lines(table)
         if waiting:
             lines.append("Waiting for: " + ", ".join(waiting))
@@ -97,7 +97,7 @@ async def cancel_game(bot: RaceBot, interaction: discord.Interaction, presenter:
         return
     # Closing writes to the database, which may wait for a lock longer than Discord's three seconds.
     await interaction.response.defer(thinking=True)
-    await bot.tables.close(table, "cancelled", f"Cancelled by {interaction.user.display_name}.")
+    await bot.tables.close(table, "cancelled", f"Cancelled by {shown(interaction.user.display_name)}.")
     await interaction.followup.send(
         f"🛑 {presenter.title} game #{table.game_id} was cancelled by {interaction.user.mention}. No results were recorded."
     )

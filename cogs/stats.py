@@ -17,6 +17,7 @@ from bot.leaderboard_image import BoardLine, alt_text, money, render_leaderboard
 from bot.storage import StorageError, period_start
 from bot.tables import custom_ids
 from bot.tables.components import button
+from bot.tables.seats import shown
 from bot.words import count
 
 if TYPE_CHECKING:
@@ -42,7 +43,7 @@ class StatsCog(commands.Cog):
         lines = [BoardLine(r.rank, r.name, r.net, r.games, r.wins, r.win_rate) for r in rows]
         image = await asyncio.to_thread(render_leaderboard, title, subtitle, lines)
         text = "\n".join(
-            f"`{line.rank:>3}.` **{line.name}** {money(line.net)} · {count(line.games, 'game')} · "
+            f"`{line.rank:>3}.` **{shown(line.name)}** {money(line.net)} · {count(line.games, 'game')} · "
             f"{count(line.wins, 'win')} ({line.win_rate:.0%})"
             for line in lines
         )
@@ -102,7 +103,7 @@ class StatsCog(commands.Cog):
         except StorageError:
             await interaction.response.send_message(STORAGE_DOWN, ephemeral=True)
             return
-        embed = discord.Embed(title=f"{target.display_name}'s record", colour=discord.Colour.teal())
+        embed = discord.Embed(title=f"{shown(target.display_name)}'s record", colour=discord.Colour.teal())
         if not records:
             embed.description = "No finished games in this server yet."
         for record in records:
@@ -137,7 +138,7 @@ class StatsCog(commands.Cog):
             return
         lines = [
             f"`#{row.game_id}` {GAME_TITLES.get(row.kind, row.kind)} · <t:{int(row.finished_at)}:R> · "
-            f"{row.players} players · won by **{', '.join(row.winners) or 'nobody'}**"
+            f"{row.players} players · won by **{', '.join(shown(w) for w in row.winners) or 'nobody'}**"
             for row in rows
         ]
         embed = discord.Embed(

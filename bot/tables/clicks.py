@@ -35,7 +35,7 @@ async def on_decision(table: Table, interaction: discord.Interaction, click: cus
         await reply(interaction, "I couldn't read this button; it may be from an older version of the bot.")
         return
     if mine != seat:
-        await reply(interaction, f"That's for {table.seats[seat].name}, not you.")
+        await reply(interaction, f"That's for {table.seats[seat].shown}, not you.")
         return
     if n != table.acted[seat] or not any(d.player == seat and d.kind == kind for d in table.human_pending()):
         await reply(interaction, STALE)

@@ -14,7 +14,7 @@ from bot.storage import StorageError
 from bot.tables import custom_ids
 from bot.tables.components import button, select
 from bot.tables.presenter import Outgoing
-from bot.tables.seats import AI_LEVELS, Seat, ai_seat
+from bot.tables.seats import AI_LEVELS, Seat, ai_seat, shown
 from bot.tables.table import SAVE_FAILED, Table, message_kwargs, now, reply
 
 
@@ -125,7 +125,7 @@ async def _lobby_change(table: Table, interaction: discord.Interaction, op: str,
             return False
         seats.pop(index)
     elif op == "cancel":
-        await _close(table, interaction, f"Cancelled by {user.display_name}.")
+        await _close(table, interaction, f"Cancelled by {shown(user.display_name)}.")
         return False
     elif op == "start":
         if len(seats) < table.entry.min_players:

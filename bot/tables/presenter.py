@@ -41,6 +41,8 @@ class Outgoing:
     controls: Controls | None = None  # a decision's buttons or menu; the table gives them their ids
     hand_button: bool = False  # add the "My hand" button
     hand_row: int | None = None
+    # Users this message means to ping (the player whose turn it is); nobody else is ever pinged.
+    ping: tuple[int, ...] = ()
 
     def file(self) -> discord.File | None:
         if self.image is None:

@@ -12,12 +12,14 @@ import discord
 
 from bot.games.base import GameError
 from bot.games.catalog import CATALOG, Entry
+from bot.server_settings import MAX_GAMES, MAX_HOSTED
 from bot.storage import StorageError, StoredGame
 from bot.tables import clicks, custom_ids
 from bot.tables.lobby import expire_lobby, lobby_message, on_lobby, start_game
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat, ai_seat
 from bot.tables.table import SAVE_FAILED, Table, followup, message_kwargs, reply
+from bot.words import count
 
 if TYPE_CHECKING:
     from bot.tables.host import Host
@@ -26,6 +28,7 @@ log = logging.getLogger(__name__)
 
 GONE = "This game has ended; these buttons no longer do anything."
 RESTARTING = "The bot is restarting; try again in a minute."
+STORAGE_BUSY = "I can't reach my storage right now; please try again in a moment."
 UNREADABLE = "I couldn't read this button; it may be from an older version of the bot."
 
 
@@ -89,6 +92,10 @@ class Tables:
                     f"You're already playing in <#{other.channel_id}>; finish or leave that game first.",
                 )
                 return None
+            refusal = await self._over_a_cap(interaction.guild_id, interaction.user.id)
+            if refusal is not None:
+                await reply(interaction, refusal)
+                return None
             # Acknowledge before touching the database, so a slow disk never makes the command time out.
             await interaction.response.defer()
             seats = [Seat(name=interaction.user.display_name, user_id=interaction.user.id)]
@@ -130,6 +137,33 @@ class Tables:
         if len(seats) >= int(settings["players"]):
             await start_game(table, lobby)
         return table
+
+    async def _over_a_cap(self, guild_id: int, user_id: int) -> str | None:
+        """Why this user may not open one more table in this server now, if they may not.
+
+        Counts come from storage, so they hold when several bot processes share a database. Ruling:
+        checked before acknowledging the command, so the refusal can be private; the counts are two
+        small reads, well within the three seconds Discord gives.
+        """
+        try:
+            stored = await self.bot.storage.get_server_settings(guild_id)
+            hosted = await self.bot.storage.count_open_tables_hosted(guild_id, user_id)
+            games = await self.bot.storage.count_running_games(guild_id)
+        except StorageError:
+            log.exception("Could not count the open games of server %s", guild_id)
+            return STORAGE_BUSY
+        most_hosted, most_games = MAX_HOSTED.read(stored), MAX_GAMES.read(stored)
+        if hosted >= int(most_hosted):
+            return (
+                f"You already host {count(hosted, 'open game')} in this server, the most it allows "
+                f"(`{MAX_HOSTED.key}`, games you left included); let one end or cancel it first."
+            )
+        if games >= int(most_games):
+            return (
+                f"This server already has {count(games, 'open game')}, the most it allows "
+                f"(`{MAX_GAMES.key}`); try again when one has ended."
+            )
+        return None
 
     async def close(self, table: Table, status: str, why: str) -> None:
         await table.stop()

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+import discord
+
 AI_LEVELS = ("easy", "normal")
 
 
@@ -29,8 +31,14 @@ class Seat:
     def owner_name(self) -> str:
         return self.name.removesuffix(" (AI)") if self.left_user_id is not None else self.name
 
+    @property
+    def shown(self) -> str:
+        """The name as message text: names are display names, so markdown and mentions are escaped
+        (a player called ``**bold**`` or ``@everyone`` is shown as typed and pings nobody)."""
+        return shown(self.name)
+
     def mention(self) -> str:
-        return f"<@{self.user_id}>" if self.user_id else f"**{self.name}**"
+        return f"<@{self.user_id}>" if self.user_id else f"**{self.shown}**"
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "user_id": self.user_id, "ai": self.ai, "left_user_id": self.left_user_id}
@@ -63,3 +71,8 @@ def ai_seat(taken: list[Seat], level: str = "normal") -> Seat:
     names = {seat.name for seat in taken}
     name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in names), f"Bot {len(taken) + 1} (AI)")
     return Seat(name=name, ai=level)
+
+
+def shown(name: str) -> str:
+    """Any user-given name as safe message text (see ``Seat.shown``)."""
+    return discord.utils.escape_markdown(discord.utils.escape_mentions(name))

@@ -266,7 +266,7 @@ class Table:
         self.deadline = None
         if not late:
             return
-        names = ", ".join(sorted({self.seats[d.player].name for d in late if d.player is not None}))
+        names = ", ".join(sorted({self.seats[d.player].shown for d in late if d.player is not None}))
         await self.send(Outgoing(content=f"⏰ Time's up for {names}: the AI decided for them."))
         for decision in late:
             if self._still_pending(decision):
@@ -376,7 +376,8 @@ class Table:
                 await self.send(
                     Outgoing(
                         content=f"📪 {self.seats[seat].mention()}, I can't send you direct messages. "
-                        "Press **My hand** in this channel to see your cards and make your picks."
+                        "Press **My hand** in this channel to see your cards and make your picks.",
+                        ping=(user_id,),
                     )
                 )
             else:
@@ -406,6 +407,18 @@ class Table:
             await self._retire_prompt()
         else:
             key, out = prompt
+            # The prompt pings the people it waits for in the channel (not those deciding in a DM).
+            out.ping = tuple(
+                sorted(
+                    {
+                        uid
+                        for d in waiting
+                        if d.player is not None
+                        and not self.is_private(d)
+                        and (uid := self.seats[d.player].user_id) is not None
+                    }
+                )
+            )
             shown = self._shown(out)
             if key == self._prompt_key and self._prompt_message is not None:
                 if shown != self._prompt_shown:  # an unchanged prompt is not edited again
@@ -457,6 +470,10 @@ class Table:
 
 def message_kwargs(out: Outgoing, *, editing: bool = False) -> dict[str, Any]:
     kwargs: dict[str, Any] = {"content": out.content or None, "embed": out.embed}
+    if out.ping:  # the bot's default pings nobody (bot.client.QUIET)
+        kwargs["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in out.ping]
+        )
     file = out.file()
     if editing:
         kwargs["attachments"] = [file] if file else []

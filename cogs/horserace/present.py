@@ -99,7 +99,7 @@ class HorseRacePresenter(Presenter):
         return Outgoing(content=f"Your horses this race: {held}. Cash: ${view['cash'][seat]}.")
 
     async def announce(self, table: Table, events: list[Event]) -> list[Outgoing]:
-        names = self._names(table)
+        names = [seat.shown for seat in table.seats]  # as message text (the board image draws _names)
         out: list[Outgoing] = []
         log = self._log(table)
         if any(e.kind in ("scratch", "scratch_reroll", "roll", "race_start", "race_won") for e in events):
@@ -183,7 +183,7 @@ class HorseRacePresenter(Presenter):
             return []  # a new game: the first race's setup message says it all
         view = table.public_view()
         hands = [
-            f"**{seat.name}**: {', '.join(str(h) for h in sorted(view['hands'][i])) or '—'} · ${view['cash'][i]}"
+            f"**{seat.shown}**: {', '.join(str(h) for h in sorted(view['hands'][i])) or '—'} · ${view['cash'][i]}"
             for i, seat in enumerate(table.seats)
         ]
         race = f"Race {view['race']}" + (f" of {view['races']}" if view["races"] else "")
@@ -200,7 +200,7 @@ class HorseRacePresenter(Presenter):
         turn = view["turn"]
         lines = [f"Race {view['race']} · {view['phase']} · jackpot ${view['jackpot']}"]
         if turn is not None:
-            lines.append(f"{table.seats[turn].name} to roll")
+            lines.append(f"{table.seats[turn].shown} to roll")
         return lines
 
     def rules_text(self) -> str:

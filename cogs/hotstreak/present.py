@@ -63,7 +63,7 @@ class HotStreakPresenter(Presenter):
     # --- prompts ------------------------------------------------------------------
 
     def _names(self, table: Table) -> list[str]:
-        return [seat.name for seat in table.seats]
+        return [seat.shown for seat in table.seats]  # message text: markdown and mentions escaped
 
     async def prompt(self, table: Table) -> tuple[str, Outgoing] | None:
         view = table.public_view()
@@ -72,7 +72,7 @@ class HotStreakPresenter(Presenter):
             return f"draft:{race}", self._draft_prompt(table, view)
         if phase in ("submit", "double"):
             waiting = sorted(
-                {table.seats[d.player].name for d in table.human_pending() if d.player is not None}
+                {table.seats[d.player].shown for d in table.human_pending() if d.player is not None}
             )
             if phase == "submit":
                 n = view["submit_count"]
@@ -273,7 +273,7 @@ class HotStreakPresenter(Presenter):
     async def _race_setup(self, table: Table, data: dict[str, Any]) -> Outgoing:
         view = table.public_view()
         embed = discord.Embed(title=f"🏁 Hot Streak — race {data['race']} of 3", colour=COLOUR)
-        embed.description = f"**{table.seats[data['first_better']].name}** bets first this race."
+        embed.description = f"**{table.seats[data['first_better']].shown}** bets first this race."
         embed.add_field(
             name="Face-up race cards",
             value=", ".join(card_label(c) for c in data["face_up"])[:1024],
@@ -353,7 +353,7 @@ class HotStreakPresenter(Presenter):
         view = table.public_view()
         return [
             f"Race {view['race']} of 3 · {view['phase']}",
-            " · ".join(f"{s.name} {money(c)}" for s, c in zip(table.seats, view["cash"], strict=True)),
+            " · ".join(f"{s.shown} {money(c)}" for s, c in zip(table.seats, view["cash"], strict=True)),
         ]
 
     def rules_text(self) -> str:

@@ -1,0 +1,136 @@
+"""``/config show|set|reset``: a server's settings, for members with Manage Server.
+
+Ruling: one ``set`` command with the setting as a choice and the value as text (autocompleted
+from the setting's choices) reads best in Discord's picker and needs no new command per setting;
+each setting is declared once in ``bot/server_settings.py``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.server_settings import SETTINGS, Setting
+from bot.storage import StorageError
+
+if TYPE_CHECKING:
+    from bot.client import RaceBot
+
+ONLY_MANAGERS = "Only members with **Manage Server** can change this server's settings."
+STORAGE_DOWN = "I can't reach the settings right now (storage problem); please try again in a moment."
+
+SETTING_CHOICES = [
+    app_commands.Choice(name=f"{s.key}: {s.description}"[:100], value=s.key) for s in SETTINGS.values()
+]
+
+
+def may_configure(interaction: discord.Interaction) -> bool:
+    """Discord hides the commands from others by default, but a server can change who sees them."""
+    perms = getattr(interaction.user, "guild_permissions", None)
+    return bool(perms and (perms.manage_guild or perms.administrator))
+
+
+@app_commands.guild_only()
+@app_commands.default_permissions(manage_guild=True)
+class ConfigCog(commands.GroupCog, group_name="config", group_description="This server's bot settings"):
+    def __init__(self, bot: RaceBot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    async def _allowed(self, interaction: discord.Interaction) -> bool:
+        if may_configure(interaction):
+            return True
+        await interaction.response.send_message(ONLY_MANAGERS, ephemeral=True)
+        return False
+
+    @app_commands.command(name="show", description="Every setting of this server and its value")
+    async def show(self, interaction: discord.Interaction) -> None:
+        if not await self._allowed(interaction):
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)  # before reading the database
+        try:
+            stored = await self.bot.storage.get_server_settings(interaction.guild_id or 0)
+        except StorageError:
+            await interaction.followup.send(STORAGE_DOWN, ephemeral=True)
+            return
+        embed = discord.Embed(title="Server settings", colour=discord.Colour.blurple())
+        for setting in SETTINGS.values():
+            value = setting.read(stored)
+            note = "" if setting.key in stored else " *(default)*"
+            embed.add_field(
+                name=setting.key,
+                value=f"**{setting.show(value)}**{note}\n{setting.description}",
+                inline=False,
+            )
+        embed.set_footer(text="Change one with /config set, or put it back with /config reset.")
+        await interaction.followup.send(embed=embed, ephemeral=True)
+
+    @app_commands.command(name="set", description="Change one setting of this server")
+    @app_commands.describe(setting="Which setting", value="Its new value")
+    @app_commands.choices(setting=SETTING_CHOICES)
+    async def set(self, interaction: discord.Interaction, setting: str, value: str) -> None:
+        if not await self._allowed(interaction):
+            return
+        chosen = SETTINGS.get(setting)
+        if chosen is None:
+            await interaction.response.send_message(f"There is no setting `{setting}`.", ephemeral=True)
+            return
+        try:
+            parsed = chosen.parse(value)
+        except ValueError as error:
+            await interaction.response.send_message(f"That value doesn't fit: {error}", ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await self.bot.storage.set_server_setting(interaction.guild_id or 0, chosen.key, parsed)
+        except StorageError:
+            await interaction.followup.send(STORAGE_DOWN + " Nothing was changed.", ephemeral=True)
+            return
+        await interaction.followup.send(
+            f"✅ `{chosen.key}` is now **{chosen.show(parsed)}**.", ephemeral=True
+        )
+
+    @set.autocomplete("value")
+    async def value_choices(
+        self, interaction: discord.Interaction, typed: str
+    ) -> list[app_commands.Choice[str]]:
+        chosen = SETTINGS.get(str(getattr(interaction.namespace, "setting", "") or ""))
+        if chosen is None:
+            return []
+        options = _suggestions(chosen)
+        return [app_commands.Choice(name=o, value=o) for o in options if typed.lower() in o.lower()][:25]
+
+    @app_commands.command(name="reset", description="Put one setting back to its default")
+    @app_commands.describe(setting="Which setting")
+    @app_commands.choices(setting=SETTING_CHOICES)
+    async def reset(self, interaction: discord.Interaction, setting: str) -> None:
+        if not await self._allowed(interaction):
+            return
+        chosen = SETTINGS.get(setting)
+        if chosen is None:
+            await interaction.response.send_message(f"There is no setting `{setting}`.", ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await self.bot.storage.clear_server_setting(interaction.guild_id or 0, chosen.key)
+        except StorageError:
+            await interaction.followup.send(STORAGE_DOWN + " Nothing was changed.", ephemeral=True)
+            return
+        await interaction.followup.send(
+            f"✅ `{chosen.key}` is back to its default, **{chosen.show(chosen.default)}**.", ephemeral=True
+        )
+
+
+def _suggestions(setting: Setting) -> list[str]:
+    if setting.choices:
+        return list(setting.choices)
+    if isinstance(setting.default, bool):
+        return ["yes", "no"]
+    return [str(setting.default)]
+
+
+async def setup(bot: RaceBot) -> None:
+    await bot.add_cog(ConfigCog(bot))

@@ -1,0 +1,83 @@
+"""Players' display names are theirs to choose: a game of players called ``@everyone``, ``@here``, ``<@&1234>``
+and ``**bold**`` pings nobody but the player whose turn it is, and shows each name as typed."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import AsyncIterator
+
+import pytest
+
+from bot.client import RaceBot
+from tests.cogs.conftest import World, join
+from tests.fakediscord import FakeMessage, running_bot
+
+ROLL_ID = re.compile(r"g:\d+:d:(\d+):\d+:roll:")
+NAMES = ("@everyone", "@here", "<@&1234>", "**bold**")
+
+
+@pytest.fixture
+async def bot(world: World) -> AsyncIterator[RaceBot]:
+    async with running_bot(world.fake, world.bot(extensions=("cogs.horserace", "cogs.stats"))) as running:
+        yield running
+
+
+def standings(world: World) -> FakeMessage | None:
+    return next((m for m in world.fake.channel_messages(world.channel) if "Final standings" in m.text), None)
+
+
+def roll_button(world: World) -> tuple[FakeMessage, str, int] | None:
+    for message in reversed(world.fake.channel_messages(world.channel)):
+        for button in message.buttons:
+            found = ROLL_ID.match(button.custom_id or "")
+            if found:
+                return message, button.custom_id, int(found.group(1))  # type: ignore[return-value]
+    return None
+
+
+async def test_hostile_names_ping_nobody_but_the_player_on_turn(world: World, bot: RaceBot) -> None:
+    fake = world.fake
+    role = world.guild.add_role("racers", mentionable=True)
+    players = [fake.add_user(name, guild=world.guild, roles=[role]) for name in NAMES]
+    lobby = await (
+        await fake.slash(players[0], world.channel, "horserace start", races=1, rolls="manual", pace=0.0)
+    ).reply()
+    for player in players[1:]:
+        await join(fake, lobby, player)
+    if standings(world) is None and not roll_button(world):
+        await (await fake.click_button(players[0], lobby, "Start")).wait_response()
+    by_seat = {}
+    for _ in range(400):
+        await fake.wait_for(
+            lambda: standings(world) is not None or roll_button(world) is not None, timeout=10
+        )
+        if standings(world) is not None:
+            break
+        found = roll_button(world)
+        if found is None:
+            continue
+        message, custom_id, seat = found
+        table = bot.tables.in_channel(world.channel.id)
+        assert table is not None
+        by_seat[seat] = next(p for p in players if p.id == table.seats[seat].user_id)
+        ix = await fake.click(by_seat[seat], message, custom_id)
+        await ix.wait_response()
+        await fake.wait_for(
+            lambda before=found: roll_button(world) != before or standings(world) is not None, timeout=10
+        )
+    assert standings(world) is not None
+    ids = {p.id for p in players}
+    pinged: set[int] = set()
+    messages = fake.channel_messages(world.channel)
+    for message in messages:
+        pings = fake.pings(message, permissions=False)  # as if the bot could mention everyone
+        assert not pings.everyone and not pings.here and not pings.roles, message.text
+        assert pings.users <= ids, message.text
+        if pings.users:
+            assert re.search(r"to roll", message.text), message.text  # only the prompt pings
+        pinged |= pings.users
+    assert pinged  # the player on turn was pinged
+    # As markdown renders (an image's alt text is plain text, not markdown).
+    everything = "\n".join(f"{m.content}\n{m.embeds}" for m in messages)
+    assert "\\*\\*bold\\*\\*" in everything.replace("\\\\", "\\")
+    assert "**bold**" not in everything.replace("\\*\\*bold\\*\\*", "")
