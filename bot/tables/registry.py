@@ -194,6 +194,8 @@ class Tables:
             await on_lobby(table, interaction, click.op, click.seat)
         elif isinstance(click, custom_ids.Hand):
             await clicks.show_hand(table, interaction)
+        elif isinstance(click, custom_ids.Ask):
+            await clicks.on_ask(table, interaction, click.topic)
         elif isinstance(click, custom_ids.MenuPage):
             await clicks.on_menu_page(table, interaction, click)
         else:

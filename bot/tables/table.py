@@ -440,20 +440,32 @@ class Table:
 
     def message_kwargs(self, out: Outgoing, *, editing: bool = False, page: int = 0) -> dict[str, Any]:
         """What discord.py sends for ``out``: its decision controls and "My hand" get their ids here."""
-        if out.controls is not None or out.hand_button:
+        if out.controls is not None or out.hand_button or out.asks:
             view = out.view or discord.ui.View(timeout=None)
             if out.controls is not None:
                 n = self.acted[out.controls.seat] if self.engine is not None else 0
                 add_controls(view, self.game_id, n, out.controls, page)
             if out.hand_button:
                 view.add_item(button(custom_ids.hand(self.game_id), "My hand", emoji="🃏", row=out.hand_row))
-            out = dataclasses.replace(out, view=view, controls=None, hand_button=False)
+            for topic, label, emoji in out.asks:
+                view.add_item(
+                    button(custom_ids.ask(self.game_id, topic), label, emoji=emoji, row=out.hand_row)
+                )
+            out = dataclasses.replace(out, view=view, controls=None, hand_button=False, asks=())
         return message_kwargs(out, editing=editing)
 
     def _shown(self, out: Outgoing) -> object:
         """What a player would see of a prompt (its ids depend on who acted how often)."""
         embed = out.embed.to_dict() if out.embed is not None else None
-        return (out.content, repr(embed), out.image, out.controls, out.hand_button, tuple(self.acted))
+        return (
+            out.content,
+            repr(embed),
+            out.image,
+            out.controls,
+            out.hand_button,
+            out.asks,
+            tuple(self.acted),
+        )
 
     async def edit(self, message: discord.Message, **changes: Any) -> None:
         """Edit one of the table's channel messages, paced like a new message."""

@@ -13,6 +13,7 @@ import discord
 
 from bot.games.base import Decision, Event
 from bot.games.hotstreak.narration import changes_track
+from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, render_race
 from bot.games.hotstreak.replay import race_replay
 from bot.games.odds import Odds, odds_for
@@ -120,7 +121,7 @@ class HotStreakPresenter(Presenter):
         )
         cash = " · ".join(f"{names[i]} {money(c)}" for i, c in enumerate(view["cash"]))
         embed.set_footer(text=f"Cash: {cash}")
-        out = Outgoing(embed=embed, hand_button=True, hand_row=3)
+        out = Outgoing(embed=embed, hand_button=True, hand_row=3, asks=(("odds", "Odds", "📊"),))
         decision = table.pending_for(turn, "bet")
         if decision is not None and not table.seats[turn].is_ai:
             mascots = list(info)  # the edition's mascots, in its order: two per row
@@ -139,6 +140,16 @@ class HotStreakPresenter(Presenter):
                 )
             out.controls = Controls(turn, "bet", tuple(choices))
         return out
+
+    async def answer(self, table: Table, seat: int | None, topic: str) -> Outgoing | None:
+        """The Odds button: each racer's chances and what every ticket and slip still on offer is worth."""
+        view = table.public_view()
+        if topic != "odds" or view["phase"] != "draft":
+            return None
+        chances = await _odds(view)
+        if chances is None:
+            return None
+        return Outgoing(embed=odds_embed(view, chances))
 
     def private_prompt(self, table: Table, seat: int, decision: Decision) -> Outgoing:
         view = table.seat_view(seat)
@@ -363,3 +374,38 @@ class HotStreakPresenter(Presenter):
 async def _odds(view: dict[str, Any]) -> Odds | None:
     """The odds of a public view, simulated off the event loop within ``ODDS_BUDGET_MS``."""
     return await asyncio.to_thread(odds_for, "hotstreak", view, budget_ms=ODDS_BUDGET_MS)
+
+
+def odds_embed(view: dict[str, Any], chances: Odds) -> discord.Embed:
+    """The private answer to **Odds**: chances first, then each available bet's expected payout, best first."""
+    info = view["mascot_info"]
+    how = "exact" if chances.exact else f"from {chances.samples:,} simulated races"
+    embed = discord.Embed(title=f"📊 Race {view['race']} odds", colour=COLOUR)
+    embed.description = "\n".join(
+        f"{EMOJI.get(m, '')} **{info[m]['name']}** {chances.percent(m)}% to win · "
+        f"{chances.percent(m, 'place')}% to place"
+        for m in sorted(info, key=lambda m: -chances.win.get(m, 0.0))
+    )
+    payouts = sorted(expected_payouts(view, chances), key=lambda row: -row["expected"])
+    lines = []
+    for row in payouts:
+        kind, who, _ = row["option"].split(":")
+        mark = EMOJI.get(who, "") if kind == "ticket" else "🎲"
+        values = "/".join(money(v) for v in row["values"])
+        lines.append(f"{mark} {row['label']} · pays {values} → **worth {signed_cents(row['expected'])}**")
+    embed.add_field(
+        name="Expected payout of each bet on offer", value="\n".join(lines)[:1024] or "—", inline=False
+    )
+    side = view.get("side_bet") or {}
+    if "side_bet" in chances.events and side.get("text"):
+        embed.add_field(
+            name="Side bet",
+            value=f"{side['text']}: {round(chances.events['side_bet'] * 100)}% likely",
+            inline=False,
+        )
+    embed.set_footer(text=f"Odds {how}, from what everyone can see (the secret cards are unknown).")
+    return embed
+
+
+def signed_cents(amount: float) -> str:
+    return f"-${-amount:.2f}" if amount < 0 else f"+${amount:.2f}"

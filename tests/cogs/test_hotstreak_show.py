@@ -10,6 +10,7 @@ from bot.games.catalog import entry
 from bot.games.hotstreak.narration import changes_track
 from tests.cogs.conftest import World
 from tests.cogs.test_hotstreak import open_table
+from tests.fakediscord import FakeMessage, text_of
 
 ODDS = re.compile(r"\w+ \d+% to win, \d+% to place")
 
@@ -66,3 +67,32 @@ async def test_a_race_posts_one_picture_per_card_that_changes_the_track_plus_its
     assert len(pictures) <= changing + 3  # one opening picture per race
     narration_only = [m for m in channel if m.content.startswith("**Card") and not m.attachments]
     assert len(narration_only) == quiet
+
+
+async def test_the_odds_button_tells_only_the_asker_what_each_bet_on_offer_is_worth(
+    world: World, bot: RaceBot
+) -> None:
+    lobby, _ = await open_table(world, "bob", ai=1)
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+
+    def betting_prompt() -> FakeMessage | None:
+        found = [
+            m for m in world.fake.channel_messages(world.channel) if any(b.label == "Odds" for b in m.buttons)
+        ]
+        return found[-1] if found else None
+
+    await world.fake.wait_for(lambda: betting_prompt() is not None, timeout=30, what="the betting prompt")
+    prompt = betting_prompt()
+    assert prompt is not None
+    before = len(world.fake.channel_messages(world.channel))
+    for user in (world.users["alice"], world.users["dave"]):  # a player, and someone only watching
+        ix = await world.fake.click_button(user, prompt, "Odds")
+        await world.fake.wait_for(
+            lambda ix=ix: "worth" in text_of([m for m in ix.messages if m.ephemeral]), timeout=30, what="odds"
+        )
+        answer = text_of([m for m in ix.messages if m.ephemeral])
+        assert re.search(r"Gobbler\*\* \d+% to win · \d+% to place", answer), answer
+        assert "Gobbler ticket (safe)" in answer and "Side bet YES (risky)" in answer
+        assert "simulated races" in answer
+    # Nothing new in the channel: the answers were private.
+    assert all(not m.ephemeral for m in world.fake.channel_messages(world.channel)[before:])
