@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 
 import discord
 from discord.ext import commands
 
+from bot import emojis
 from bot.config import Settings
 from bot.games.catalog import ENTRIES
 from bot.storage import Storage
@@ -76,6 +79,8 @@ class RaceBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        # The pieces' emojis: in the background, so a start never waits for them (text uses Unicode meanwhile).
+        self._emoji_task = asyncio.create_task(emojis.install(self), name="emojis")
 
     async def on_ready(self) -> None:
         log.info(
@@ -98,6 +103,11 @@ class RaceBot(commands.Bot):
         await self._page_handler(interaction, page)
 
     async def close(self) -> None:
+        task = getattr(self, "_emoji_task", None)
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await self.tables.stop_all()
         if hasattr(self, "storage"):
             await self.storage.close()

@@ -14,10 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import emojis
 from bot.games.base import Decision, Event
 from bot.games.horserace.narration import narrate
 from bot.games.horserace.render import alt_text, render_board
 from bot.games.horserace.replay import race_replay
+from bot.games.horserace.symbols import emoji_name, unicode
 from bot.games.odds import Odds, odds_for
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from bot.words import count
@@ -146,7 +148,7 @@ class HorseRacePresenter(Presenter):
             title=f"🏇 Race {data['race']}", description=line, colour=discord.Colour.dark_green()
         )
         hands = [
-            f"**{names[int(seat)]}**: {', '.join(str(h) for h in sorted(horses)) or '—'}"
+            f"**{names[int(seat)]}**: {' '.join(horse_text(h) for h in sorted(horses)) or '—'}"
             for seat, horses in data["hands"].items()
         ]
         embed.add_field(name="Cards (face up)", value="\n".join(hands)[:1024], inline=False)
@@ -207,6 +209,11 @@ class HorseRacePresenter(Presenter):
         return RULES
 
 
+def horse_text(horse: int) -> str:
+    """A horse as text: the board's numbered disc (an application emoji), else its keycap."""
+    return emojis.text(emoji_name(horse), unicode(horse))
+
+
 def place_mark(place: int) -> str:
     return {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"`{place}.`")
 
@@ -216,6 +223,8 @@ async def _odds(view: dict[str, Any]) -> Odds | None:
     work = asyncio.ensure_future(asyncio.to_thread(odds_for, "horserace", view))
     done, _ = await asyncio.wait({work}, timeout=ODDS_WAIT)
     if not done:
-        work.add_done_callback(lambda task: task.cancelled() or task.exception())  # finishes in the background (fills the cache)
+        work.add_done_callback(
+            lambda task: task.cancelled() or task.exception()
+        )  # finishes in the background (fills the cache)
         return None
     return work.result()

@@ -20,11 +20,11 @@ from bot.games.odds import Odds, odds_for
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from cogs.hotstreak.frames import odds_view
 from cogs.hotstreak.words import (
-    EMOJI,
     PLACES,
     bet_short,
     card_label,
     cards_label,
+    emoji,
     money,
     option_label,
     payout_line,
@@ -134,7 +134,7 @@ class HotStreakPresenter(Presenter):
                         index,
                         option_label(option),
                         style="danger" if parts[2] == "risky" else "success",
-                        emoji=EMOJI.get(parts[1]) if ticket else None,
+                        emoji=emoji(parts[1]) if ticket else None,
                         row=min(mascots.index(parts[1]) // 2, 1) if ticket and parts[1] in mascots else 2,
                     )
                 )
@@ -304,7 +304,7 @@ class HotStreakPresenter(Presenter):
         info = table.public_view()["mascot_info"]
         embed = discord.Embed(title=f"🏆 Race {over['race']} results", colour=discord.Colour.gold())
         podium = [
-            f"{PLACES[i + 1]} {EMOJI.get(m, '')} **{info[m]['name']}**"
+            f"{PLACES[i + 1]} {emoji(m)} **{info[m]['name']}**"
             + (" *(disqualified)*" if over["status"][m] == "out" else "")
             for i, m in enumerate(over["podium"])
         ]
@@ -382,7 +382,7 @@ def odds_embed(view: dict[str, Any], chances: Odds) -> discord.Embed:
     how = "exact" if chances.exact else f"from {chances.samples:,} simulated races"
     embed = discord.Embed(title=f"📊 Race {view['race']} odds", colour=COLOUR)
     embed.description = "\n".join(
-        f"{EMOJI.get(m, '')} **{info[m]['name']}** {chances.percent(m)}% to win · "
+        f"{emoji(m)} **{info[m]['name']}** {chances.percent(m)}% to win · "
         f"{chances.percent(m, 'place')}% to place"
         for m in sorted(info, key=lambda m: -chances.win.get(m, 0.0))
     )
@@ -390,7 +390,7 @@ def odds_embed(view: dict[str, Any], chances: Odds) -> discord.Embed:
     lines = []
     for row in payouts:
         kind, who, _ = row["option"].split(":")
-        mark = EMOJI.get(who, "") if kind == "ticket" else "🎲"
+        mark = emoji(who) if kind == "ticket" else "🎲"
         values = "/".join(money(v) for v in row["values"])
         lines.append(f"{mark} {row['label']} · pays {values} → **worth {signed_cents(row['expected'])}**")
     embed.add_field(
