@@ -14,6 +14,7 @@ from bot import emojis
 from bot.config import Settings
 from bot.games.catalog import ENTRIES
 from bot.storage import Storage
+from bot.tables import threads
 from bot.tables.components import Component
 from bot.tables.custom_ids import BoardPage
 from bot.tables.pacer import ChannelPacer
@@ -32,6 +33,7 @@ PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
+    create_public_threads=True,  # each game in a thread of its own (bot.tables.threads)
     embed_links=True,
     attach_files=True,
 )
@@ -91,6 +93,12 @@ class RaceBot(commands.Bot):
         if not self._resumed:
             self._resumed = True
             await self.tables.resume_all()
+
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A game's thread deleted by someone: its game closes and its channel is told."""
+        table = self.tables.in_thread(payload.thread_id)
+        if table is not None:
+            await threads.thread_gone(table)
 
     def set_page_handler(self, handler: PageHandler) -> None:
         """Leaderboard page buttons are routed to the cog that shows leaderboards."""

@@ -30,6 +30,8 @@ class Settings:
     gateway_url: str | None = None
     dev_guild_id: int | None = None
     log_level: str = "INFO"
+    # Where games play in a server that has not chosen with `/config set where` (DEFAULT_WHERE).
+    default_where: str = "thread"
 
     @classmethod
     def from_env(cls, env_file: Path | None = Path(".env")) -> Settings:
@@ -46,6 +48,9 @@ class Settings:
         level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+        where = os.environ.get("DEFAULT_WHERE", "thread").strip().lower() or "thread"
+        if where not in ("thread", "channel"):
+            raise ConfigError(f"DEFAULT_WHERE must be thread or channel, not {where!r}.")
         database_url = os.environ.get("DATABASE_URL") or None
         try:
             # Checked here so a wrong URL stops the bot before it connects, not inside setup_hook.
@@ -59,4 +64,5 @@ class Settings:
             gateway_url=os.environ.get("DISCORD_GATEWAY_URL") or None,
             dev_guild_id=int(guild) if guild else None,
             log_level=level,
+            default_where=where,
         )

@@ -11,7 +11,7 @@ import discord
 
 from bot.games.catalog import Start
 from bot.storage import StorageError
-from bot.tables import custom_ids
+from bot.tables import custom_ids, threads
 from bot.tables.components import button, select
 from bot.tables.presenter import Outgoing
 from bot.tables.seats import AI_LEVELS, Seat, ai_seat, shown
@@ -174,6 +174,7 @@ async def start_game(table: Table, message: discord.Message | None) -> None:
         if message is not None:
             started = message_kwargs(lobby_message(table, "The game has started."), editing=True)
             await table.edit(message, **{**started, "view": None})
+        await threads.move_to_thread(table, message)
         assert table.engine is not None
         # The opening (hands dealt, a grid laid out) is announced like any batch: split by viewer.
         await table.publish(table.engine.opening_events())

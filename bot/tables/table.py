@@ -22,7 +22,7 @@ import discord
 
 from bot.games.base import Action, Decision, Event, Game, SeatResult
 from bot.storage import PlayerResult, StakeRecord, StorageError
-from bot.tables import custom_ids, viewing
+from bot.tables import custom_ids, threads, viewing
 from bot.tables.components import add_controls, button
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat
@@ -84,6 +84,7 @@ class Table:
         self._dm_sent: set[tuple[int, int, str]] = set()
         self.dm_closed: set[int] = set(self.meta.get("dm_closed", []))
         self.last_events: list[Event] = []  # what the last replayed action caused (see Tables._resume)
+        self._thread: discord.abc.Messageable | None = None  # the thread, kept while the cache drops it
         self.notes: dict[str, Any] = {}  # the presenter's scratch pad (running log lines...), not stored
 
     # --- who is who ---------------------------------------------------------
@@ -93,9 +94,31 @@ class Table:
         return float(self.settings.get("pace", self.bot.timing.default_pace))
 
     @property
+    def thread_id(self) -> int | None:
+        """The thread the game plays in (``bot.tables.threads``), or None when it plays in its channel."""
+        value = self.meta.get("thread_id")
+        return int(value) if value else None
+
+    @property
+    def place_id(self) -> int:
+        """Where the game's messages go: its thread, else its channel."""
+        return self.thread_id or self.channel_id
+
+    @property
     def channel(self) -> discord.abc.Messageable | None:
+        """Where the game plays (its thread, or its channel); None if it is not in the cache."""
+        channel = self.bot.get_channel(self.place_id) or (self._thread if self.thread_id else None)
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    @property
+    def home(self) -> discord.abc.Messageable | None:
+        """The channel the game was opened in (its lobby, its thread's link, its final standings)."""
         channel = self.bot.get_channel(self.channel_id)
         return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    def use_thread(self, thread: discord.Thread) -> None:
+        self.meta["thread_id"] = thread.id
+        self._thread = thread
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -299,9 +322,13 @@ class Table:
         if self.engine is not None and self.engine.is_over:
             await self._settle()  # results are stored before the final standings are shown
         parts = viewing.split(events, len(self.seats))
-        for out in await self.presenter.announce(self, parts.public):
+        public = await self.presenter.announce(self, parts.public)
+        for out in public:
             out.seat = None
             await self.send(out)
+        if public and self.thread_id and self.engine is not None and self.engine.is_over:
+            # Ruling: the game's last word (its final standings) is also posted in the channel it was opened in.
+            await self.send_home(dataclasses.replace(public[-1], image=None))
         for seat, own in sorted(parts.private.items()):
             for out in self.presenter.tell(self, seat, own):
                 out.seat = seat
@@ -352,7 +379,22 @@ class Table:
         """Send to the channel (paced) or to one seat by DM; a closed DM is a normal case, not an error."""
         if out.seat is not None:
             return await self._send_dm(out.seat, out)
-        channel = self.channel
+        channel = self.channel or await self._fetch_thread()
+        if channel is None:
+            return None
+        try:
+            async with self.bot.pacer.turn(self.place_id):
+                return await channel.send(**self.message_kwargs(out))
+        except discord.HTTPException as error:
+            if self.thread_id and getattr(error, "code", 0) == threads.UNKNOWN_CHANNEL:
+                await threads.thread_gone(self)
+                return None
+            log.exception("Could not post in channel %s for game %s", self.place_id, self.game_id)
+            return None
+
+    async def send_home(self, out: Outgoing) -> discord.Message | None:
+        """Send to the channel the game was opened in, even while it plays in a thread."""
+        channel = self.home
         if channel is None:
             return None
         try:
@@ -361,6 +403,21 @@ class Table:
         except discord.HTTPException:
             log.exception("Could not post in channel %s for game %s", self.channel_id, self.game_id)
             return None
+
+    async def _fetch_thread(self) -> discord.abc.Messageable | None:
+        """A thread the cache no longer holds (archived, or not yet seen after a restart), from Discord."""
+        if not self.thread_id:
+            return None
+        try:
+            thread = await self.bot.fetch_channel(self.thread_id)
+        except discord.NotFound:
+            await threads.thread_gone(self)
+            return None
+        except discord.HTTPException:
+            log.exception("Could not fetch thread %s of game %s", self.thread_id, self.game_id)
+            return None
+        self._thread = thread if isinstance(thread, discord.abc.Messageable) else None
+        return self._thread
 
     async def _send_dm(self, seat: int, out: Outgoing) -> discord.Message | None:
         user_id = self.seats[seat].user_id
@@ -470,7 +527,7 @@ class Table:
     async def edit(self, message: discord.Message, **changes: Any) -> None:
         """Edit one of the table's channel messages, paced like a new message."""
         with contextlib.suppress(discord.HTTPException):
-            async with self.bot.pacer.turn(self.channel_id):
+            async with self.bot.pacer.turn(message.channel.id):
                 await message.edit(**changes)
 
     async def _retire_prompt(self) -> None:

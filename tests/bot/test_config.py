@@ -18,6 +18,7 @@ KEYS = (
     "DISCORD_GATEWAY_URL",
     "DEV_GUILD_ID",
     "LOG_LEVEL",
+    "DEFAULT_WHERE",
 )
 
 
