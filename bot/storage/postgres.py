@@ -27,8 +27,11 @@ from bot.storage.backend import POSTGRES, Backend, Tx
 from bot.storage.errors import StorageError
 from bot.storage.location import PostgresUrl
 
-CONNECT_TIMEOUT = 10.0  # seconds to reach the server and log in
-COMMAND_TIMEOUT = 30.0  # seconds one statement may take before the call fails (a hung server)
+CONNECT_TIMEOUT = 10.0  # seconds to reach the server and log in at start
+# Connecting again mid-run waits no longer than a busy database would (``busy_timeout``, at least
+# this): a click must get its "couldn't save that" answer while Discord still waits for one.
+RECONNECT_TIMEOUT = 2.0
+COMMAND_TIMEOUT = 15.0  # seconds one statement may take before the call fails (a hung server)
 
 
 class PostgresTx(Tx):
@@ -62,6 +65,7 @@ class PostgresBackend(Backend):
         self._busy_timeout = busy_timeout
         self._read_only = read_only
         self._conn: asyncpg.Connection | None = None
+        self._connected_once = False
         self._closed = False
         self._lock = asyncio.Lock()
 
@@ -90,9 +94,10 @@ class PostgresBackend(Backend):
         if self._read_only:
             settings["default_transaction_read_only"] = "on"
         try:
+            timeout = max(self._busy_timeout, RECONNECT_TIMEOUT) if self._connected_once else CONNECT_TIMEOUT
             self._conn = await asyncpg.connect(
                 self.url.dsn,
-                timeout=CONNECT_TIMEOUT,
+                timeout=timeout,
                 command_timeout=COMMAND_TIMEOUT,
                 server_settings=settings,
             )
@@ -100,6 +105,7 @@ class PostgresBackend(Backend):
             if is_driver_error(error):
                 raise explain(error, doing, self.url) from error
             raise
+        self._connected_once = True
         return self._conn
 
     @asynccontextmanager

@@ -48,7 +48,7 @@ async def start_bot_process(fake: FakeDiscord, cwd: Path, db: Path) -> asyncio.s
 
 
 async def stored_actions(db: Path) -> tuple[str, int]:
-    storage = await Storage.open(str(db))
+    storage = await Storage.open(str(db), read_only=True)
     try:
         game = await storage.load_game(1)
         return ("none", 0) if game is None else (game.status, len(game.actions))

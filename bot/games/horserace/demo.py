@@ -14,7 +14,7 @@ from pathlib import Path
 
 from bot.games.base import SeatResult
 from bot.games.command_line import one_of, standalone, whole, writable_file
-from bot.games.horserace.ai import choose
+from bot.games.horserace.ai import ai_action
 from bot.games.horserace.board import available_boards
 from bot.games.horserace.game import HorseRace
 from bot.games.horserace.narration import narrate
@@ -72,7 +72,7 @@ def play(
     game = HorseRace.new(players, seed=seed, settings={"races": races, "board": board})
     echo(f"The Horse Race Game demo: {players} players, {races} race(s) on board {board!r}, seed {seed}.")
     while not game.is_over:
-        action = choose(game, game.pending()[0].player)
+        action = ai_action(game, game.pending()[0].player)
         assert action is not None  # something is always pending until the game is over
         for event in game.apply(action):
             if not quiet or event.kind in HEADLINES:

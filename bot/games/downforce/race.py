@@ -1,0 +1,93 @@
+"""The cars on the track: where each is, who has finished, and the running order.
+
+Ranking (the issue's rule, also a car's "current position" for odds betting): finished cars by
+the order they crossed the finish; cars still racing by the row they reached, furthest first;
+ties go to the lower lane number. A car not on the track (only in scenarios) ranks last.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.games.base import JSON
+from bot.games.downforce.cards import COLOURS
+from bot.games.downforce.movement import Way
+from bot.games.downforce.track import FINISH, Track
+
+
+@dataclass
+class Race:
+    track: Track
+    spaces: dict[str, str | None]  # colour -> space id, FINISH once finished, None if not on the track
+    finished: list[str] = field(default_factory=list)  # colours in finishing order
+    crossings: list[dict[str, JSON]] = field(default_factory=list)  # first crossing of each line
+
+    @classmethod
+    def on_grid(cls, track: Track, order: list[str]) -> Race:
+        """Cars placed on the grid: ``order[0]`` on pole."""
+        return cls(track, {colour: space for colour, space in zip(order, track.grid, strict=True)})
+
+    def occupied(self) -> set[str]:
+        return {s for s in self.spaces.values() if s is not None and s != FINISH}
+
+    def racing(self, colour: str) -> bool:
+        space = self.spaces.get(colour)
+        return space is not None and space != FINISH
+
+    def place_of(self, colour: str) -> int | None:
+        return self.finished.index(colour) + 1 if colour in self.finished else None
+
+    @property
+    def all_finished(self) -> bool:
+        return all(not self.racing(c) for c in self.spaces)
+
+    def move(self, colour: str, way: Way, card: int) -> dict[str, JSON]:
+        """Take ``way``; returns what happened (and notes each betting line crossed for the first time)."""
+        start = self.spaces[colour]
+        assert start is not None and start != FINISH
+        end = way.end or start
+        self.spaces[colour] = end
+        place = None
+        if end == FINISH:
+            self.finished.append(colour)
+            place = len(self.finished)
+        first: list[int] = []
+        done = {c["line"] for c in self.crossings}
+        for index in self.track.lines_crossed(start, end):
+            row = self.track.lines[index]
+            if row not in done:
+                self.crossings.append({"line": row, "car": colour, "card": card})
+                first.append(index)
+        return {
+            "car": colour,
+            "from": start,
+            "to": end,
+            "path": list(way.path),
+            "steps": way.steps,
+            "row": self.track.row(end),
+            "place": place,
+            "first_lines": first,
+        }
+
+    def standings(self) -> list[str]:
+        """Every car, best first (see the module's ranking rule)."""
+        racing = [c for c in COLOURS if c in self.spaces and self.racing(c)]
+        racing.sort(
+            key=lambda c: (-self.track.row(self.spaces[c]), self.track.spaces[self.spaces[c]].lane, c)
+        )
+        rest = [c for c in COLOURS if c not in self.finished and c not in racing]
+        return [*self.finished, *racing, *rest]
+
+    def position(self, colour: str) -> int:
+        return self.standings().index(colour) + 1
+
+    def to_json(self) -> dict[str, JSON]:
+        return {
+            "spaces": dict(self.spaces),
+            "finished": list(self.finished),
+            "crossings": list(self.crossings),
+        }
+
+    @classmethod
+    def from_json(cls, track: Track, data: dict[str, JSON]) -> Race:
+        return cls(track, dict(data["spaces"]), list(data["finished"]), [dict(c) for c in data["crossings"]])
