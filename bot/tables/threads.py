@@ -36,12 +36,15 @@ async def move_to_thread(table: Table, lobby: discord.Message | None) -> None:
     """Start the game's thread from its lobby message (if the table wants one and the bot may)."""
     if table.settings.get("where", "thread") != "thread" or lobby is None or table.thread_id is not None:
         return
-    why = _why_not(table, lobby)
+    home = table.home
+    why = _why_not(home)
     if why is None:
+        assert isinstance(home, discord.TextChannel)
         try:
             async with table.bot.pacer.turn(table.channel_id):
-                thread = await lobby.create_thread(
+                thread = await home.create_thread(
                     name=f"{table.presenter.title} #{table.game_id}"[:100],
+                    message=lobby,
                     auto_archive_duration=ARCHIVE_MINUTES,
                 )
         except discord.Forbidden:
@@ -68,8 +71,7 @@ async def move_to_thread(table: Table, lobby: discord.Message | None) -> None:
         )
 
 
-def _why_not(table: Table, lobby: discord.Message) -> str | None:
-    channel = lobby.channel
+def _why_not(channel: object) -> str | None:
     if not isinstance(channel, discord.TextChannel):
         return "Threads can't be started in this kind of channel"
     me = channel.guild.me
