@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
 from bot.client import RaceBot
@@ -10,19 +11,27 @@ from bot.games.catalog import entry
 from bot.games.hotstreak.narration import changes_track
 from tests.cogs.conftest import World
 from tests.cogs.test_hotstreak import open_table
-from tests.fakediscord import FakeMessage, text_of
+from tests.fakediscord import FakeMessage, running_bot, text_of
 
 ODDS = re.compile(r"\w+ \d+% to win, \d+% to place")
 
 
-async def test_a_game_shows_odds_on_its_frames_and_posts_a_replay_with_each_races_results(
-    world: World, bot: RaceBot
+async def test_a_game_in_its_own_thread_shows_odds_on_its_frames_and_posts_a_replay_with_each_races_results(
+    world: World,
 ) -> None:
-    lobby, table = await open_table(world, "bob", ai=2)
-    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
-    await table.play_to_the_end()
+    world = dataclasses.replace(world, where="thread")  # the bot's own default: a thread per game
+    async with running_bot(world.fake, world.bot()):
+        lobby, table = await open_table(world, "bob", ai=2)
+        await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+        await world.fake.wait_for(lambda: world.fake.threads_in(world.channel), timeout=20, what="a thread")
+        (thread,) = world.fake.threads_in(world.channel)
+        table.world = dataclasses.replace(world, channel=thread)  # the players play in the thread
+        await table.play_to_the_end()
+        await world.fake.wait_for(
+            lambda: "Final standings" in text_of(world.fake.channel_messages(world.channel)), timeout=10
+        )
 
-    channel = world.fake.channel_messages(world.channel)
+    channel = world.fake.channel_messages(thread)
     pictures = [m for m in channel if m.attachments and m.content.startswith(("**Card", "**Deck dry"))]
     assert pictures
     for message in pictures:
@@ -38,6 +47,8 @@ async def test_a_game_shows_odds_on_its_frames_and_posts_a_replay_with_each_race
         assert replay.filename.endswith(".gif") and replay.size < 8 * 1024 * 1024
         assert (replay.description or "").startswith("Animated replay of Hot Streak race")
         assert message.embeds[0]["image"]["url"] == f"attachment://{replay.filename}"
+    home = text_of(world.fake.channel_messages(world.channel))
+    assert "Final standings" in home and "**Card" not in home
 
 
 async def test_a_race_posts_one_picture_per_card_that_changes_the_track_plus_its_opening_picture(
