@@ -89,7 +89,7 @@ async def _lobby_change(table: Table, interaction: discord.Interaction, op: str,
             return False
         other = table.bot.tables.of_user(table.guild_id, user.id)
         if other is not None:
-            await reply(interaction, f"You're already playing in <#{other.channel_id}>; one game at a time.")
+            await reply(interaction, f"You're already playing in <#{other.place_id}>; one game at a time.")
             return False
         if len(seats) >= capacity:
             await reply(interaction, "The table is full.")

@@ -93,7 +93,7 @@ class Tables:
             if other is not None:
                 await reply(
                     interaction,
-                    f"You're already playing in <#{other.channel_id}>; finish or leave that game first.",
+                    f"You're already playing in <#{other.place_id}>; finish or leave that game first.",
                 )
                 return None
             refusal = await self._over_a_cap(interaction.guild_id, interaction.user.id)
