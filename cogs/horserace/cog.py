@@ -5,6 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
+from bot.games.horserace.settings import DEFAULT_BANK
 from cogs.common import WHERE_CHOICES, WHERE_HELP, TableCommands
 
 
@@ -45,7 +46,7 @@ class HorseRaceCog(
         self,
         interaction: discord.Interaction,
         races: app_commands.Range[int, 1, 50] = 5,
-        bank: app_commands.Range[int, 1, 1000] = 20,
+        bank: app_commands.Range[int, 1, 1000] = DEFAULT_BANK,
         fee: app_commands.Range[int, 1, 100] = 1,
         rolls: str = "manual",
         end: str = "races",

@@ -19,6 +19,7 @@ from bot.games.base import Decision, Event
 from bot.games.horserace.narration import narrate
 from bot.games.horserace.render import alt_text, render_board
 from bot.games.horserace.replay import race_replay
+from bot.games.horserace.settings import DEFAULT_BANK
 from bot.games.horserace.symbols import emoji_name, unicode
 from bot.games.odds import Odds, odds_for
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
@@ -57,7 +58,7 @@ class HorseRacePresenter(Presenter):
             "minutes": f"after {s.get('minutes', 30)} minutes",
         }[s.get("end", "races")]
         return [
-            ("Bank / fee", f"${s.get('bank', 20)} / ${s.get('fee', 1)}"),
+            ("Bank / fee", f"${s.get('bank', DEFAULT_BANK)} / ${s.get('fee', 1)}"),
             ("Ends", end),
             ("Rolls", f"{s.get('rolls', 'manual')} · {table.pace:g} s pace"),
         ]

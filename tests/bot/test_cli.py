@@ -211,7 +211,7 @@ def test_the_horse_race_demo_prints_sentences_not_data(capsys: pytest.CaptureFix
     out = capsys.readouterr().out
     assert "{" not in out and "}" not in out  # no dicts
     assert "Final standings:" in out
-    assert "  1. Seat 2: $30 (won 1 race; $15 won, $5 paid in fees and penalties)  <- winner" in out
+    assert "  1. Seat 2: $70 (won 1 race; $15 won, $5 paid in fees and penalties)  <- winner" in out
 
 
 def test_the_hot_streak_sim_names_mascots_and_side_bets(capsys: pytest.CaptureFixture[str]) -> None:

@@ -4,8 +4,12 @@
 
 Every game is played through the engine itself (``ai.play_ai_game``). Reported:
 
-* each mascot's share of race wins, cards flipped per race, the share of races where the
-  yellow bar folds;
+* each mascot's share of race wins (paid as 1st; ``no_winner`` when every mascot left was put
+  out together), cards flipped per race (mean, median, 99th percentile, max), the share of
+  races where the yellow bar folds;
+* how races swing (``swings``): ``lead_changes`` per race, ``races_with_two_lead_changes``,
+  ``flips_after_winner`` (share of flips after first place is given), ``short_races`` (share
+  under 12 flips) and ``dead_flips`` (share of flips that change nothing on the mat);
 * the payout of every ticket side (by stack position, safe/risky) and every side-bet slip
   (by answer, stack position, safe/risky): mean and spread (standard deviation). These are
   what the ticket or slip *would* pay if held, taken over every race (and every mascot for
@@ -13,7 +17,9 @@ Every game is played through the engine itself (``ai.play_ai_game``). Reported:
 * per side-bet card: how often its condition held;
 * head to head (``--ai`` names levels): seat-games won (shared first places count for every
   seat sharing) and mean final cash, per level. Levels go round the seats and rotate by one
-  seat each game, so every level sits in every seat (and bets first) equally often.
+  seat each game, so every level sits in every seat (and bets first) equally often;
+* ``seat_wins``: each seat's share of the games won (seat 1 bets first in race 1), with the
+  95% interval's half-width: with ``--ai normal`` in every seat, what the betting order is worth.
 
 Games are independent and seeded from ``--seed`` and their index, so the figures do not
 depend on ``--workers`` (games are spread over that many processes).
@@ -32,11 +38,12 @@ from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
 from bot.games.command_line import Progress, add_progress_option, choices_list, standalone, whole
-from bot.games.hotstreak.ai import LEVELS, RACE_BUDGET, play_ai_game
+from bot.games.hotstreak.ai import LEVELS, RACE_BUDGET, ai_action, ai_rng
 from bot.games.hotstreak.betting import ANSWERS, RISKS
 from bot.games.hotstreak.cards import MASCOTS
 from bot.games.hotstreak.content import Content, default_content
 from bot.games.hotstreak.game import HotStreak
+from bot.games.hotstreak.swings import RaceWatch, Swings
 
 
 class Moments:
@@ -68,6 +75,7 @@ class Tally:
 
     def __init__(self) -> None:
         self.games = 0
+        self.players = 0
         self.races = 0
         self.wins = dict.fromkeys(MASCOTS, 0)
         self.flips: list[int] = []
@@ -78,14 +86,21 @@ class Tally:
         self.level_seats: dict[str, int] = {}
         self.level_wins: dict[str, int] = {}
         self.level_cash: dict[str, int] = {}
+        self.level_outright: dict[str, int] = {}
+        self.seat_wins: dict[int, float] = {}
+        self.swings = Swings()
 
     def add_game(self, game: HotStreak, levels: list[str], content: Content) -> None:
         self.games += 1
+        self.players = game.seats
         slips_by_id = {card["id"]: card["slips"] for card in content.side_bets}
         public = game.view(None)
         for record in public["history"]:
             self.races += 1
-            self.wins[record["podium"][0]] += 1
+            # A win is being paid as 1st. Mascots all put out together share the worst place, so a
+            # race can have no winner (the podium's first slot then holds one of them, not a winner).
+            for mascot, place in record["places"].items():
+                self.wins[mascot] += place == 1
             self.flips.append(record["tally"]["flips"])
             self.folded += record["tally"]["folds"] >= 1
             for mascot in MASCOTS:
@@ -112,9 +127,20 @@ class Tally:
             self.level_seats[level] = self.level_seats.get(level, 0) + 1
             self.level_wins[level] = self.level_wins.get(level, 0) + standing["won"]
             self.level_cash[level] = self.level_cash.get(level, 0) + standing["cash"]
+        self._add_seats(public["standings"], levels)
+
+    def _add_seats(self, standings: list[dict[str, Any]], levels: list[str]) -> None:
+        """Wins by seat (a shared win split among the seats sharing it) and outright wins by level."""
+        winners = [s["seat"] for s in standings if s["won"]]
+        for seat in winners:
+            self.seat_wins[seat] = self.seat_wins.get(seat, 0.0) + 1 / len(winners)
+        if len(winners) == 1:
+            level = levels[winners[0]]
+            self.level_outright[level] = self.level_outright.get(level, 0) + 1
 
     def merge(self, other: Tally) -> None:
         self.games += other.games
+        self.players = max(self.players, other.players)
         self.races += other.races
         for m in MASCOTS:
             self.wins[m] += other.wins[m]
@@ -131,9 +157,12 @@ class Tally:
             (self.level_seats, other.level_seats),
             (self.level_wins, other.level_wins),
             (self.level_cash, other.level_cash),
+            (self.level_outright, other.level_outright),
+            (self.seat_wins, other.seat_wins),
         ):
             for key, value in theirs.items():
                 mine[key] = mine.get(key, 0) + value
+        self.swings.merge(other.swings)
 
 
 def seat_levels(levels: list[str], seats: int, game_index: int) -> list[str]:
@@ -152,7 +181,7 @@ def _play_batch(job: tuple[int, int, int, list[str], int, int]) -> Tally:
     tally = Tally()
     for index in range(start, stop):
         by_seat = seat_levels(levels, players, index)
-        game = play_ai_game(players, game_seed(seed, index), by_seat, budget=budget)
+        game = play_watched_game(players, game_seed(seed, index), by_seat, tally.swings, budget=budget)
         tally.add_game(game, by_seat, content)
     return tally
 
@@ -161,6 +190,28 @@ def _pieces(games: int, workers: int) -> list[tuple[int, int]]:
     """Game ranges small enough to show progress and keep every worker busy to the end."""
     size = max(1, min(50, games // (workers * 8)))
     return [(start, min(start + size, games)) for start in range(0, games, size)]
+
+
+def play_watched_game(seats: int, seed: int, levels: list[str], swings: Swings, *, budget: int) -> HotStreak:
+    """``ai.play_ai_game`` (same seeds, same actions, same game), following every race step by step
+    into ``swings``: the lead changes and dead flips need the mat after each card, not just the result."""
+    game = HotStreak.new(seats, seed)
+    rng = ai_rng(seed)
+    watch: RaceWatch | None = None
+    while not game.is_over:
+        action = ai_action(game, levels, rng, budget=budget)
+        if action.kind == "flip" and watch is None:
+            watch = RaceWatch(game.race.mascots_view(), game.race.bar)
+        for event in game.apply(action):
+            if watch is None:
+                continue
+            if event.kind in ("card_flipped", "bar_folded"):
+                frame = event.data["frame"]
+                watch.step(frame["mascots"], frame["bar"], flip=event.kind == "card_flipped")
+            elif event.kind == "race_over":
+                swings.add(watch.finish())
+                watch = None
+    return game
 
 
 def simulate(
@@ -229,6 +280,7 @@ def report(tally: Tally, seed: int, players: int, levels: list[str], seconds: fl
             "seat_games": tally.level_seats[level],
             "wins": tally.level_wins[level],
             "win_rate": round(tally.level_wins[level] / tally.level_seats[level], 4),
+            "outright_wins": tally.level_outright.get(level, 0),
             "mean_cash": round(tally.level_cash[level] / tally.level_seats[level], 3),
         }
         for level in levels
@@ -241,12 +293,15 @@ def report(tally: Tally, seed: int, players: int, levels: list[str], seconds: fl
         "seed": seed,
         "ai": levels,
         "mascot_wins": {m: round(tally.wins[m] / races, 4) for m in MASCOTS},
+        "no_winner": round(1 - sum(tally.wins.values()) / races, 4),
         "flips": {
             "mean": round(statistics.fmean(flips), 3),
             "median": statistics.median(flips),
             "max": max(flips),
+            "p99": tally.swings.percentile(0.99),
         },
         "fold_share": round(tally.folded / races, 4),
+        **swing_figures(tally.swings),
         "tickets": tickets,
         "side_slips": slips,
         "side_bets": {
@@ -255,8 +310,39 @@ def report(tally: Tally, seed: int, players: int, levels: list[str], seconds: fl
         },
         "risky_not_wider": calm_risky,
         "head_to_head": head_to_head,
+        "seat_wins": seat_figures(tally),
         "seconds": round(seconds, 2),
     }
+
+
+def swing_figures(swings: Swings) -> dict[str, float]:
+    """The issue-12 figures of how races swing (see ``swings``), as top-level JSON keys."""
+    figures = swings.summary()
+    figures.pop("flips_p99")  # reported with the other race lengths, under "flips"
+    return figures
+
+
+def seat_figures(tally: Tally) -> dict[str, Any]:
+    """Each seat's share of the games won (a shared win split), and the 95% interval's half-width
+    (normal approximation): the rules fix who bets first (seat 1 in race 1, then one seat on), so
+    this is what a seat is worth, measured rather than assumed."""
+    games = max(tally.games, 1)
+    shares = {
+        str(seat + 1): round(tally.seat_wins.get(seat, 0.0) / games, 4) for seat in range(tally.players)
+    }
+    half = max((1.96 * math.sqrt(p * (1 - p) / games) for p in shares.values()), default=0.0)
+    return {"share": shares, "half_width_95": round(half, 4)}
+
+
+def _swing_lines(out: dict[str, Any]) -> list[str]:
+    return [
+        f"Lead changes per race: {out['lead_changes']:.2f} "
+        f"({out['races_with_two_lead_changes']:.1%} of races have two or more)",
+        f"Winner settled after {out['winner_settled_after']:.1f} flips; "
+        f"{out['flips_after_winner']:.1%} of flips come after it",
+        f"Races under 12 flips: {out['short_races']:.1%}; 99% of races within {out['flips']['p99']} flips; "
+        f"flips that change nothing: {out['dead_flips']:.1%}",
+    ]
 
 
 def _table(out: dict[str, Any]) -> str:
@@ -268,10 +354,13 @@ def _table(out: dict[str, Any]) -> str:
         f"Hot Streak: {out['games']} games, {out['races']} races, {out['players']} players, "
         f"AI {','.join(out['ai'])}, seed {out['seed']} ({out['seconds']} s)",
         "",
-        "Mascot wins: " + "  ".join(f"{mascot[m]} {share:.1%}" for m, share in out["mascot_wins"].items()),
+        "Mascot wins: "
+        + "  ".join(f"{mascot[m]} {share:.1%}" for m, share in out["mascot_wins"].items())
+        + f"  (no winner {out['no_winner']:.1%})",
         f"Cards flipped per race: mean {out['flips']['mean']:.1f}, median {out['flips']['median']}, "
         f"max {out['flips']['max']}",
         f"Races where the yellow bar folds: {out['fold_share']:.1%}",
+        *_swing_lines(out),
         "",
         "Tickets if held (every race, every mascot): mean / spread",
         f"{'stack':>7}  {'safe':>15}  {'risky':>15}",
@@ -307,7 +396,15 @@ def _table(out: dict[str, Any]) -> str:
         for level, h in out["head_to_head"].items():
             lines.append(
                 f"  {level:<7} {h['win_rate']:>6.1%} of {h['seat_games']} seat-games, ${h['mean_cash']:.2f}"
+                f" ({h['outright_wins']} games won alone)"
             )
+    seats = out["seat_wins"]
+    lines += [
+        "",
+        "Games won by seat (shared wins split; seat 1 bets first in race 1): "
+        + "  ".join(f"{seat} {share:.1%}" for seat, share in seats["share"].items())
+        + f"  (95% interval +/- {seats['half_width_95']:.1%})",
+    ]
     return "\n".join(lines)
 
 

@@ -121,4 +121,4 @@ def test_money_is_never_made_or_lost():
     for _ in range(3):
         start_race(game, dice)
         rolls(game, dice, 6, 5, 8, 9, 7, 12, 12, 12)
-        assert sum(game.cash) + game.jackpot == 5 * 20
+        assert sum(game.cash) + game.jackpot == 5 * game.settings.bank

@@ -6,7 +6,7 @@ from tests.bot.games.horserace.horserace_table import kinds, of_kind, rolls, ste
 
 
 def test_each_player_pays_the_entry_fee_into_the_jackpot():
-    game, _ = table(4, fee=2)
+    game, _ = table(4, bank=20, fee=2)
     setup = of_kind(step(game), "race_setup")[0].data
     assert game.cash == [18, 18, 18, 18]
     assert game.jackpot == setup["jackpot"] == 8
@@ -63,7 +63,7 @@ def test_a_number_already_scratched_is_rolled_again_by_the_next_player_free():
 
 
 def test_a_player_left_without_cards_pays_five_fees_and_sits_out():
-    game, dice = table(4, fee=2)
+    game, dice = table(4, bank=20, fee=2)
     step(game)
     game.hands[2] = [7, 7]
     events = rolls(game, dice, 7)

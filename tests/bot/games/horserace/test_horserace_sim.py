@@ -6,8 +6,9 @@ import json
 
 from bot.cli import main as cli
 from bot.games.horserace.board import load_board
+from bot.games.horserace.game import HorseRace
 from bot.games.horserace.race import DICE_TOTALS, Track
-from bot.games.horserace.sim import main, simulate
+from bot.games.horserace.sim import Money, main, play_game, simulate, simulate_games
 
 
 def test_json_output_has_a_win_rate_for_every_horse(capsys):
@@ -60,3 +61,41 @@ def test_a_track_counts_penalties_without_moving_and_names_the_winner():
     assert track.race_roll(8) == 3
     assert track.race_roll(9) == 0 and track.winner is None
     assert track.race_roll(9) == 0 and track.winner == 9
+
+
+def test_whole_games_report_the_money_left_unpaid_and_late_decisions(capsys):
+    assert main(["--games", "20", "--players", "4", "--seed", "2", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["games"] == 20 and out["players"] == 4
+    assert out["settings"] == HorseRace.new(4, 1).settings.to_json()
+    assert 0 <= out["paid_short"] <= 1 and 0 <= out["decided_in_last_race"] <= 1
+    assert set(out["paid_short_by_kind"]) == {"fees", "penalties", "sit_out_fees"}
+    assert out["owed_per_game"] > 0
+
+
+def test_the_readable_games_report_names_each_figure(capsys):
+    assert main(["--games", "5", "--players", "8"]) == 0
+    out = capsys.readouterr().out
+    assert "8 players" in out and "unpaid" in out and "decided in the last race" in out
+
+
+def test_a_player_with_too_little_pays_what_they_have_and_the_rest_is_short():
+    money = Money()
+    play_game(4, 3, {"bank": 1, "races": 3}, money)
+    assert money.short() > 0
+    rich = Money()
+    play_game(4, 3, {"bank": 1000, "races": 3}, rich)
+    assert rich.short() == 0
+
+
+def test_the_last_race_decides_a_game_when_it_changes_who_leads():
+    assert simulate_games(30, 3, seed=1) == simulate_games(30, 3, seed=1)
+    one_race = simulate_games(30, 3, seed=1, settings={"races": 1})
+    assert one_race["decided_in_last_race"] == 1.0  # before the only race everyone is level
+
+
+def test_the_games_options_are_checked(capsys):
+    assert main(["--games", "0"]) == 2
+    assert "--games" in capsys.readouterr().err
+    assert main(["--games", "2", "--players", "16"]) == 2
+    assert "--players" in capsys.readouterr().err

@@ -136,7 +136,7 @@ def test_bad_settings_are_refused(seats, settings):
 
 def test_settings_have_sensible_defaults():
     view = HorseRace.new(4, seed=1).view(None)
-    assert (view["races"], view["end"], view["fee"], view["cash"]) == (5, "races", 1, [20] * 4)
+    assert (view["races"], view["end"], view["fee"], view["cash"]) == (5, "races", 1, [60] * 4)
     assert HorseRace.new(4, seed=1, settings={"end": "minutes"}).view(None)["minutes"] == 30
 
 

@@ -21,7 +21,13 @@ def test_shipped_edition_has_the_known_components():
     assert sum(len(stack) for stack in content.tickets.values()) == 12
     assert all(len(stack) == 3 for stack in content.tickets.values())
     assert len(content.side_bets) == 12
-    assert sorted(content.face_up.values()) == [6, 6, 7, 8, 9, 10, 11]
+    # The rules: 6 to 11 random cards face up depending on the player count. Ours: fewer with more
+    # players, so every race deck holds the same 18 cards (bordered + face up + one per player; 19 with 2).
+    assert min(content.face_up.values()) == 6 and max(content.face_up.values()) == 11
+    for players, face_up in content.face_up.items():
+        assert len(content.bordered) + face_up + players * (2 if players == 2 else 1) == (
+            19 if players == 2 else 18
+        )
     assert content.track.lanes == 4
     assert len({m["colour"] for m in content.mascots.values()}) == 4
 

@@ -21,7 +21,7 @@ def test_setup_follows_the_rules():
     game = HotStreak.new(4, seed=1)
     view = game.view(None)
     assert view["cash"] == [START_CASH] * 4 == [10] * 4
-    assert len(view["face_up"]) == 4 + 9
+    assert len(view["face_up"]) == 4 + 10  # the bordered cards and our edition's 10 for 4 players
     assert all(len(game.view(seat)["hand"]) == 3 for seat in range(4))
     assert len(HotStreak.new(2, seed=1).view(0)["hand"]) == 4
     assert (view["phase"], view["race"], view["turn"], view["podium"]) == ("draft", 1, 0, [None] * 4)

@@ -14,8 +14,15 @@ def test_json_output_reports_every_figure(capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 6 and out["races"] == 18 and out["players"] == 4
     assert set(out["mascot_wins"]) == set(MASCOTS)
-    assert abs(sum(out["mascot_wins"].values()) - 1) < 1e-9
-    assert set(out["flips"]) == {"mean", "median", "max"} and out["flips"]["max"] >= out["flips"]["mean"] > 0
+    assert abs(sum(out["mascot_wins"].values()) + out["no_winner"] - 1) < 1e-9
+    assert (
+        set(out["flips"]) == {"mean", "median", "max", "p99"}
+        and out["flips"]["max"] >= out["flips"]["mean"] > 0
+    )
+    assert out["flips"]["max"] >= out["flips"]["p99"] >= out["flips"]["median"]
+    assert out["lead_changes"] >= 0
+    for share in ("races_with_two_lead_changes", "flips_after_winner", "short_races", "dead_flips"):
+        assert 0 <= out[share] <= 1
     assert 0 <= out["fold_share"] <= 1
     assert set(out["tickets"]) == {"1", "2", "3"}
     for sides in out["tickets"].values():
@@ -45,6 +52,10 @@ def test_the_readable_table_names_each_figure(capsys):
         "Tickets if held",
         "yes 1",
         "no 3",
+        "Lead changes per race",
+        "come after it",
+        "Races under 12 flips",
+        "change nothing",
     ):
         assert words in out
 
@@ -55,6 +66,18 @@ def test_head_to_head_reports_each_level():
     assert set(h2h) == {"normal", "easy"}
     assert h2h["normal"]["seat_games"] == h2h["easy"]["seat_games"] == 4
     assert all(0 <= h["win_rate"] <= 1 and h["mean_cash"] >= 0 for h in h2h.values())
+
+
+def test_watching_the_races_plays_the_same_games_as_the_ai_does():
+    from bot.games.hotstreak.ai import play_ai_game
+    from bot.games.hotstreak.sim import play_watched_game
+    from bot.games.hotstreak.swings import Swings
+
+    swings = Swings()
+    watched = play_watched_game(3, 11, ["normal", "easy", "easy"], swings, budget=40)
+    assert watched.dumps() == play_ai_game(3, 11, ["normal", "easy", "easy"], budget=40).dumps()
+    assert swings.races == 3
+    assert swings.flips == sum(record["tally"]["flips"] for record in watched.view(None)["history"])
 
 
 def test_levels_go_round_the_seats_and_rotate_each_game():
