@@ -18,7 +18,7 @@ from bot.games.catalog import Entry, entry
 from bot.storage import StorageError
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat, shown
-from bot.tables.table import SAVE_FAILED, Table, followup, reply
+from bot.tables.table import CANCEL_UNSAVED, SAVE_FAILED, Table, followup, reply
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
@@ -71,6 +71,8 @@ def table_here(bot: RaceBot, interaction: discord.Interaction, presenter: Presen
 
 
 async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
+    if not await bot.tables.ready_for(interaction):
+        return
     table = table_here(bot, interaction, presenter)
     if table is None:
         await reply(
@@ -96,6 +98,8 @@ async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter:
 
 
 async def cancel_game(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
+    if not await bot.tables.ready_for(interaction):
+        return
     table = table_here(bot, interaction, presenter)
     if table is None:
         await reply(interaction, f"No {presenter.title} game in this channel.")
@@ -104,14 +108,30 @@ async def cancel_game(bot: RaceBot, interaction: discord.Interaction, presenter:
         await reply(interaction, "Only the host or someone with Manage Server can cancel the game.")
         return
     # Closing writes to the database, which may wait for a lock longer than Discord's three seconds.
+    # The answer is public either way (it fills the "thinking" placeholder): the channel learns the truth.
     await interaction.response.defer(thinking=True)
-    await bot.tables.close(table, "cancelled", f"Cancelled by {shown(interaction.user.display_name)}.")
+    async with table.lock:  # a move being stored and announced finishes first; then the truth is known
+        if table.settled or (table.engine is not None and table.engine.is_over):
+            await followup(
+                interaction, f"{presenter.title} game #{table.game_id} had just ended; its results stand."
+            )
+            return
+        if table.closed:
+            await followup(interaction, f"{presenter.title} game #{table.game_id} has already ended.")
+            return
+        why = f"Cancelled by {shown(interaction.user.display_name)}."
+        if not await bot.tables.close(table, "cancelled", why, keep_if_unsaved=True):
+            await followup(interaction, CANCEL_UNSAVED)
+            return
     await interaction.followup.send(
-        f"🛑 {presenter.title} game #{table.game_id} was cancelled by {interaction.user.mention}. No results were recorded."
+        f"🛑 {presenter.title} game #{table.game_id} was cancelled by {interaction.user.mention}. "
+        "No results were recorded."
     )
 
 
 async def leave_game(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
+    if not await bot.tables.ready_for(interaction):
+        return
     table = table_here(bot, interaction, presenter)
     seat = None if table is None else table.seat_of(interaction.user.id)
     if table is None or seat is None:

@@ -98,10 +98,11 @@ class StatsCog(commands.Cog):
     @app_commands.describe(user="Whose record (default: yours)")
     async def stats(self, interaction: discord.Interaction, user: discord.User | None = None) -> None:
         target = user or interaction.user
+        await interaction.response.defer()  # before the database: a slow read must not fail the command
         try:
             records = await self.bot.storage.player_stats(interaction.guild_id or 0, target.id)
         except StorageError:
-            await interaction.response.send_message(STORAGE_DOWN, ephemeral=True)
+            await interaction.followup.send(STORAGE_DOWN, ephemeral=True)
             return
         embed = discord.Embed(title=f"{shown(target.display_name)}'s record", colour=discord.Colour.teal())
         if not records:
@@ -126,15 +127,16 @@ class StatsCog(commands.Cog):
             embed.add_field(
                 name=GAME_TITLES.get(record.kind, record.kind), value="\n".join(lines), inline=False
             )
-        await interaction.response.send_message(embed=embed)
+        await interaction.followup.send(embed=embed)
 
     @app_commands.command(name="history", description="The last games in this server and who won")
     @app_commands.guild_only()
     async def history(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer()  # before the database, like /stats
         try:
             rows = await self.bot.storage.history(interaction.guild_id or 0, 10)
         except StorageError:
-            await interaction.response.send_message(STORAGE_DOWN, ephemeral=True)
+            await interaction.followup.send(STORAGE_DOWN, ephemeral=True)
             return
         lines = [
             f"`#{row.game_id}` {GAME_TITLES.get(row.kind, row.kind)} · <t:{int(row.finished_at)}:R> · "
@@ -147,7 +149,7 @@ class StatsCog(commands.Cog):
             colour=discord.Colour.blue(),
         )
         embed.timestamp = datetime.fromtimestamp(time.time(), UTC)
-        await interaction.response.send_message(embed=embed)
+        await interaction.followup.send(embed=embed)
 
 
 async def setup(bot: RaceBot) -> None:

@@ -56,6 +56,10 @@ class Entry:
     # "module:function" ``(stored table settings) -> engine settings`` for games stored by an older
     # version of the bot; None: the stored ``settings["engine"]`` as is.
     stored: str | None = None
+    # "module:function" ``(public view, decision, pace) -> seconds`` an AI seat waits before it
+    # takes a decision (a game whose players, not the table, play the cards paces them here);
+    # None: AI seats decide at once.
+    ai_pause: str | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def _load(self, ref: str) -> Any:
@@ -92,6 +96,11 @@ class Entry:
         if self.pause is None:
             return pace
         return float(self._load(self.pause)(view, decision, pace, countdown))
+
+    def ai_wait(self, view: dict[str, JSON], decision: Decision, pace: float) -> float:
+        if self.ai_pause is None:
+            return 0.0
+        return float(self._load(self.ai_pause)(view, decision, pace))
 
     def stored_engine_settings(self, table_settings: dict[str, JSON]) -> dict[str, JSON]:
         if self.stored is None:
@@ -131,6 +140,19 @@ ENTRIES: tuple[Entry, ...] = (
         automatic="bot.games.horserace.start:is_automatic",
         pause="bot.games.horserace.start:step_pause",
         stored="bot.games.horserace.start:stored_settings",
+    ),
+    Entry(
+        kind="downforce",
+        title="Downforce",
+        engine="bot.games.downforce.game:Downforce",
+        ai="bot.games.downforce.ai:choose",
+        start="bot.games.downforce.start:engine_settings",
+        presenter="cogs.downforce.present:DownforcePresenter",
+        cog="cogs.downforce",
+        command="downforce",
+        sim="bot.games.downforce.sim",
+        private=frozenset({"bid", "play", "bet", "keep"}),
+        ai_pause="bot.games.downforce.start:ai_pause",
     ),
 )
 

@@ -38,7 +38,8 @@ _HAND = re.compile(rf"g:{_NUM}:hand")
 _ASK = re.compile(rf"g:{_NUM}:ask:{_KIND}")
 _LOBBY = re.compile(rf"g:{_NUM}:lobby:([a-z]+)")
 _KICK = re.compile(rf"gs:{_NUM}:lobby:kick")
-_BOARD = re.compile(rf"g:0:page:lb:([a-z0-9_]{{1,30}}):([a-z]{{1,10}}):{_NUM}")
+# A page number has at most 6 digits: a forged 20-digit one would overflow the database's offset.
+_BOARD = re.compile(r"g:0:page:lb:([a-z0-9_]{1,30}):([a-z]{1,10}):(0|[1-9][0-9]{0,5})")
 _INDEX = re.compile(rf"i{_NUM}")
 
 

@@ -15,7 +15,7 @@ from bot.tables import custom_ids, threads
 from bot.tables.components import button, select
 from bot.tables.presenter import Outgoing
 from bot.tables.seats import AI_LEVELS, Seat, ai_seat, shown
-from bot.tables.table import SAVE_FAILED, Table, message_kwargs, now, reply
+from bot.tables.table import CANCEL_UNSAVED, SAVE_FAILED, Table, message_kwargs, now, reply
 
 
 def lobby_message(table: Table, note: str = "") -> Outgoing:
@@ -70,7 +70,10 @@ async def on_lobby(table: Table, interaction: discord.Interaction, op: str, kick
     async with seating, table.lock:
         start = await _lobby_change(table, interaction, op, kicked)
     if start:
-        await start_game(table, interaction.message)  # takes the lock itself
+        # The lock was let go in between: a Leave may have come first, so the start checks again.
+        refusal = await start_game(table, interaction.message, full=op != "start")
+        if refusal and op == "start":
+            await reply(interaction, refusal)
 
 
 async def _lobby_change(table: Table, interaction: discord.Interaction, op: str, kicked: int | None) -> bool:
@@ -149,16 +152,25 @@ async def _lobby_change(table: Table, interaction: discord.Interaction, op: str,
     return len(seats) >= capacity and bool(table.settings.get("autostart", True))
 
 
-async def start_game(table: Table, message: discord.Message | None) -> None:
-    """Fix the seats, store the engine's settings, and let the game run."""
+async def start_game(table: Table, message: discord.Message | None, *, full: bool = False) -> str | None:
+    """Fix the seats, store the engine's settings, and let the game run; or say why not.
+
+    Everything is checked again here, under the lock (``full``: only if every seat is still taken,
+    for a start because the table filled up): a Join then a quick Leave must not start a game of one.
+    """
     async with table.lock:
         if table.engine is not None or table.closed:
-            return
+            return "This game has already started."
+        capacity = int(table.settings.get("players", table.entry.max_players))
+        if len(table.seats) < table.entry.min_players:
+            return f"At least {table.entry.min_players} players are needed (add an AI?)."
+        if full and len(table.seats) < capacity:
+            return "A seat was freed before the game could start."
         try:
             engine_settings = await _engine_settings(table)
         except StorageError:
             await table.send(Outgoing(content=SAVE_FAILED))
-            return
+            return SAVE_FAILED
         table.settings["engine"] = engine_settings
         try:
             await table.bot.storage.update_game(
@@ -169,7 +181,7 @@ async def start_game(table: Table, message: discord.Message | None) -> None:
             )
         except StorageError:
             await table.send(Outgoing(content=SAVE_FAILED))
-            return
+            return SAVE_FAILED
         table.start_engine([])
         if message is not None:
             started = message_kwargs(lobby_message(table, "The game has started."), editing=True)
@@ -181,6 +193,7 @@ async def start_game(table: Table, message: discord.Message | None) -> None:
         for out in await table.presenter.snapshot(table):
             await table.send(out)
     table.run()
+    return None
 
 
 async def _engine_settings(table: Table) -> dict[str, Any]:
@@ -196,7 +209,9 @@ async def _engine_settings(table: Table) -> dict[str, Any]:
 
 
 async def _close(table: Table, interaction: discord.Interaction, why: str) -> None:
-    await table.bot.tables.close(table, "cancelled", why)
+    if not await table.bot.tables.close(table, "cancelled", why, keep_if_unsaved=True):
+        await reply(interaction, CANCEL_UNSAVED)
+        return
     with contextlib.suppress(discord.HTTPException):
         await interaction.edit_original_response(content=f"🛑 {why}", embed=None, view=None, attachments=[])
 

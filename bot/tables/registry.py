@@ -15,6 +15,7 @@ from bot.games.catalog import CATALOG, Entry
 from bot.server_settings import MAX_GAMES, MAX_HOSTED, WHERE
 from bot.storage import StorageError, StoredGame
 from bot.tables import clicks, custom_ids
+from bot.tables.delivery import TRANSIENT, deliver, new_run, nonce
 from bot.tables.lobby import expire_lobby, lobby_message, on_lobby, start_game
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat, ai_seat
@@ -28,6 +29,7 @@ log = logging.getLogger(__name__)
 
 GONE = "This game has ended; these buttons no longer do anything."
 RESTARTING = "The bot is restarting; try again in a minute."
+STARTING = "I'm starting up; try again in a few seconds."
 STORAGE_BUSY = "I can't reach my storage right now; please try again in a moment."
 UNREADABLE = "I couldn't read this button; it may be from an older version of the bot."
 
@@ -42,7 +44,21 @@ class Tables:
         }
         self.by_id: dict[int, Table] = {}
         self._lobby_timers: dict[int, asyncio.Task[None]] = {}
+        self._settling: dict[int, asyncio.Task[None]] = {}
         self.seating = asyncio.Lock()
+        # Set once the stored games are back (resume_all): before that, a channel that looks free may
+        # hold a stored game, and a player who looks free may be seated in one.
+        self.resumed = asyncio.Event()
+
+    async def ready_for(self, interaction: discord.Interaction) -> bool:
+        """Wait briefly for the stored games to be back; if they are not yet, say so and return False."""
+        if not self.resumed.is_set():
+            try:
+                await asyncio.wait_for(self.resumed.wait(), self.bot.timing.startup_wait)
+            except TimeoutError:
+                await reply(interaction, STARTING)
+                return False
+        return True
 
     def in_channel(self, channel_id: int) -> Table | None:
         """The game played here: a channel's own game, or a thread's (a game in a thread frees its channel)."""
@@ -79,6 +95,8 @@ class Tables:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         if self.bot.stopping:  # shutting down (bot.shutdown): a new game would only be cut short
             await reply(interaction, RESTARTING)
+            return None
+        if not await self.ready_for(interaction):
             return None
         entry = self.catalog[kind]
         async with self.seating:  # two starts at once in one channel must not both get a lobby
@@ -138,8 +156,14 @@ class Tables:
                 meta=meta,
             )
             self.by_id[game_id] = table
-        lobby = await interaction.followup.send(**message_kwargs(lobby_message(table)), wait=True)
+        # The timer first: a lobby whose message could not be posted must still close by itself.
         self._lobby_timers[game_id] = asyncio.create_task(expire_lobby(table, self.bot.timing.lobby_seconds))
+        lobby: discord.Message | None
+        try:
+            lobby = await interaction.followup.send(**message_kwargs(lobby_message(table)), wait=True)
+        except (discord.HTTPException, *TRANSIENT):
+            log.exception("Could not answer the start of game %s; posting its lobby in the channel", game_id)
+            lobby = await table.send(lobby_message(table))  # retried, with a nonce
         if len(seats) >= int(settings["players"]):
             await start_game(table, lobby)
         return table
@@ -180,13 +204,20 @@ class Tables:
             )
         return None
 
-    async def close(self, table: Table, status: str, why: str) -> None:
-        await table.stop()
-        self.forget(table)
+    async def close(self, table: Table, status: str, why: str, *, keep_if_unsaved: bool = False) -> bool:
+        """End a game without results. The end is stored first: with ``keep_if_unsaved`` (a cancel), a
+        game whose end could not be stored goes on and False says so, since after a restart it would
+        come back; otherwise (a gone channel, an idle game) the table stops anyway and the next start
+        closes it again."""
         try:
             await self.bot.storage.close_game(table.game_id, status, why)
         except StorageError:
             log.exception("Could not mark game %s as %s", table.game_id, status)
+            if keep_if_unsaved:
+                return False
+        await table.stop()
+        self.forget(table)
+        return True
 
     # --- clicks ---------------------------------------------------------------
 
@@ -200,6 +231,8 @@ class Tables:
             return
         if isinstance(click, custom_ids.BoardPage):
             await self.bot.dispatch_page(interaction, click)
+            return
+        if not await self.ready_for(interaction):
             return
         table = self.by_id.get(click.game)
         if table is None or table.closed:
@@ -224,6 +257,12 @@ class Tables:
         A game of a kind the catalog does not know, or one whose stored row could not be read, is
         left as it is, reported in the log as an error and told in its channel; the others go on.
         """
+        try:
+            await self._resume_stored()
+        finally:
+            self.resumed.set()
+
+    async def _resume_stored(self) -> None:
         try:
             stored = await self.bot.storage.unfinished_games()
         except StorageError:
@@ -260,10 +299,15 @@ class Tables:
     async def _say(self, channel_id: int, text: str) -> None:
         channel = self.bot.get_channel(channel_id)
         if isinstance(channel, discord.abc.Messageable):
-            try:
+            tag = nonce(channel_id, new_run(), 0, "s")  # one post, retried with its own nonce
+
+            async def attempt() -> None:
                 async with self.bot.pacer.turn(channel_id):
-                    await channel.send(content=text)
-            except discord.HTTPException:
+                    await channel.send(content=text, nonce=tag)
+
+            try:
+                await deliver(attempt, self.bot.timing, f"A note in channel {channel_id}")
+            except (discord.HTTPException, *TRANSIENT):
                 log.exception("Could not post in channel %s", channel_id)
 
     async def _resume(self, game: StoredGame) -> None:
@@ -279,13 +323,12 @@ class Tables:
             settings=dict(game.settings),
             meta=dict(game.meta),
         )
-        if table.home is None:
-            await self.close(table, "abandoned", "The game's channel is gone.")
-            await self._tell_players(
-                table, f"Your {presenter.title} game #{game.id} was closed: its channel is gone."
-            )
+        if table.home is None:  # the channel it was opened in (its thread is fetched when needed)
+            await self.abandon(table)
             return
         if time.time() - game.updated_at > self.bot.timing.stale_after_seconds:
+            if game.status != "lobby" and await self._settle_ended(table, game):
+                return
             await self.close(table, "abandoned", "Idle for too long.")
             await table.send(
                 Outgoing(content=f"🛑 {presenter.title} game #{game.id} was closed: it waited too long.")
@@ -308,11 +351,14 @@ class Tables:
             )
             return
         table.adopt_stored_deadline()
+        grace = table.grace_after_downtime()
         await table.send(
             Outgoing(
                 content=f"♻️ I restarted; {presenter.title} game #{game.id} carries on from where it stopped."
             )
         )
+        if grace:
+            await table.send(Outgoing(content=grace))
         if table.engine is not None and table.engine.is_over:
             # Stopped between storing the last action and announcing it: settle and show the end now.
             await table.publish(table.last_events)
@@ -323,11 +369,67 @@ class Tables:
                 await table.send(out)
         table.run()
 
+    async def abandon(self, table: Table) -> None:
+        """A game whose channel is gone (deleted, or the bot lost access): closed, its players told by DM."""
+        await self.close(table, "abandoned", "The game's channel is gone.")
+        await self._tell_players(
+            table,
+            f"Your {table.presenter.title} game #{table.game_id} was closed: its channel is gone "
+            "or I can no longer post there. No results were recorded.",
+        )
+
+    async def _settle_ended(self, table: Table, game: StoredGame) -> bool:
+        """An old game whose log shows it ended is settled, not abandoned: its results were only
+        waiting for a database that failed when it ended (checked before the idle rule)."""
+        try:
+            table.start_engine(game.actions)
+        except (GameError, ValueError, KeyError, TypeError):
+            return False
+        if table.engine is None or not table.engine.is_over:
+            return False
+        if await table.settle():
+            await table.send(
+                Outgoing(
+                    content=f"🏁 {table.presenter.title} game #{game.id} had ended; its results are saved now."
+                )
+            )
+        else:
+            self.settle_later(table)
+        return True
+
     async def _tell_players(self, table: Table, text: str) -> None:
         for index in range(len(table.seats)):
             await table.send(Outgoing(content=text, seat=index))
 
+    def settle_later(self, table: Table) -> None:
+        """The results of an ended game could not be stored: keep trying while the bot runs (the next
+        start settles it otherwise, whatever its age), and tell the channel both ways."""
+        if table.game_id in self._settling:
+            return
+        task = asyncio.create_task(self._keep_settling(table), name=f"settle-{table.game_id}")
+        self._settling[table.game_id] = task
+        task.add_done_callback(lambda _: self._settling.pop(table.game_id, None))
+
+    async def _keep_settling(self, table: Table) -> None:
+        title = table.presenter.title
+        await table.send(
+            Outgoing(
+                content=f"⚠️ I couldn't save the results of {title} game #{table.game_id} yet; I'll keep trying."
+            )
+        )
+        pause = self.bot.timing.storage_retry_seconds
+        while not self.bot.stopping:
+            await asyncio.sleep(pause)
+            if await table.settle():
+                await table.send(
+                    Outgoing(content=f"✅ The results of {title} game #{table.game_id} are saved now.")
+                )
+                return
+            pause = min(pause * 2, 300.0)
+
     async def stop_all(self) -> None:
+        for task in list(self._settling.values()):
+            task.cancel()
         for table in list(self.by_id.values()):
             await table.stop()
         for timer in self._lobby_timers.values():

@@ -24,6 +24,7 @@ from bot.games.base import Action, Decision, Event, Game, SeatResult
 from bot.storage import PlayerResult, StakeRecord, StorageError
 from bot.tables import custom_ids, threads, viewing
 from bot.tables.components import add_controls, button
+from bot.tables.delivery import TRANSIENT, deliver, is_gone, new_run, nonce
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat
 
@@ -34,6 +35,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SAVE_FAILED = "I couldn't save that, so it was not applied. Please try again in a moment."
+CANCEL_UNSAVED = "I couldn't save the cancellation, so the game goes on. Please try again in a moment."
 STALE = "That was already decided: this button is from an earlier step."
 
 
@@ -86,6 +88,10 @@ class Table:
         self.last_events: list[Event] = []  # what the last replayed action caused (see Tables._resume)
         self._thread: discord.abc.Messageable | None = None  # the thread, kept while the cache drops it
         self.notes: dict[str, Any] = {}  # the presenter's scratch pad (running log lines...), not stored
+        self.posts = 0  # channel posts and DMs so far in this run: each one's nonce
+        self.run_id = new_run()  # this table's run (a restart makes a new Table): part of each nonce
+        self.gone = False  # the channel is gone for good (see channel_gone)
+        self.settled = False  # the results are stored (presenters say "Results saved" only then)
 
     # --- who is who ---------------------------------------------------------
 
@@ -170,6 +176,20 @@ class Table:
             (d.player, d.kind) for d in self.human_pending() if d.player is not None
         )
 
+    def grace_after_downtime(self) -> str | None:
+        """A deadline that passed while the bot was down would make the AI play at once: the late
+        players get a short grace instead, and the channel is told (the text is returned)."""
+        grace = self.bot.timing.resume_grace_seconds
+        late = self.human_pending()
+        if self.deadline is None or self.deadline > now() or not late:
+            return None
+        self.deadline = now() + grace
+        names = ", ".join(sorted({self.seats[d.player].shown for d in late if d.player is not None}))
+        return (
+            f"⏳ The deadline passed while I was away: {names}, you get {grace:g} more seconds "
+            f"(until {self.deadline_mark()})."
+        )
+
     def start_engine(self, actions: list[dict[str, Any]] | None = None) -> None:
         """Build the engine from the seed and replay the stored actions (the game's whole history)."""
         engine = self.entry.new_engine(
@@ -204,6 +224,7 @@ class Table:
     # --- the loop that moves the game on --------------------------------------
 
     async def _drive(self) -> None:
+        failures = 0
         while not self.closed:
             try:
                 finished = await self._step()
@@ -217,6 +238,15 @@ class Table:
                     )
                 await asyncio.sleep(self.bot.timing.storage_retry_seconds)
                 continue
+            except Exception:
+                # Anything else (a network error that outlived its retries, a presenter's bug): nothing
+                # half-applied survives it (an action is stored before it is applied), so the table
+                # carries on from the engine's state after a pause that grows, rather than dying.
+                failures += 1
+                log.exception("Game %s hit an error (%d in a row); carrying on", self.game_id, failures)
+                await asyncio.sleep(min(60.0, self.bot.timing.send_retry_seconds * 2**failures))
+                continue
+            failures = 0
             self.notes.pop("storage_warned", None)
             if finished:
                 return
@@ -252,6 +282,9 @@ class Table:
             return False
         ai = [d for d in pending if d.player is not None and self.seats[d.player].is_ai]
         if ai:
+            wait = max(self.entry.ai_wait(self.public_view(), d, self.pace) for d in ai)
+            if wait > 0:  # the game's pace for AI seats (outside the lock: clicks stay answered)
+                await asyncio.sleep(wait)
             async with self.lock:
                 for decision in ai:
                     if self._still_pending(decision):
@@ -275,29 +308,47 @@ class Table:
         return any(d.player == decision.player and d.kind == decision.kind for d in self.engine.pending())
 
     async def _decide_for(self, decision: Decision, level: str) -> None:
+        await self._commit_and_announce(await self._ai_action(decision, level))
+
+    async def _ai_action(self, decision: Decision, level: str) -> Action:
         assert decision.player is not None
         rng = random.Random(f"{self.seed}:{self.seq}:{decision.player}")
         # An AI look-ahead takes ~0.1 s of CPU: off the event loop, so clicks stay answered in time.
         choice = await asyncio.to_thread(
             self.entry.choose, self.seat_view(decision.player), decision, level, rng
         )
-        await self._commit_and_announce(Action(decision.player, decision.kind, choice))
+        return Action(decision.player, decision.kind, choice)
 
     async def _expire(self) -> None:
-        """The deadline passed: the AI decides for everyone who is late, and the channel hears who."""
+        """The deadline passed: the AI decides for everyone who is late, and the channel hears who.
+
+        Only decisions that were stored are announced: if storing fails, the deadline stays (it has
+        passed, so the next try comes as soon as the storage is back) and the error goes to the loop.
+        """
         late = self.human_pending()
-        self.deadline = None
         if not late:
+            self.deadline = None
             return
-        names = ", ".join(sorted({self.seats[d.player].shown for d in late if d.player is not None}))
-        await self.send(Outgoing(content=f"⏰ Time's up for {names}: the AI decided for them."))
+        stored: list[tuple[int, list[Event]]] = []
+        failure: StorageError | None = None
         for decision in late:
-            if self._still_pending(decision):
-                try:
-                    await self._decide_for(decision, "normal")
-                except StorageError:
-                    log.exception("Could not store the deadline decision for game %s", self.game_id)
-                    return
+            if not self._still_pending(decision):
+                continue
+            assert decision.player is not None
+            try:
+                stored.append((decision.player, await self.commit(await self._ai_action(decision, "normal"))))
+            except StorageError as error:
+                failure = error
+                break
+        if failure is None:
+            self.deadline = None  # before announcing: the next decisions get a deadline of their own
+        if stored:
+            names = ", ".join(sorted({self.seats[seat].shown for seat, _ in stored}))
+            await self.send(Outgoing(content=f"⏰ Time's up for {names}: the AI decided for them."))
+            for _, events in stored:
+                await self.publish(events)
+        if failure is not None:
+            raise failure
 
     # --- applying one action -----------------------------------------------
 
@@ -319,8 +370,8 @@ class Table:
 
     async def publish(self, events: list[Event]) -> None:
         """Announce a batch: split by viewer first, so the presenter never holds what its audience may not see."""
-        if self.engine is not None and self.engine.is_over:
-            await self._settle()  # results are stored before the final standings are shown
+        if self.engine is not None and self.engine.is_over and not self.settled:
+            await self.settle()  # results are stored before the final standings are shown (settled says if)
         parts = viewing.split(events, len(self.seats))
         public = await self.presenter.announce(self, parts.public)
         for out in public:
@@ -340,18 +391,23 @@ class Table:
             return
         self.closed = True
         await self._retire_prompt()
-        await self._settle()
+        if not self.settled and not await self.settle():
+            self.bot.tables.settle_later(self)
         self.bot.tables.forget(self)
 
-    async def _settle(self) -> None:
-        """Write the results once (the storage refuses a second write, so calling this again is safe)."""
+    async def settle(self) -> bool:
+        """Write the results once (the storage refuses a second write, so calling this again is safe).
+
+        True once they are stored. If not, the table keeps trying (``Tables.settle_later``) and the
+        action log holds the whole game, so the next start writes them whatever the game's age.
+        """
         try:
             await self.bot.storage.finish_game(self.game_id, self.results())
         except StorageError:
-            # The action log holds the whole game: the next start replays it and writes the results then.
-            log.exception(
-                "Could not store the results of game %s; they will be written on restart", self.game_id
-            )
+            log.exception("Could not store the results of game %s; retrying", self.game_id)
+            return False
+        self.settled = True
+        return True
 
     # --- results --------------------------------------------------------------
 
@@ -376,20 +432,34 @@ class Table:
     # --- talking to Discord ------------------------------------------------------
 
     async def send(self, out: Outgoing) -> discord.Message | None:
-        """Send to the channel (paced) or to one seat by DM; a closed DM is a normal case, not an error."""
+        """Send to the channel (paced) or to one seat by DM; a closed DM is a normal case, not an error.
+
+        A failure in transit is retried with the same nonce (so nothing is posted twice); a channel
+        that is gone for good closes the game (``channel_gone``); anything else loses this one
+        message (logged), never the game.
+        """
         if out.seat is not None:
             return await self._send_dm(out.seat, out)
-        channel = self.channel or await self._fetch_thread()
+        if self.gone:
+            return None
+        channel = self.channel or await self._fetch_channel()
         if channel is None:
             return None
+        self.posts += 1
+        tag = nonce(self.game_id, self.run_id, self.posts)
+        place = self.place_id
+
+        async def attempt() -> discord.Message:
+            async with self.bot.pacer.turn(place):
+                return await channel.send(nonce=tag, **self.message_kwargs(out))
+
         try:
-            async with self.bot.pacer.turn(self.place_id):
-                return await channel.send(**self.message_kwargs(out))
-        except discord.HTTPException as error:
-            if self.thread_id and getattr(error, "code", 0) == threads.UNKNOWN_CHANNEL:
-                await threads.thread_gone(self)
-                return None
-            log.exception("Could not post in channel %s for game %s", self.place_id, self.game_id)
+            return await deliver(attempt, self.bot.timing, f"A post of game {self.game_id}")
+        except (discord.HTTPException, *TRANSIENT) as error:
+            if is_gone(error):
+                self.channel_gone()
+            else:
+                log.exception("Could not post in channel %s for game %s", place, self.game_id)
             return None
 
     async def send_home(self, out: Outgoing) -> discord.Message | None:
@@ -397,35 +467,66 @@ class Table:
         channel = self.home
         if channel is None:
             return None
-        try:
+        self.posts += 1
+        tag = nonce(self.game_id, self.run_id, self.posts)
+
+        async def attempt() -> discord.Message:
             async with self.bot.pacer.turn(self.channel_id):
-                return await channel.send(**self.message_kwargs(out))
-        except discord.HTTPException:
-            log.exception("Could not post in channel %s for game %s", self.channel_id, self.game_id)
+                return await channel.send(nonce=tag, **self.message_kwargs(out))
+
+        try:
+            return await deliver(attempt, self.bot.timing, f"A post of game {self.game_id}")
+        except (discord.HTTPException, *TRANSIENT) as error:
+            if is_gone(error):
+                self.channel_gone()
+            else:
+                log.exception("Could not post in channel %s for game %s", self.channel_id, self.game_id)
             return None
 
-    async def _fetch_thread(self) -> discord.abc.Messageable | None:
-        """A thread the cache no longer holds (archived, or not yet seen after a restart), from Discord."""
-        if not self.thread_id:
-            return None
+    async def _fetch_channel(self) -> discord.abc.Messageable | None:
+        """Where the game plays is not in the bot's cache (a thread archived or not yet seen after a
+        restart; a channel deleted or hidden from the bot): ask Discord."""
+        place = self.place_id
         try:
-            thread = await self.bot.fetch_channel(self.thread_id)
-        except discord.NotFound:
-            await threads.thread_gone(self)
+            channel = await deliver(
+                lambda: self.bot.fetch_channel(place), self.bot.timing, "Finding a channel"
+            )
+        except (discord.HTTPException, *TRANSIENT) as error:
+            if is_gone(error) or isinstance(error, discord.NotFound | discord.Forbidden):
+                self.channel_gone()
+            else:
+                log.warning("Could not find the channel of game %s: %r", self.game_id, error)
             return None
-        except discord.HTTPException:
-            log.exception("Could not fetch thread %s of game %s", self.thread_id, self.game_id)
-            return None
-        self._thread = thread if isinstance(thread, discord.abc.Messageable) else None
-        return self._thread
+        found = channel if isinstance(channel, discord.abc.Messageable) else None
+        if self.thread_id:
+            self._thread = found
+        return found
+
+    def channel_gone(self) -> None:
+        """The channel (or the game's thread) was deleted or the bot lost access: close the game and
+        tell the players (a thread's in its channel, ``threads.thread_gone``; a channel's by DM), in a
+        task of its own: closing stops this table's loop, which may be the caller."""
+        if self.gone or self.closed:
+            return
+        self.gone = True
+        log.warning("The channel of game %s is gone; closing the game", self.game_id)
+        closing = threads.thread_gone(self) if self.thread_id else self.bot.tables.abandon(self)
+        task = asyncio.create_task(closing, name=f"abandon-{self.game_id}")
+        self.notes["abandon_task"] = task  # a reference, so the task is not collected while it runs
 
     async def _send_dm(self, seat: int, out: Outgoing) -> discord.Message | None:
         user_id = self.seats[seat].user_id
         if user_id is None or seat in self.dm_closed:
             return None
-        try:
+        self.posts += 1
+        tag = nonce(self.game_id, self.run_id, self.posts, "d")
+
+        async def attempt() -> discord.Message:
             user = self.bot.get_user(user_id) or await self.bot.fetch_user(user_id)
-            return await user.send(**self.message_kwargs(out))
+            return await user.send(nonce=tag, **self.message_kwargs(out))
+
+        try:
+            return await deliver(attempt, self.bot.timing, f"A DM of game {self.game_id}")
         except discord.HTTPException as error:
             if isinstance(error, discord.Forbidden) or getattr(error, "code", 0) == 50007:
                 self.dm_closed.add(seat)
@@ -439,6 +540,9 @@ class Table:
                 )
             else:
                 log.exception("Could not DM seat %s of game %s", seat, self.game_id)
+            return None
+        except TRANSIENT:
+            log.exception("Could not DM seat %s of game %s", seat, self.game_id)
             return None
 
     async def refresh_prompts(self) -> None:
@@ -525,10 +629,25 @@ class Table:
         )
 
     async def edit(self, message: discord.Message, **changes: Any) -> None:
-        """Edit one of the table's channel messages, paced like a new message."""
-        with contextlib.suppress(discord.HTTPException):
+        """Edit one of the table's channel messages, paced like a new message (and retried like one:
+        an edit sets the whole message, so doing it twice is harmless)."""
+        if self.gone:
+            return
+
+        async def attempt() -> None:
+            for file in changes.get("attachments") or []:
+                if isinstance(file, discord.File):
+                    file.reset(seek=True)  # a retried upload starts from the first byte again
             async with self.bot.pacer.turn(message.channel.id):
                 await message.edit(**changes)
+
+        try:
+            await deliver(attempt, self.bot.timing, f"An edit of game {self.game_id}")
+        except (discord.HTTPException, *TRANSIENT) as error:
+            if is_gone(error):
+                self.channel_gone()
+            else:
+                log.warning("Could not edit a message of game %s: %r", self.game_id, error)
 
     async def _retire_prompt(self) -> None:
         if self._prompt_message is not None:

@@ -13,6 +13,13 @@ class Timing:
     default_pace: float = 2.5  # seconds between flipped cards / rolls
     countdown_seconds: float = 1.0  # per step of the "3, 2, 1" before a race
     storage_retry_seconds: float = 5.0  # a failed save is retried this often
+    # A request that failed in transit (dropped connection, timeout, 5xx) is retried after this, doubling.
+    send_retry_seconds: float = 1.0
+    send_attempts: int = 6  # then the message is given up (logged); the game goes on
+    request_timeout: float = 30.0  # a request with no answer by then is retried (its nonce makes it safe)
+    # A deadline that passed while the bot was down: the late players get this long, said in the channel.
+    resume_grace_seconds: float = 45.0
+    startup_wait: float = 2.0  # a command before the stored games are back waits this long, then is told
     stale_after_seconds: float = 24 * 3600.0  # a stored game idle longer than this is closed at start
     # How long a write waits for another program's lock on the database before the click is refused.
     storage_busy_timeout: float = 5.0

@@ -334,7 +334,11 @@ class HotStreakPresenter(Presenter):
         embed.add_field(
             name="Winner" if len(data["winners"]) == 1 else "Winners (tied)", value=f"🎉 {winners}"
         )
-        embed.set_footer(text="Results saved · /leaderboard · /stats")
+        embed.set_footer(
+            text="Results saved · /leaderboard · /stats"
+            if table.settled
+            else "⚠️ The results are not saved yet; I'll keep trying and say so here."
+        )
         return embed
 
     async def snapshot(self, table: Table) -> list[Outgoing]:

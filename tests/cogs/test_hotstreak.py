@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+from typing import Any
 
 from bot.client import RaceBot
+from bot.storage import StorageError
 from tests.cogs.conftest import FAST, World, join, private_answer
 from tests.cogs.hotstreak_player import BET_ID, HotStreakTable
 from tests.fakediscord import FakeMessage, running_bot, text_of
@@ -133,3 +135,25 @@ async def test_a_late_player_is_played_by_the_ai_at_the_deadline(world: World) -
     channel = public_text(world)
     assert "Time's up for alice" in channel
     assert "Final standings" in channel
+
+
+async def test_time_is_up_is_said_only_once_the_ais_move_is_saved(world: World) -> None:
+    quick = dataclasses.replace(FAST, turn_seconds=0.3, phase_seconds=0.3, storage_retry_seconds=0.1)
+    async with running_bot(world.fake, world.bot(timing=quick)) as bot:
+        lobby, table = await open_table(world, ai=1)
+        saving = {"down": True}
+        original = bot.storage.append_action
+
+        async def append_action(*args: Any, **kwargs: Any) -> None:
+            if saving["down"]:
+                raise StorageError("the database is locked")
+            await original(*args, **kwargs)
+
+        bot.storage.append_action = append_action  # type: ignore[method-assign]
+        await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+        await world.fake.wait_for(lambda: "can't save the game" in public_text(world), timeout=10)
+        await asyncio.sleep(1.0)  # several deadlines' worth, with saving down
+        assert "Time's up" not in public_text(world)
+        saving["down"] = False
+        await world.fake.wait_for(table.finished, timeout=60)
+    assert "Time's up for alice" in public_text(world)

@@ -3,9 +3,15 @@ one game per channel, one game per player, only the host or a server manager run
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
+
+import pytest
+
 from bot.client import RaceBot
-from tests.cogs.conftest import World, private_answer
-from tests.fakediscord import FakeChannel, FakeMessage
+from bot.storage import StorageError
+from tests.cogs.conftest import FAST, World, private_answer
+from tests.fakediscord import FakeChannel, FakeMessage, running_bot
 
 
 async def open_lobby(
@@ -225,3 +231,68 @@ async def test_people_joining_at_the_same_moment_all_get_their_seat(world: World
     game = await bot.storage.load_game(table.game_id)
     assert game is not None and sorted(s["name"] for s in game.seats) == sorted(["alice", *names])
     await world.fake.wait_for(lambda: "The game has started." in lobby.text, timeout=5)
+
+
+async def test_a_join_then_a_quick_leave_never_starts_a_game_of_one(world: World, bot: RaceBot) -> None:
+    for _ in range(3):  # the race is timing-dependent: a few tries, each must leave a lobby of one
+        lobby = await open_lobby(world, players=2)
+        joined = await world.fake.click_button(world.users["bob"], lobby, "Join", wait=False)
+        left = await world.fake.click_button(world.users["bob"], lobby, "Leave", wait=False)
+        await joined.wait_response()
+        await left.wait_response()
+        table = bot.tables.in_channel(world.channel.id)
+        assert table is not None
+        async with table.lock:
+            pass  # until both clicks (and any start they caused) are done
+        await asyncio.sleep(0.1)
+        async with table.lock:
+            if table.engine is not None:  # the join won outright and the game started with two
+                assert len(table.seats) == 2
+            else:
+                assert [s.user_id for s in table.seats] == [world.users["alice"].id]
+                stored = await bot.storage.active_game_in_channel(world.channel.id)
+                assert stored is not None and stored.status == "lobby"
+        await bot.tables.close(table, "cancelled", "test")
+
+
+async def test_a_cancel_that_could_not_be_saved_says_so_and_the_game_goes_on(
+    world: World, bot: RaceBot, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lobby = await open_lobby(world, players=2)
+    await click(world, "bob", lobby, "Join")
+    table = bot.tables.in_channel(world.channel.id)
+    assert table is not None
+    await world.fake.wait_for(lambda: table.engine is not None, timeout=5)
+
+    async def locked(*args: object, **kwargs: object) -> None:
+        raise StorageError("the database is locked")
+
+    monkeypatch.setattr(bot.storage, "close_game", locked)
+    answer = await (await world.fake.slash(world.users["alice"], world.channel, "hotstreak cancel")).reply()
+    assert "couldn't save the cancellation, so the game goes on" in answer.text
+    assert "No results were recorded" not in answer.text
+    assert not table.closed and bot.tables.in_channel(world.channel.id) is table
+    stored = await bot.storage.load_game(table.game_id)
+    assert stored is not None and stored.status == "running"
+    monkeypatch.undo()
+    answer = await (await world.fake.slash(world.users["alice"], world.channel, "hotstreak cancel")).reply()
+    assert "was cancelled" in answer.text and table.closed
+
+
+async def test_a_lobby_whose_answer_was_lost_is_posted_anyway_and_still_closes_by_itself(
+    world: World,
+) -> None:
+    quick = dataclasses.replace(FAST, lobby_seconds=1.0)
+    async with running_bot(world.fake, world.bot(timing=quick)) as bot:
+        world.fake.faults.drop_next(method="POST", route="/webhooks/{app_id}/{token}")
+        await world.fake.slash(world.users["alice"], world.channel, "hotstreak start", wait=False)
+        await world.fake.wait_for(
+            lambda: any("lobby" in m.text for m in world.fake.channel_messages(world.channel)), timeout=10
+        )
+        await world.fake.wait_for(
+            lambda: any(
+                "nobody started it in time" in m.text for m in world.fake.channel_messages(world.channel)
+            ),
+            timeout=10,
+        )
+        assert not bot.tables.by_id

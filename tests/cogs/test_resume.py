@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import logging
 import sqlite3
 import time
@@ -12,7 +14,8 @@ import pytest
 
 from bot.storage import PlayerResult, Storage
 from bot.tables.components import button
-from tests.cogs.conftest import World, join, private_answer
+from bot.tables.registry import Tables
+from tests.cogs.conftest import FAST, World, join, private_answer
 from tests.cogs.hotstreak_player import BET_ID
 from tests.fakediscord import running_bot
 
@@ -171,6 +174,10 @@ async def test_a_forged_or_foreign_button_gets_a_private_answer_and_changes_noth
             f"g:{game_id}:d:0:0:bet:{{broken": "couldn't read",
             "g:999999:hand": "has ended",
             "g:0:page:lb:chess:week:0": "not valid",
+            "g:0:page:lb:all:week:99999999999999999999": "couldn't read",
+            "g:0:page:lb:all:week": "couldn't read",
+            "g:0:page:lb:all:week:x": "couldn't read",
+            "g:0:page:lb:all:year:1": "not valid",
         }
         channel = bot.get_channel(world.channel.id)
         view = discord.ui.View(timeout=None)
@@ -273,3 +280,46 @@ def _with_button(world: World, custom_id: str):  # noqa: ANN202 - a FakeMessage 
         ),
         None,
     )
+
+
+async def test_a_command_before_the_stored_games_are_back_is_told_to_wait(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    await store_game(world, world.channel.id)
+    back = asyncio.Event()
+    original = Tables._resume_stored
+
+    async def slow_resume(self: Tables) -> None:
+        await back.wait()
+        await original(self)
+
+    monkeypatch.setattr(Tables, "_resume_stored", slow_resume)
+    async with running_bot(world.fake, world.bot(timing=dataclasses.replace(FAST, startup_wait=0.2))) as bot:
+        early = await world.fake.slash(world.users["bob"], world.channel, "hotstreak start")
+        assert await private_answer(world.fake, early) == "I'm starting up; try again in a few seconds."
+        status = await world.fake.slash(world.users["alice"], world.channel, "hotstreak status")
+        assert "starting up" in await private_answer(world.fake, status)
+        assert not bot.tables.by_id and len(world.fake.channel_messages(world.channel)) == 0
+        back.set()
+        await world.fake.wait_for(lambda: "carries on" in _channel_text(world), timeout=10)
+        await world.fake.wait_for(bot.tables.resumed.is_set, timeout=10)
+        again = await world.fake.slash(world.users["bob"], world.channel, "hotstreak start")
+        assert "already running here" in await private_answer(world.fake, again)
+        assert len(bot.tables.by_id) == 1
+
+
+async def test_a_deadline_that_passed_while_the_bot_was_down_leaves_a_short_grace(world: World) -> None:
+    game_id = await store_game(world, world.channel.id)
+    with closing(sqlite3.connect(world.db)) as db, db:  # alice's bet was due an hour ago
+        db.execute(
+            "UPDATE games SET meta = ? WHERE id = ?", (f'{{"deadline": {time.time() - 3600}}}', game_id)
+        )
+    grace = dataclasses.replace(FAST, resume_grace_seconds=1.5)
+    async with running_bot(world.fake, world.bot(timing=grace)):
+        await world.fake.wait_for(
+            lambda: "deadline passed while I was away" in _channel_text(world), timeout=10
+        )
+        assert "alice, you get 1.5 more seconds" in _channel_text(world)
+        await asyncio.sleep(0.5)
+        assert "Time's up" not in _channel_text(world)  # not the instant it started
+        await world.fake.wait_for(lambda: "Time's up for alice" in _channel_text(world), timeout=10)

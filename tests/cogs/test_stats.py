@@ -6,6 +6,7 @@ before the bot starts) rather than by playing games: the cog only reads what the
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -265,3 +266,23 @@ async def test_results_of_another_server_are_not_shown(world: World, seeded: Rac
     assert (
         "No finished games yet." in (await (await world.fake.slash(visitor, channel, "history")).reply()).text
     )
+
+
+@pytest.mark.parametrize(("command", "read"), [("stats", "player_stats"), ("history", "history")])
+async def test_stats_and_history_answer_at_once_and_read_the_database_after(
+    world: World, bot: RaceBot, monkeypatch: pytest.MonkeyPatch, command: str, read: str
+) -> None:
+    slow = asyncio.Event()
+    original = getattr(bot.storage, read)
+
+    async def held(*args: object, **kwargs: object) -> object:
+        await slow.wait()  # a database busy for longer than the three seconds Discord gives
+        return await original(*args, **kwargs)
+
+    monkeypatch.setattr(bot.storage, read, held)
+    ix = await world.fake.slash(world.users["alice"], world.channel, command, wait=False)
+    first = await ix.wait_response()
+    assert first.accepted and first.type == 5  # "thinking...", sent before the read
+    slow.set()
+    answer = await ix.reply()
+    assert "No finished games" in answer.text

@@ -15,7 +15,10 @@ FAST = Timing(
     channel_burst=5,
     channel_window=0.25,
     storage_retry_seconds=0.05,
+    send_retry_seconds=0.02,
+    request_timeout=2.0,
+    resume_grace_seconds=0.5,
 )
 
 # The kill-and-restart test plays whole games on deadlines alone: short ones.
-RESTART = dataclasses.replace(FAST, turn_seconds=0.15, phase_seconds=0.15)
+RESTART = dataclasses.replace(FAST, turn_seconds=0.15, phase_seconds=0.15, resume_grace_seconds=0.15)

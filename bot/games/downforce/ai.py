@@ -15,6 +15,9 @@ Levels:
     plays the card that gains the most for the seat (rows gained by its cars, less part of what
     rivals gain).
   - a wild colour / an end space: the same steering, one line at a time.
+  - a power: keeps the strongest (``powers.KEEP_ORDER``); takes every extra move for its cars;
+    reverses a card (tricky) when its last line is its own car; ignores (strategic) the leading
+    rival on the card; moves (defensive) its leading car.
   - a bet: the car with the best expected payout under the betting setting, from a simple model
     of the race (cars further ahead are likelier to finish ahead; its own cars a little likelier,
     since it plays their cards).
@@ -32,6 +35,7 @@ from bot.games.base import JSON, Action, Decision
 from bot.games.downforce.cards import COLOURS, WILD
 from bot.games.downforce.game import Downforce
 from bot.games.downforce.movement import Mover
+from bot.games.downforce.powers import KEEP_ORDER
 from bot.games.downforce.race import Race
 from bot.games.downforce.scoring import bet_payout, prize
 from bot.games.downforce.track import FINISH, Track
@@ -65,7 +69,38 @@ def choose(view: dict[str, JSON], decision: Decision, level: str, rng: random.Ra
         return _move(view, options)
     if decision.kind == "bet":
         return _bet(view, options, rng)
+    if decision.kind == "keep":
+        return min(options, key=KEEP_ORDER.index)
+    if decision.kind == "power":
+        return _power(view, options)
+    if decision.kind == "ignore":
+        return _ignore(view, options)
+    if decision.kind == "defensive":
+        return _defensive(view, options)
     return rng.choice(options)
+
+
+def _power(view: dict[str, JSON], options: Sequence[JSON]) -> JSON:
+    """An extra move for its own car is always worth taking; reversing the card (tricky) only when
+    the last line is one of its cars (moving it first gives it the open road)."""
+    choice = view.get("choice") or {}
+    if choice.get("power") == "tricky":
+        card = view.get("card_in_play") or {}
+        last = (card.get("lines") or [[None]])[-1][0]
+        return "yes" if view["owners"].get(last) == view.get("seat") else "no"
+    return "yes"
+
+
+def _ignore(view: dict[str, JSON], options: Sequence[JSON]) -> JSON:
+    """Strategic: ignore the rival car furthest ahead (none if every car on the card is its own)."""
+    seat = view.get("seat")
+    rivals = [c for c in view["standings"] if c in options and view["owners"][c] != seat]
+    return rivals[0] if rivals else "none"
+
+
+def _defensive(view: dict[str, JSON], options: Sequence[JSON]) -> JSON:
+    """Defensive: the car furthest ahead among its own (the race is won at the front)."""
+    return next(c for c in view["standings"] if c in options)
 
 
 # --- reading the view ---------------------------------------------------------------
@@ -76,7 +111,9 @@ def track_of(view: dict[str, JSON]) -> Track:
     data = view["track"]
     key = (
         data.get("name"),
-        tuple((s["id"], s["row"], s["lane"], tuple(s["ahead"])) for s in data["spaces"]),
+        tuple(
+            (s["id"], s["row"], s["lane"], tuple(s["ahead"]), repr(sorted(s.items()))) for s in data["spaces"]
+        ),
         tuple(data["lines"]),
     )
     track = _tracks.get(key)
@@ -90,7 +127,13 @@ def track_of(view: dict[str, JSON]) -> Track:
 def race_of(view: dict[str, JSON]) -> Race:
     cars = view["cars"]
     finished = sorted((c for c in COLOURS if cars[c]["finished"]), key=lambda c: cars[c]["place"])
-    return Race(track_of(view), {c: cars[c]["space"] for c in COLOURS}, finished, list(view["crossings"]))
+    return Race(
+        track_of(view),
+        {c: cars[c]["space"] for c in COLOURS},
+        finished,
+        list(view["crossings"]),
+        [dict(a) for a in view.get("animals", [])],
+    )
 
 
 def weights(view: dict[str, JSON]) -> dict[str, float]:

@@ -20,7 +20,14 @@ from bot.paths import ASSETS
 
 FOLDER = ASSETS / "downforce"
 SPEED_CARDS = 42
-TRACKS = ("river-station", "marina-bay")
+TRACKS = (
+    "river-station",
+    "marina-bay",
+    "crosstown-speedway",
+    "switchback-pass",
+    "aloha-sands",
+    "savanna-stretch",
+)
 
 
 @dataclass(frozen=True)

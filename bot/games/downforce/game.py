@@ -7,9 +7,28 @@ Phases (``view()["phase"]``):
   for the auctioned colour. The bids are revealed together.
 * ``race``: the seat on turn plays a card (``play``), then names a colour for a wild line
   (``wild``) and picks where a car ends (``move``) whenever there is a real choice.
+* ``keep``: with powers on, a seat that won several power cards secretly keeps one (``keep``).
 * ``bet``: after a card that took a car across a yellow line for the first time, every seat at
   once secretly bets on the car it thinks will win (one round per line crossed, in order).
 * ``over``.
+
+Decision kinds (``Decision.kind``; options in brackets):
+
+* ``bid`` [card ids], ``play`` [card ids], ``wild`` [colours], ``move`` [end space ids, or
+  ``FINISH``], ``bet`` [colours]: the base game.
+* ``keep`` [power names]: after the auctions, a seat with several powers keeps one (private,
+  simultaneous; the kept powers are revealed together when the race starts).
+* ``power`` ["yes", "no"]: an optional power (``choice["power"]`` names it; ``choice["car"]`` the
+  car it would move). May be asked of a seat that is not on turn (``determined``, ``ambitious``,
+  ``experienced``, ``tough``): it interrupts the turn, which goes on after the answer.
+* ``ignore`` [colours on the card, "none"]: ``strategic``: a colour of the card to ignore.
+* ``defensive`` [colours]: ``defensive``: which of the seat's cars makes the 3-space move.
+* A ``move`` may also be asked of a seat not on turn: the owner of a ``cunning`` car, or the owner
+  of a power's extra move (``choice["power"]`` is then set).
+
+Settings: ``track`` (see ``content.TRACKS``), ``betting`` (``standard``, ``odds``,
+``odds-winner-only``), ``powers`` (``off``, ``base``, ``all``). Powers and their rulings:
+``powers.py``; track features: ``movement.py`` and ``features.py``.
 
 Rulings where the rules text and the issue are silent (players at a table would expect these):
 
@@ -44,10 +63,12 @@ from bot.games.downforce.auction import auction_winner, eligible_seats
 from bot.games.downforce.cards import COLOURS, WILD, Line, bid_value, card_text
 from bot.games.downforce.content import Content, default_content
 from bot.games.downforce.movement import Mover, Way
+from bot.games.downforce.powers import EXTRA
+from bot.games.downforce.powers import deal as deal_powers
 from bot.games.downforce.race import Race
 from bot.games.downforce.scoring import ORDINALS, bet_payout, prize
 from bot.games.downforce.settings import BadSettings, Settings
-from bot.games.downforce.track import Track
+from bot.games.downforce.track import FINISH, Track
 from bot.games.rng import GameRng
 
 SPEED_CARDS = 42
@@ -75,8 +96,8 @@ class Downforce(Game):
     def new(
         cls, seats: int, seed: int, settings: dict[str, JSON] | None = None, *, content: Content | None = None
     ) -> Self:
-        """``settings``: ``{"track": "river-station"|"marina-bay", "betting": "standard"|"odds"|
-        "odds-winner-only"}``. ``content`` overrides the shipped edition (for tuning); the game
+        """``settings``: ``{"track": one of content.TRACKS, "betting": "standard"|"odds"|
+        "odds-winner-only", "powers": "off"|"base"|"all"}``. ``content`` overrides the shipped edition (for tuning); the game
         carries its track and cards in its own state."""
         if (
             isinstance(seats, bool)
@@ -98,6 +119,8 @@ class Downforce(Game):
         rng.shuffle(deck)
         each = len(deck) // seats
         hands = [sorted(deck[i * each : (i + 1) * each]) for i in range(seats)]
+        # Drawn only with powers on, so a game without them plays exactly as before.
+        dealt = deal_powers(parsed.powers, rng.sample)
         state: dict[str, JSON] = {
             "version": 1,
             "seats": seats,
@@ -129,6 +152,11 @@ class Downforce(Game):
             "ended_by": None,
             "opening": [],
         }
+        if parsed.powers != "off":
+            state["powers_dealt"] = dealt  # in auction order
+            state["powers_won"] = [[] for _ in range(seats)]
+            state["powers"] = {}  # str(seat) -> the kept power
+            state["keep_picks"] = None
         game = cls(state, rng)
         opening = [
             Event("grid", {"order": list(grid), "spaces": list(track.grid), "track": track.name}),
@@ -174,10 +202,40 @@ class Downforce(Game):
                 for seat in s["eligible"]
                 if s["bids"][seat] is None
             ]
+        if phase == "keep":
+            return [
+                Decision(
+                    seat,
+                    "keep",
+                    tuple(s["powers_won"][seat]),
+                    "Keep one of your powers (the others are discarded); it works for all your cars.",
+                )
+                for seat in range(self.seats)
+                if len(s["powers_won"][seat]) > 1 and s["keep_picks"][seat] is None
+            ]
         if phase == "race":
             seat = s["turn"]
             if s["choice"] is not None:
                 choice = s["choice"]
+                seat = choice.get("seat", seat)
+                if choice["kind"] == "power":
+                    return [
+                        Decision(
+                            seat,
+                            "power",
+                            ("yes", "no"),
+                            f"Use your {choice['power']} power"
+                            + (f" on the {choice['car']} car?" if choice.get("car") else "?"),
+                        )
+                    ]
+                if choice["kind"] == "ignore":
+                    return [
+                        Decision(seat, "ignore", tuple(choice["options"]), "Strategic: ignore one colour?")
+                    ]
+                if choice["kind"] == "defensive":
+                    return [
+                        Decision(seat, "defensive", tuple(choice["options"]), "Defensive: which car moves 3?")
+                    ]
                 if choice["kind"] == "wild":
                     return [
                         Decision(seat, "wild", tuple(choice["options"]), "Name a colour for the wild line.")
@@ -214,6 +272,14 @@ class Downforce(Game):
             return self._wild(choice)
         if decision.kind == "move":
             return self._move_choice(choice)
+        if decision.kind == "keep":
+            return self._keep(seat, choice)
+        if decision.kind == "power":
+            return self._power_answer(choice)
+        if decision.kind == "ignore":
+            return self._ignore(choice)
+        if decision.kind == "defensive":
+            return self._defend(choice)
         return self._bet(seat, choice)
 
     # --- auctions -----------------------------------------------------------------
@@ -240,6 +306,7 @@ class Downforce(Game):
                     "number": s["auction_index"] + 1,
                     "grid_slot": s["grid"].index(colour) + 1,
                     "eligible": list(eligible),
+                    **({"power": self._dealt(s["auction_index"])} if "powers_dealt" in s else {}),
                 },
             )
         ]
@@ -281,13 +348,199 @@ class Downforce(Game):
             "drawn": drawn,
             "speed8": eight,
         }
+        power = self._dealt(s["auction_index"])
+        if power is not None:
+            record["power"] = power
+            s["powers_won"][seat].append(power)
         s["auctions"].append(record)
         s["bids"] = [None] * self.seats
         events = [Event("auction_won", dict(record))]
         s["auction_index"] += 1
         if s["auction_index"] < len(COLOURS):
             return events + self._open_auction()
-        return events + self._start_race()
+        return events + self._after_auctions()
+
+    # --- powers -----------------------------------------------------------------------
+
+    def _dealt(self, index: int) -> str | None:
+        dealt = self.s.get("powers_dealt")
+        return dealt[index] if dealt else None
+
+    def power_of(self, seat: int | None) -> str | None:
+        """The power ``seat`` kept (it works for all its cars), if any."""
+        if seat is None:
+            return None
+        return self.s.get("powers", {}).get(str(seat))
+
+    def _after_auctions(self) -> list[Event]:
+        """A seat with one power keeps it; seats with several choose in secret, then the race starts."""
+        s = self.s
+        if "powers_won" not in s:
+            return self._start_race()
+        for seat, won in enumerate(s["powers_won"]):
+            if len(won) == 1:
+                s["powers"][str(seat)] = won[0]
+        if any(len(won) > 1 for won in s["powers_won"]):
+            s["phase"] = "keep"
+            s["eligible"] = []
+            s["keep_picks"] = [None] * self.seats
+            return [Event("keep_open", {"seats": [i for i, w in enumerate(s["powers_won"]) if len(w) > 1]})]
+        return self._reveal_powers()
+
+    def _keep(self, seat: int, power: str) -> list[Event]:
+        s = self.s
+        s["keep_picks"][seat] = power
+        s["powers"][str(seat)] = power
+        events = [Event("power_kept_secret", {"seat": seat, "power": power}, (seat,))]
+        if any(len(w) > 1 and s["keep_picks"][i] is None for i, w in enumerate(s["powers_won"])):
+            return events
+        return events + self._reveal_powers()
+
+    def _reveal_powers(self) -> list[Event]:
+        kept = {int(k): v for k, v in self.s["powers"].items()}
+        return [
+            Event("powers_kept", {"powers": {str(k): kept[k] for k in sorted(kept)}}),
+            *self._start_race(),
+        ]
+
+    def _mover_seat(self, colour: str) -> int:
+        """Who picks where ``colour`` ends: the player on turn, or its owner if that owner is cunning."""
+        turn = self.s["turn"]
+        owner = self.s["owners"][colour]
+        if owner != turn and self.power_of(owner) == "cunning":
+            return owner
+        return turn
+
+    def _pre_play(self, seat: int) -> list[Event]:
+        """Powers asked before the first line moves: strategic and tricky."""
+        card = self.s["card"]
+        power = self.power_of(seat)
+        printed = [c for c, _ in card["lines"]]
+        if power == "strategic" and len(printed) == len(COLOURS) and set(printed) == set(COLOURS):
+            self.s["choice"] = {"kind": "ignore", "seat": seat, "options": [*printed, "none"]}
+        elif power == "tricky" and len(printed) > 1:
+            self.s["choice"] = {"kind": "power", "seat": seat, "power": "tricky", "options": ["yes", "no"]}
+        return []
+
+    def _power_answer(self, answer: str) -> list[Event]:
+        s = self.s
+        card = s["card"]
+        choice = s["choice"]
+        s["choice"] = None
+        power = choice["power"]
+        events: list[Event] = []
+        if power == "tricky":
+            if answer == "yes":
+                card["order"].reverse()
+                events.append(Event("power_used", {"seat": choice["seat"], "power": power}))
+            return events + self._resolve()
+        offer = card["offers"].pop(0)
+        if answer == "yes":
+            card["extras"].append(offer)
+            events.append(Event("power_used", {"seat": offer["seat"], "power": power, "car": offer["car"]}))
+        return events + self._resolve()
+
+    def _ignore(self, colour: str) -> list[Event]:
+        s = self.s
+        choice = s["choice"]
+        s["choice"] = None
+        if colour != "none":
+            s["card"]["ignored"] = colour
+            return [
+                Event("power_used", {"seat": choice["seat"], "power": "strategic", "car": colour}),
+                *self._resolve(),
+            ]
+        return self._resolve()
+
+    def _defend(self, colour: str) -> list[Event]:
+        s = self.s
+        seat = s["choice"]["seat"]
+        s["choice"] = None
+        return self._defensive_move(seat, colour) + self._resolve()
+
+    def _defensive_move(self, seat: int, colour: str) -> list[Event]:
+        self.s["card"]["extras"].append({"seat": seat, "power": "defensive", "car": colour, "speed": 3})
+        return [Event("power_used", {"seat": seat, "power": "defensive", "car": colour})]
+
+    def _triggers(self, colour: str, moved: dict[str, JSON], index: int) -> list[Event]:
+        """Queue the powers one line's move sets off (order: see ``powers.py``); daring applies at once."""
+        s = self.s
+        card = s["card"]
+        turn = card["seat"]
+        owner = s["owners"][colour]
+        power = self.power_of(owner)
+        path = [p for p in moved["path"] if p != FINISH]
+        steps = moved["steps"]
+        spaces = self.track.spaces
+        events: list[Event] = []
+        offers: list[dict[str, JSON]] = []
+        if moved["to"] != FINISH and power is not None:
+            mine = owner == turn
+            offer = {"seat": owner, "power": power, "car": colour, "speed": EXTRA.get(power, 0)}
+            if power == "aggressive" and mine and index == 0:
+                offers.append(offer)
+            elif power == "daring" and mine and steps in (1, 2):
+                extra = {**offer, "speed": 3 - steps}
+                if self._offer_ways(extra):  # narrated only when the car really can go on
+                    card["extras"].append(extra)
+                    events.append(Event("power_used", {"seat": owner, "power": power, "car": colour}))
+            elif power == "reckless" and mine and any(spaces[p].flags.get("tight") for p in path):
+                offers.append(offer)
+            elif (
+                power == "determined"
+                and steps
+                and all(spaces[p].flags.get("shape") == "rectangular" for p in path)
+            ):
+                offers.append(offer)
+            elif power == "ambitious" and self.track.lines_crossed(moved["from"], moved["to"]):
+                offers.append(offer)
+            elif power == "tough" and steps and spaces[moved["to"]].flags.get("rumble"):
+                offers.append(offer)
+        if steps:
+            left = moved["from"]
+            for step in range(self.seats):
+                seat = (turn + step) % self.seats
+                if self.power_of(seat) != "experienced":
+                    continue
+                for car in self._cars_of(seat):
+                    here = self.race.spaces[car]
+                    if car != colour and self.race.racing(car) and spaces[here].flags.get("straight") == left:
+                        offers.append({"seat": seat, "power": "experienced", "car": car, "to": left})
+        card["offers"].extend(offers)
+        return events
+
+    def _offer_ways(self, offer: dict[str, JSON]) -> dict[str, Way]:
+        """Where an offered or accepted extra move can end now (empty: it cannot move)."""
+        colour = offer["car"]
+        if not self.race.racing(colour):
+            return {}
+        if offer["power"] == "experienced":
+            target = offer["to"]
+            here = self.race.spaces[colour]
+            steps = self.mover_for(colour).steps_from(here, self.race.occupied())
+            return {target: Way((target,))} if target in steps else {}
+        ways = self.ways(colour, offer["speed"])
+        return {end: way for end, way in ways.items() if way.steps}
+
+    def _take_extra(self, extra: dict[str, JSON], way: Way, *, chosen: bool, options: list[str]) -> Event:
+        card = self.s["card"]
+        moved = self.race.move(extra["car"], way, card["number"])
+        moved.update(
+            {
+                "speed": extra.get("speed", 1),
+                "line": None,
+                "chosen": chosen,
+                "card": card["number"],
+                "power": extra["power"],
+                "seat": extra["seat"],
+                "options": options,
+            }
+        )
+        card["moves"].append(moved)
+        card["extras"].pop(0)
+        self.s["choice"] = None
+        self._sync()
+        return Event("car_moved", dict(moved))
 
     def _start_race(self) -> list[Event]:
         s = self.s
@@ -325,6 +578,11 @@ class Downforce(Game):
             "colours": [c if c != WILD else None for c, _ in lines],
             "line": 0,
             "moves": [],
+            "order": list(range(len(lines))),
+            "offers": [],
+            "extras": [],
+            "ignored": None,
+            "defended": False,
         }
         events = [
             Event(
@@ -332,10 +590,15 @@ class Downforce(Game):
                 {"seat": seat, "card": card, "text": card_text(lines), "number": len(s["played"])},
             )
         ]
+        events += self._pre_play(seat)
+        if s["choice"] is not None:
+            return events
         return events + self._resolve()
 
     def wild_options(self) -> list[str]:
         card = self.s["card"]
+        if self.power_of(card["seat"]) == "unpredictable":
+            return list(COLOURS)
         named = {c for c in card["colours"] if c is not None}
         return [c for c in COLOURS if c not in named]
 
@@ -343,9 +606,60 @@ class Downforce(Game):
         """Resolve the card in play from its current line, stopping at a real choice."""
         s = self.s
         card = s["card"]
+        card.setdefault("order", list(range(len(card["lines"]))))
+        for key in ("offers", "extras"):
+            card.setdefault(key, [])
         events: list[Event] = []
-        while card["line"] < len(card["lines"]):
-            index = card["line"]
+        while True:
+            if card["offers"]:
+                offer = card["offers"][0]
+                if not self._offer_ways(offer):
+                    card["offers"].pop(0)
+                    continue
+                s["choice"] = {
+                    "kind": "power",
+                    "seat": offer["seat"],
+                    "power": offer["power"],
+                    "car": offer["car"],
+                    "options": ["yes", "no"],
+                }
+                return events
+            if card["extras"]:
+                extra = card["extras"][0]
+                ways = self._offer_ways(extra)
+                if not ways:
+                    card["extras"].pop(0)
+                    continue
+                if len(ways) > 1:
+                    s["choice"] = {
+                        "kind": "move",
+                        "seat": extra["seat"],
+                        "car": extra["car"],
+                        "speed": extra.get("speed", 1),
+                        "line": None,
+                        "power": extra["power"],
+                        "options": sorted(ways),
+                        "paths": {end: list(way.path) for end, way in ways.items()},
+                    }
+                    return events
+                (way,) = ways.values()
+                events.append(self._take_extra(extra, way, chosen=False, options=sorted(ways)))
+                continue
+            if card["line"] >= len(card["lines"]):
+                seat = card["seat"]
+                if self.power_of(seat) == "defensive" and not card.get("defended"):
+                    card["defended"] = True
+                    mine = self._cars_of(seat)
+                    moved = any(m["car"] in mine and m["steps"] for m in card["moves"])
+                    racing = [c for c in mine if self.race.racing(c)]
+                    if not moved and len(racing) == 1:
+                        events += self._defensive_move(seat, racing[0])
+                        continue
+                    if not moved and racing:
+                        s["choice"] = {"kind": "defensive", "seat": seat, "options": racing}
+                        return events
+                break
+            index = card["order"][card["line"]]
             if card["colours"][index] is None:
                 options = self.wild_options()
                 if len(options) > 1:
@@ -357,7 +671,9 @@ class Downforce(Game):
                 )
             colour = card["colours"][index]
             speed = card["lines"][index][1]
-            if not self.race.racing(colour):
+            if not self.race.racing(colour) or (
+                card.get("ignored") == colour and card["lines"][index][0] == colour
+            ):
                 card["line"] += 1
                 continue
             ways = self.ways(colour, speed)
@@ -365,6 +681,7 @@ class Downforce(Game):
                 options = sorted(ways)
                 s["choice"] = {
                     "kind": "move",
+                    "seat": self._mover_seat(colour),
                     "car": colour,
                     "speed": speed,
                     "line": index,
@@ -373,7 +690,7 @@ class Downforce(Game):
                 }
                 return events
             (way,) = ways.values()
-            events.append(self._take(colour, speed, way, chosen=False))
+            events += self._take(colour, speed, way, chosen=False, options=sorted(ways))
         return events + self._card_done()
 
     def ways(self, colour: str, speed: int) -> dict[str, Way]:
@@ -385,15 +702,21 @@ class Downforce(Game):
         powers (which belong to a car's owner) will swap in their own ``Mover``."""
         return self.mover
 
-    def _take(self, colour: str, speed: int, way: Way, *, chosen: bool) -> Event:
+    def _take(self, colour: str, speed: int, way: Way, *, chosen: bool, options: list[str]) -> list[Event]:
         card = self.s["card"]
+        index = card.get("order", range(len(card["lines"])))[card["line"]]
         moved = self.race.move(colour, way, card["number"])
-        moved.update({"speed": speed, "line": card["line"], "chosen": chosen, "card": card["number"]})
+        moved.update(
+            {"speed": speed, "line": index, "chosen": chosen, "card": card["number"], "options": options}
+        )
         card["moves"].append(moved)
         card["line"] += 1
         self.s["choice"] = None
         self._sync()
-        return Event("car_moved", dict(moved))
+        events = [Event("car_moved", dict(moved))]
+        if "powers" in self.s:
+            events += self._triggers(colour, moved, index)
+        return events
 
     def _wild(self, colour: str) -> list[Event]:
         card = self.s["card"]
@@ -406,8 +729,12 @@ class Downforce(Game):
     def _move_choice(self, end: str) -> list[Event]:
         choice = self.s["choice"]
         way = Way(tuple(choice["paths"][end]))
-        event = self._take(choice["car"], choice["speed"], way, chosen=True)
-        return [event, *self._resolve()]
+        options = list(choice["options"])
+        if choice.get("power"):
+            extra = self.s["card"]["extras"][0]
+            return [self._take_extra(extra, way, chosen=True, options=options), *self._resolve()]
+        events = self._take(choice["car"], choice["speed"], way, chosen=True, options=options)
+        return [*events, *self._resolve()]
 
     def _card_done(self) -> list[Event]:
         s = self.s
@@ -425,6 +752,9 @@ class Downforce(Game):
         }
         s["card"] = None
         events = [Event("card_resolved", played)]
+        for moved in self.race.move_animals(card["moves"]):
+            events.append(Event("animal_moved", moved))
+        self._sync()
         if lines:
             s["bet_queue"] = lines
             return events + self._open_bets()
@@ -583,6 +913,7 @@ class Downforce(Game):
             "cars": cars,
             "standings": standings,
             "crossings": copy.deepcopy(race.crossings),
+            "animals": copy.deepcopy(race.animals),
             "owners": dict(s["owners"]),
             "spent": list(s["spent"]),
             "auction_order": list(s["auction_order"]),
@@ -608,6 +939,17 @@ class Downforce(Game):
             "turns": list(s["turns"]),
             "ended_by": s["ended_by"],
         }
+        if "powers_dealt" in s:
+            revealed = s["phase"] not in ("auction", "keep")
+            view["powers"] = {
+                "by_car": dict(zip(s["auction_order"], s["powers_dealt"], strict=True)),
+                "won": {str(i): list(w) for i, w in enumerate(s["powers_won"])},
+                "kept": dict(s["powers"]) if revealed else {},
+            }
+            if viewer is not None:
+                view["my_power"] = (
+                    s["powers"].get(str(viewer)) if (revealed or s["phase"] == "keep") else None
+                )
         if over:
             view["bets"] = copy.deepcopy(s["bets"])
             view["scores"] = self.scores()

@@ -6,8 +6,23 @@ up, at the finish, or early in a space with nothing free ahead (a dead end, whic
 turn may choose on purpose). The player on turn picks among the *end spaces* of the ways.
 
 ``Mover`` is the one place that says which steps are allowed and where a way may end, so powers
-and track features (ramps, cracks, loops, animals) hook in by subclassing it rather than by
-changing the game.
+and track features hook in here rather than in the game. The track features (each a no-op on a
+track without it):
+
+* Crossover loops (``loop`` names the loop of a space; ``loop_entry``/``loop_exit`` mark its ends):
+  from a loop space other than its exit a car may only step to a space of the same loop, and a
+  car may step into a loop only at an entry space. So a car that enters a loop goes round it; no
+  step, power or not, goes from the entry straight to the exit unless the loop itself has it.
+* Ramps (``ramp: {"speed": S, "to": landing}``): a car that *entered* a ramp space during this move
+  (not one that starts its move on it), with the line's speed at least S and at least one space of
+  movement left, may also step to the landing space if it is empty: the jump uses one space and
+  the car goes on from the landing with what is left. The jump is one more way the move can go,
+  so the player who picks where the car ends picks whether it jumps (ruling: a jump is only worth
+  asking about through where it leads).
+* Cracked spaces (``crack``): a car may pass through them but never ends a move on one: a way
+  that would end there falls back along its own path to the last regular space it passed (empty,
+  since it just passed it); with none, the car stays where its move began (``settle``).
+* Animals block like cars: the game passes their spaces in ``occupied`` (``race.Race``).
 """
 
 from __future__ import annotations
@@ -38,10 +53,25 @@ class Mover:
 
     def __init__(self, track: Track) -> None:
         self.track = track
+        self._start: str | None = None  # the move being worked out (for ramps)
+        self._speed = 0
 
     def steps_from(self, space: str, occupied: Collection[str]) -> list[str]:
-        """Where one step from ``space`` may go: an empty space ahead, or the finish."""
-        return [s for s in self.track.ahead(space) if s == FINISH or s not in occupied]
+        """Where one step from ``space`` may go: an empty space ahead, or the finish (loops kept to,
+        a ramp's landing added when the jump is allowed)."""
+        spaces = self.track.spaces
+        here = spaces[space].flags
+        out = [
+            s
+            for s in self.track.ahead(space)
+            if s == FINISH or (s not in occupied and loop_allows(here, spaces[s].flags))
+        ]
+        ramp = here.get("ramp")
+        if ramp and space != self._start and self._speed >= ramp["speed"]:
+            landing = ramp["to"]
+            if landing not in occupied and landing not in out:
+                out.append(landing)
+        return out
 
     def ways(self, start: str, speed: int, occupied: Collection[str]) -> dict[str, Way]:
         """Every legal end of a move of ``speed`` from ``start``, each with its shortest way there.
@@ -51,6 +81,7 @@ class Mover:
         one through the smallest ids (as plain strings) is kept, so the result is deterministic.
         """
         blocked = set(occupied) - {start}
+        self._start, self._speed = start, speed
         best: dict[str, Way] = {}
         memo: dict[tuple[str, int], dict[str, tuple[str, ...]]] = {}
 
@@ -79,9 +110,25 @@ class Mover:
         return best
 
     def settle(self, start: str, way: Way) -> Way:
-        """Where a way really ends (the base game: where it stops). A hook for track features that
-        change the end after the fact, such as a cracked space a car may pass but not stop on."""
-        return way
+        """Where a way really ends: back from a cracked space to the last regular one passed."""
+        spaces = self.track.spaces
+        if not way.path or way.end == FINISH or not spaces[way.path[-1]].flags.get("crack"):
+            return way
+        for i in range(len(way.path) - 2, -1, -1):
+            if not spaces[way.path[i]].flags.get("crack"):
+                return Way(way.path[: i + 1])
+        return Way(())
+
+
+def loop_allows(here: dict, there: dict) -> bool:
+    """Whether a step from a space with flags ``here`` to one with ``there`` keeps to the loops."""
+    loop = here.get("loop")
+    if loop and not here.get("loop_exit"):
+        return there.get("loop") == loop
+    target = there.get("loop")
+    if target and target != loop:
+        return bool(there.get("loop_entry"))
+    return True
 
 
 def _keep(out: dict[str, tuple[str, ...]], end: str, path: tuple[str, ...]) -> None:

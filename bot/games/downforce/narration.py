@@ -9,6 +9,7 @@ Seats are shown counting from 1, as players count them.
 from __future__ import annotations
 
 from bot.games.base import JSON, Event
+from bot.games.downforce.powers import EXTRA, SUMMARY, TITLES
 from bot.games.downforce.scoring import ORDINALS
 from bot.games.downforce.track import FINISH
 
@@ -24,6 +25,8 @@ def _money(value: int) -> str:
 def option_label(view: dict[str, JSON], kind: str, option: JSON) -> str:
     """How a decision's option reads on a button or in a menu (``view`` is the deciding seat's).
 
+    ``keep``: the power and what it does; ``power``: ``Use Aggressive (red car)`` / ``No, thanks``;
+    ``ignore``: ``Ignore red`` / ``Ignore none``; ``defensive``: the car.
     ``bid``/``play``: the card (``red 4, blue 2``); ``wild``/``bet``: the car; ``move``: where
     the car would end (``row 9, lane 2`` or ``the finish``, plus ``dead end`` when it would stop
     short of its speed there).
@@ -36,7 +39,17 @@ def option_label(view: dict[str, JSON], kind: str, option: JSON) -> str:
             value = next((n for c, n in card["lines"] if c == colour), 0)
             return f"bid {value}: {text}"
         return text
-    if kind in ("wild", "bet"):
+    if kind == "keep":
+        return f"{TITLES.get(option, option)}: {SUMMARY.get(option, '')}"
+    if kind == "power":
+        choice = view.get("choice") or {}
+        power = TITLES.get(choice.get("power"), "the power")
+        if option == "yes":
+            return f"Use {power}" + (f" ({choice['car']} car)" if choice.get("car") else "")
+        return "No, thanks"
+    if kind == "ignore":
+        return "Ignore none" if option == "none" else f"Ignore {option}"
+    if kind in ("wild", "bet", "defensive"):
         return f"{option} car"
     if kind == "move":
         if option == FINISH:
@@ -70,7 +83,39 @@ def _grid(d: dict[str, JSON]) -> str:
 
 def _auction_open(d: dict[str, JSON]) -> str:
     who = "everyone" if d.get("everyone") else ", ".join(seat_name(s) for s in d["eligible"])
-    return f"Auction {d['number']} of 6: the {d['colour']} car (grid slot {d['grid_slot']}); bidding: {who}."
+    power = f" with the {TITLES[d['power']]} power" if d.get("power") else ""
+    return (
+        f"Auction {d['number']} of 6: the {d['colour']} car{power} (grid slot {d['grid_slot']}); "
+        f"bidding: {who}."
+    )
+
+
+def _power_used(d: dict[str, JSON]) -> str:
+    power = d["power"]
+    who = seat_name(d["seat"])
+    car = d.get("car")
+    if power == "tricky":
+        return f"{who} plays Tricky: the card moves bottom line first."
+    if power == "strategic":
+        return f"{who} plays Strategic: the {car} line is ignored."
+    if power == "daring":
+        return f"Daring: the {car} car goes on to make 3 spaces."
+    if power == "defensive":
+        return f"Defensive: none of {who}'s cars moved, so the {car} car moves 3."
+    if power == "experienced":
+        return f"{who} plays Experienced: the {car} car takes the space just left ahead of it."
+    return f"{who} plays {TITLES[power]}: the {car} car moves {EXTRA.get(power, 0)} more."
+
+
+def _animal_moved(d: dict[str, JSON]) -> str:
+    if d["to"] is None:
+        return f"The {d['kind']} leaves the track."
+    return f"A car passed the {d['kind']}: it wanders on to row {d['row']}."
+
+
+def _powers_kept(d: dict[str, JSON]) -> str:
+    kept = ", ".join(f"{seat_name(int(s))} {TITLES[p]}" for s, p in d["powers"].items())
+    return f"Powers kept: {kept}." if kept else "Nobody holds a power."
 
 
 def _auction_won(d: dict[str, JSON]) -> str:
@@ -168,6 +213,15 @@ _HANDLERS = {
     "bet_placed": lambda d: f"{seat_name(d['seat'])} has placed a secret {ORDINALS[d['index']]} bet.",
     "bet_secret": lambda d: f"Your {ORDINALS[d['index']]} bet: {d['car']} (now in position {d['position']}).",
     "race_over": _race_over,
+    "keep_open": lambda d: (
+        "Players with several powers now keep one in secret: "
+        + ", ".join(seat_name(s) for s in d["seats"])
+        + "."
+    ),
+    "power_kept_secret": lambda d: f"You keep {TITLES[d['power']]}: {SUMMARY[d['power']]}.",
+    "powers_kept": _powers_kept,
+    "power_used": _power_used,
+    "animal_moved": _animal_moved,
     "bets_revealed": _bets_revealed,
     "game_over": _game_over,
 }

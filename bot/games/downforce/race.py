@@ -21,14 +21,51 @@ class Race:
     spaces: dict[str, str | None]  # colour -> space id, FINISH once finished, None if not on the track
     finished: list[str] = field(default_factory=list)  # colours in finishing order
     crossings: list[dict[str, JSON]] = field(default_factory=list)  # first crossing of each line
+    # Savanna Stretch: each {"kind", "path": [space ids], "at": index into path, or None once gone}
+    animals: list[dict[str, JSON]] = field(default_factory=list)
 
     @classmethod
     def on_grid(cls, track: Track, order: list[str]) -> Race:
         """Cars placed on the grid: ``order[0]`` on pole."""
-        return cls(track, {colour: space for colour, space in zip(order, track.grid, strict=True)})
+        spaces = {colour: space for colour, space in zip(order, track.grid, strict=True)}
+        return cls(track, spaces, animals=start_animals(track))
 
     def occupied(self) -> set[str]:
-        return {s for s in self.spaces.values() if s is not None and s != FINISH}
+        """Spaces a car may not enter: other cars' and the animals'."""
+        cars = {s for s in self.spaces.values() if s is not None and s != FINISH}
+        return cars | set(self.animal_spaces())
+
+    def animal_spaces(self) -> list[str]:
+        return [a["path"][a["at"]] for a in self.animals if a["at"] is not None]
+
+    def move_animals(self, moves: list[dict[str, JSON]]) -> list[dict[str, JSON]]:
+        """End of a turn: each animal some car passed this turn (from a row before the animal's to
+        one beyond it, or the finish) moves to the next space of its path that is empty, skipping
+        taken ones (ruling), or leaves the board from its last space; with every later space
+        taken it stays. Animals move in the track's order."""
+        out = []
+        for index, animal in enumerate(self.animals):
+            if animal["at"] is None:
+                continue
+            here = animal["path"][animal["at"]]
+            row = self.track.row(here)
+            passed = any(self.track.row(m["from"]) < row < self.track.row(m["to"]) for m in moves)
+            if not passed:
+                continue
+            taken = self.occupied()
+            later = [
+                i for i in range(animal["at"] + 1, len(animal["path"])) if animal["path"][i] not in taken
+            ]
+            if animal["at"] == len(animal["path"]) - 1:
+                animal["at"] = None
+            elif later:
+                animal["at"] = later[0]
+            else:
+                continue
+            to = None if animal["at"] is None else animal["path"][animal["at"]]
+            row = None if to is None else self.track.row(to)
+            out.append({"animal": index, "kind": animal["kind"], "from": here, "to": to, "row": row})
+        return out
 
     def racing(self, colour: str) -> bool:
         space = self.spaces.get(colour)
@@ -82,12 +119,29 @@ class Race:
         return self.standings().index(colour) + 1
 
     def to_json(self) -> dict[str, JSON]:
-        return {
+        out: dict[str, JSON] = {
             "spaces": dict(self.spaces),
             "finished": list(self.finished),
             "crossings": list(self.crossings),
         }
+        if self.animals:
+            out["animals"] = [dict(a, path=list(a["path"])) for a in self.animals]
+        return out
 
     @classmethod
     def from_json(cls, track: Track, data: dict[str, JSON]) -> Race:
-        return cls(track, dict(data["spaces"]), list(data["finished"]), [dict(c) for c in data["crossings"]])
+        return cls(
+            track,
+            dict(data["spaces"]),
+            list(data["finished"]),
+            [dict(c) for c in data["crossings"]],
+            [dict(a, path=list(a["path"])) for a in data.get("animals", [])],
+        )
+
+
+def start_animals(track: Track) -> list[dict[str, JSON]]:
+    """The track's animals where they start (``track.extra["animals"]``)."""
+    return [
+        {"kind": a["kind"], "path": list(a["path"]), "at": a.get("at", 0)}
+        for a in track.extra.get("animals", [])
+    ]

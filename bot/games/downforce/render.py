@@ -8,6 +8,10 @@ cached; each frame adds the cars, the places and the header on a copy.
 Markings: rectangular spaces are plain asphalt, curved spaces a bluer grey; a tight (one-car)
 space has an amber outline; a rumble strip is a red-and-white kerb on the space's outer edge;
 the yellow betting lines and the chequered finish cross the track at the back of their row.
+Special tracks: a cracked space is dark with a jagged white crack; a crossover loop's spaces have
+a violet outline (a white bar marks its entry and exit); a ramp is a sand-coloured space with an
+arrow, and a dashed sand line to its landing space (ringed); animals are brown discs with their
+initial (A antelope, E elephant, P python), drawn each frame where they stand.
 Text is at least 22 px at 1200 px wide (about 10 px where Discord shows the picture).
 """
 
@@ -43,6 +47,11 @@ INK = (24, 24, 24)
 PAPER = (246, 246, 240)
 PANEL = (16, 52, 30)
 FAINT = (150, 170, 155)
+CRACK = (44, 40, 40)
+LOOP = (176, 96, 240)
+RAMP = (222, 190, 120)
+ANIMAL = (120, 78, 40)
+ANIMAL_LABEL = {"antelope": "A", "elephant": "E", "python": "P"}
 
 CAR_RGB: dict[str, tuple[int, int, int]] = {
     "black": (28, 28, 28),
@@ -136,6 +145,7 @@ def _background(key: str, track_json: str) -> tuple[Image.Image, Geometry, Image
         if s.get("rumble"):
             a, b = _outer_edge(geo, s["id"])
             _kerb(draw, a, b)
+        _feature(draw, geo, s)
     for row in track["lines"]:
         for s in track["spaces"]:
             if s["row"] == row:
@@ -152,6 +162,53 @@ def _background(key: str, track_json: str) -> tuple[Image.Image, Geometry, Image
     return img, geo, _palette_for(img)
 
 
+def _feature(draw: ImageDraw.ImageDraw, geo: Geometry, s: dict[str, Any]) -> None:
+    """The markings of the special tracks' features on one space."""
+    ident = s["id"]
+    if s.get("crack"):
+        draw.polygon(geo.corners(ident, 0.9), fill=CRACK)
+        (x, y), f, r = geo.axes(ident)
+        pts = [
+            (x + f[0] * d + r[0] * w, y + f[1] * d + r[1] * w)
+            for d, w in ((-20, -8), (-7, 8), (6, -8), (20, 6))
+        ]
+        draw.line(pts, fill=PAPER, width=3)
+    if s.get("loop"):
+        draw.polygon(geo.corners(ident, 0.94), outline=LOOP, width=5)
+        if s.get("loop_entry") or s.get("loop_exit"):
+            c = geo.corners(ident, 1.0)
+            edge = (c[0], c[3]) if s.get("loop_entry") else (c[1], c[2])
+            draw.line(edge, fill=PAPER, width=6)
+    ramp = s.get("ramp")
+    if ramp:
+        draw.polygon(geo.corners(ident, 0.86), fill=RAMP)
+        (x, y), f, r = geo.axes(ident)
+        tip = (x + f[0] * 16, y + f[1] * 16)
+        draw.polygon(
+            [
+                tip,
+                (x - f[0] * 10 + r[0] * 12, y - f[1] * 10 + r[1] * 12),
+                (x - f[0] * 10 - r[0] * 12, y - f[1] * 10 - r[1] * 12),
+            ],
+            fill=INK,
+        )
+        if ramp["to"] in geo.spaces:
+            (lx, ly), _, _ = geo.axes(ramp["to"])
+            steps = 10
+            for i in range(0, steps, 2):
+                a = (x + (lx - x) * i / steps, y + (ly - y) * i / steps)
+                b = (x + (lx - x) * (i + 1) / steps, y + (ly - y) * (i + 1) / steps)
+                draw.line([a, b], fill=RAMP, width=5)
+            draw.ellipse((lx - 20, ly - 20, lx + 20, ly + 20), outline=RAMP, width=4)
+
+
+def _animal(draw: ImageDraw.ImageDraw, centre: tuple[float, float], kind: str) -> None:
+    x, y = centre
+    r = 22
+    draw.ellipse((x - r, y - r, x + r, y + r), fill=ANIMAL, outline=RAMP, width=3)
+    draw.text((x, y), ANIMAL_LABEL.get(kind, "?"), font=_font(24, True), fill=PAPER, anchor="mm")
+
+
 def _palette_for(background: Image.Image) -> Image.Image:
     """A palette image with the track's colours and everything a frame adds (cars, panel, text).
 
@@ -162,6 +219,7 @@ def _palette_for(background: Image.Image) -> Image.Image:
     draw = ImageDraw.Draw(sample)
     for i, colour in enumerate(COLOURS):
         _car(draw, (60 + 70 * i, 100), colour, moved=True)
+    _animal(draw, (480, 100), "elephant")
     draw.rounded_rectangle((500, 80, 900, 160), radius=14, fill=PANEL, outline=PAPER, width=2)
     draw.text((520, 90), "Places 1st 2nd Seat row", font=_font(24, True), fill=PAPER)
     draw.text((520, 120), "Last card: red 4", font=_font(22), fill=YELLOW_LINE)
@@ -216,8 +274,13 @@ def _car(draw: ImageDraw.ImageDraw, centre: tuple[float, float], colour: str, *,
     draw.text((x, y), CAR_LABEL[colour], font=_font(22, True), fill=ink, anchor="mm")
 
 
-def _seat(seat: int | None) -> str:
-    return "unsold" if seat is None else f"Seat {seat + 1}"
+def _seat(seat: int | None, view: dict[str, Any]) -> str:
+    """A seat as players know it: its name when the view carries ``names`` (the bot adds them), else
+    ``Seat n``."""
+    names = view.get("names") or []
+    if seat is None:
+        return "unsold"
+    return str(names[seat]) if seat < len(names) else f"Seat {seat + 1}"
 
 
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -233,6 +296,8 @@ def _status(view: dict[str, Any]) -> str:
     if phase == "auction":
         a = view["auction"]
         return f"Auction {a['number']} of 6: the {a['colour']} car"
+    if phase == "keep":
+        return "Powers: players with several keep one in secret"
     if phase == "over":
         how = "every car finished" if view.get("ended_by") == "finish" else "the cards ran out"
         return f"Race over ({how})"
@@ -240,7 +305,7 @@ def _status(view: dict[str, Any]) -> str:
     if phase == "bet":
         return f"Card {played}: secret bets at the yellow line on row {view['bet_line']}"
     turn = view.get("turn")
-    return f"Card {played} played" + (f" - {_seat(turn)} to play" if turn is not None else "")
+    return f"Card {played} played" + (f" - {_seat(turn, view)} to play" if turn is not None else "")
 
 
 def _places(draw: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int, int, int]) -> None:
@@ -256,7 +321,7 @@ def _places(draw: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
         where = (
             "finished" if car["finished"] else ("not on track" if car["space"] is None else _row(view, car))
         )
-        text = f"{ORDINALS[rank - 1]} {colour} · {_seat(car['owner'])} · {where}"
+        text = f"{ORDINALS[rank - 1]} {colour} · {_seat(car['owner'], view)} · {where}"
         draw.text((x0 + 50, y), fit_text(text, _font(22), x1 - x0 - 62), font=_font(22), fill=PAPER)
         y += 31
     last = view.get("last_card")
@@ -291,6 +356,10 @@ def render_track(view: dict[str, Any]) -> bytes:
             continue
         (x, y), _, _ = geo.axes(space)
         _car(draw, (x, y), colour, moved=colour in moved)
+    for animal in view.get("animals", []):
+        if animal["at"] is not None and animal["path"][animal["at"]] in geo.spaces:
+            (x, y), _, _ = geo.axes(animal["path"][animal["at"]])
+            _animal(draw, (x, y), animal["kind"])
     _header(draw, view)
     _places(draw, view, _panel_box(geo))
     out = io.BytesIO()
@@ -315,7 +384,7 @@ def alt_text(view: dict[str, Any]) -> str:
         where = (
             "finished" if car["finished"] else ("off the track" if car["space"] is None else _row(view, car))
         )
-        order.append(f"{ORDINALS[rank - 1]} {colour} ({_seat(car['owner'])}, {where})")
+        order.append(f"{ORDINALS[rank - 1]} {colour} ({_seat(car['owner'], view)}, {where})")
     parts.append("Places: " + ", ".join(order) + ".")
     lines = view["track"]["lines"]
     crossed = {c["line"] for c in view.get("crossings", [])}
@@ -324,4 +393,12 @@ def alt_text(view: dict[str, Any]) -> str:
         + ", ".join(f"{r}{' (crossed)' if r in crossed else ''}" for r in lines)
         + f"; the finish is after row {max(s['row'] for s in view['track']['spaces'])}."
     )
+    rows = {s["id"]: s["row"] for s in view["track"]["spaces"]}
+    animals = [
+        f"{a['kind']} on row {rows.get(a['path'][a['at']], '?')}"
+        for a in view.get("animals", [])
+        if a["at"] is not None
+    ]
+    if animals:
+        parts.append("Animals: " + ", ".join(animals) + ".")
     return " ".join(parts)[:1000]

@@ -11,33 +11,60 @@ import json
 import sys
 from pathlib import Path
 
-from bot.games.base import JSON, GameError
+from bot.games.base import JSON, Action, Decision, GameError
 from bot.games.downforce.cards import COLOURS
 from bot.games.downforce.content import default_content
-from bot.games.downforce.movement import Mover
-from bot.games.downforce.race import Race
+from bot.games.downforce.game import Downforce
+from bot.games.downforce.powers import ALL as ALL_POWERS
+from bot.games.downforce.race import Race, start_animals
 from bot.games.downforce.track import FINISH, Track, track_problem
+from bot.games.rng import GameRng
 
 SCHEMA = """\
 Input (one JSON object):
   {"track": {"spaces": [{"id": "a1", "row": 0, "lane": 0, "ahead": ["b1", "b2"]}, ...],
-             "lines": [8, 16, 24]},
+             "lines": [8, 16, 24], "animals": [{"kind": "elephant", "path": ["c1", "d1"], "at": 0}]},
    "cars": {"red": "a1", "blue": "a2", ...},
    "cards": [[["red", 4], ["blue", 2]], ...],
-   "choose": [0, 1, ...]}
+   "choose": [0, 1, ...],
+   "owners": {"red": 0, "blue": 1}, "powers": {"0": "aggressive"}, "player": 0,
+   "answers": ["yes", "no", ...]}
 
   track   the spaces: id, row (steps ahead always go to a later row), lane (0 = left), ahead (the
           spaces one step away, straight or diagonal; "FINISH" there means that step crosses the
-          finish); lines: the rows of the yellow betting lines, in order. Optional space flags
-          (carried, not yet used by the base game): straight, shape (curved|rectangular), rumble,
-          tight, crack, ramp, loop, loop_entry, loop_exit. "track" may also name a shipped track
-          ("river-station", "marina-bay").
+          finish); lines: the rows of the yellow betting lines, in order. "track" may also name a
+          shipped track (river-station, marina-bay, crosstown-speedway, switchback-pass,
+          aloha-sands, savanna-stretch). Optional keys on a space:
+            straight    the id of the space directly ahead (one of ahead)
+            shape       "curved" or "rectangular" (determined: only rectangular spaces)
+            rumble      true: the space lies beside a rumble strip (tough)
+            tight       true: a one-car space (reckless)
+            crack       true: a car may pass it but never end there; it falls back along its
+                        path to the last regular space it passed, else stays where it began
+            ramp        {"speed": 5, "to": "id"}: a car that entered this space with a line of
+                        speed >= 5 and movement left may jump to the empty landing "to" (one
+                        space of movement); the jump is one of the move's ways (see choose)
+            loop        the name of the crossover loop the space belongs to; loop_entry /
+                        loop_exit (true) mark its ends: a car in a loop stays in it until its
+                        exit, and enters it only at an entry
+          "animals" (optional): each {"kind": antelope|elephant|python, "path": [ids in order],
+          "at": index}: it blocks its space; at the end of a card during which a car passed it
+          (from a row before it to one beyond), it moves to the next empty space of its path,
+          or leaves the board from its last one.
   cars    colour -> start space (black, blue, green, yellow, orange, red); a car not listed is
           not on the track.
   cards   each card a list of lines [colour, speed], applied top to bottom (wilds already given
           their colour).
   choose  where a move can end in several spaces, the next number picks one of its sorted
-          options (0 = the first); none left: the first.
+          options (0 = the first); none left: the first. Also picks, for strategic, the colour
+          to ignore (options: the card's colours then "none") and, for defensive, the car.
+  owners  colour -> seat (0, 1, ...); cars not listed have no owner (and no power).
+  powers  seat (as a string) -> the power that seat kept: aggressive, determined, strategic,
+          tricky, unpredictable, cunning, ambitious, experienced, tough, daring, defensive,
+          reckless.
+  player  the seat on turn for every card, or a list with one seat per card (default 0).
+  answers the yes/no answers ("yes"/"no" or true/false) to optional powers, in the order they
+          are asked; none left: no.
 
 A move ends at full speed, at FINISH, or early in a space with no empty space and no finish ahead
 (a dead end); a car must keep moving while it can. Options are those end spaces, sorted by id as
@@ -49,9 +76,12 @@ row r or beyond, or to FINISH.
 Output:
   {"cars": {"red": {"space": "c2", "finished": false, "place": null}, ...},
    "lines": [{"line": 8, "car": "red", "card": 0}, ...],
-   "moves": [{"card": 0, "car": "red", "steps": 3, "options": ["c1", "c2"], "to": "c2"}, ...]}
+   "moves": [{"card": 0, "car": "red", "steps": 3, "options": ["c1", "c2"], "to": "c2"}, ...],
+   "animals": [{"kind": "elephant", "space": "d1"}, ...]}
   lines: each line's first crossing (a line nobody crossed is absent); a finished car's space is
-  "FINISH". Bad input: exit code 2 and one line on stderr naming what is wrong.
+  "FINISH". A move made by a power also has "power": its name. animals: where each is, or null
+  once it has left the board (only when the track has animals). Bad input: exit code 2 and one
+  line on stderr naming what is wrong.
 """
 
 
@@ -75,11 +105,17 @@ def build_track(data: object) -> Track:
     return Track(data)  # type: ignore[arg-type]
 
 
+def _seat(value: object, where: str) -> int:
+    if not _whole(value) or not 0 <= value < 6:  # type: ignore[operator]
+        raise ScenarioError(f"{where}: must be a seat number from 0 to 5")
+    return value  # type: ignore[return-value]
+
+
 def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
-    """Apply the scenario's cards; return the printed result."""
+    """Apply the scenario's cards with the game's own rules (powers and track features included)."""
     if not isinstance(data, dict):
         raise ScenarioError("a scenario must be a JSON object")
-    unknown = set(data) - {"track", "cars", "cards", "choose"}
+    unknown = set(data) - {"track", "cars", "cards", "choose", "owners", "powers", "player", "answers"}
     if unknown:
         raise ScenarioError(f"unknown scenario key {sorted(unknown)[0]!r}")
     if "track" not in data:
@@ -89,6 +125,7 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
     if not isinstance(cars, dict):
         raise ScenarioError("cars must be an object: colour -> space id")
     spaces: dict[str, str | None] = dict.fromkeys(COLOURS)
+    animals = start_animals(track)
     for colour, space in cars.items():
         if colour not in COLOURS:
             raise ScenarioError(f"cars.{colour}: unknown colour; expected one of {', '.join(COLOURS)}")
@@ -96,6 +133,10 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
             raise ScenarioError(f"cars.{colour}: unknown space {space!r}")
         if space in spaces.values():
             raise ScenarioError(f"cars.{colour}: space {space!r} already holds another car")
+        if space in Race(track, {}, animals=animals).animal_spaces():
+            raise ScenarioError(f"cars.{colour}: space {space!r} holds an animal")
+        if track.spaces[space].flags.get("crack"):
+            raise ScenarioError(f"cars.{colour}: {space!r} is a cracked space; no car can stand there")
         spaces[colour] = space
     cards = data.get("cards", [])
     if not isinstance(cards, list):
@@ -117,36 +158,139 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
     choose = data.get("choose", [])
     if not isinstance(choose, list) or not all(_whole(c) and c >= 0 for c in choose):
         raise ScenarioError("choose must be a list of whole numbers >= 0")
-    race = Race(track, spaces)
-    mover = Mover(track)
-    picks = list(choose)
-    moves: list[dict[str, JSON]] = []
-    for number, card in enumerate(cards):
-        for colour, speed in card:
-            if not race.racing(colour):
-                continue
-            ways = mover.ways(race.spaces[colour], speed, race.occupied())
-            options = sorted(ways)
-            pick = 0
-            if len(options) > 1 and picks:
-                pick = picks.pop(0)
-                if pick >= len(options):
-                    raise ScenarioError(
-                        f"choose: {pick} is out of range for the {colour} car's {len(options)} options "
-                        f"in card {number}"
-                    )
-            end = options[pick]
-            moved = race.move(colour, ways[end], number)
-            moves.append(
-                {"card": number, "car": colour, "steps": moved["steps"], "options": options, "to": end}
+    owners = data.get("owners", {})
+    if not isinstance(owners, dict):
+        raise ScenarioError("owners must be an object: colour -> seat")
+    for colour, seat in owners.items():
+        if colour not in COLOURS:
+            raise ScenarioError(f"owners.{colour}: unknown colour")
+        _seat(seat, f"owners.{colour}")
+    powers = data.get("powers", {})
+    if not isinstance(powers, dict):
+        raise ScenarioError('powers must be an object: seat (as a string) -> power, e.g. {"0": "tricky"}')
+    for seat, power in powers.items():
+        if not isinstance(seat, str) or not seat.isdigit():
+            raise ScenarioError(f"powers.{seat}: the key must be a seat number as a string")
+        _seat(int(seat), f"powers.{seat}")
+        if power not in ALL_POWERS:
+            raise ScenarioError(
+                f"powers.{seat}: unknown power {power!r}; expected one of {', '.join(ALL_POWERS)}"
             )
+    player = data.get("player", 0)
+    players = list(player) if isinstance(player, list) else [player] * len(cards)
+    if len(players) != len(cards):
+        raise ScenarioError(f"player: a list must give one seat per card ({len(cards)})")
+    for i, seat in enumerate(players):
+        _seat(seat, f"player[{i}]" if isinstance(player, list) else "player")
+    answers = data.get("answers", [])
+    if not isinstance(answers, list) or not all(a in ("yes", "no", True, False) for a in answers):
+        raise ScenarioError('answers must be a list of "yes"/"no" (or true/false)')
+    seats = 1 + max([1, *owners.values(), *players, *(int(k) for k in powers)])
+    game = _game(track, spaces, animals, cards, owners, powers, players, seats)
+    picks = list(choose)
+    replies = ["yes" if a in ("yes", True) else "no" for a in answers]
+    events = []
+    for number in range(len(cards)):
+        if game.is_over:
+            break
+        game.s["turn"] = players[number]  # the scenario says whose turn each card is
+        events += game.apply(Action(players[number], "play", f"s{number}"))
+        while (not game.is_over and game.phase != "race") or game.s["choice"] is not None:
+            decision = game.pending()[0]
+            choice = _answer(decision, picks, replies, number)
+            events += game.apply(Action(decision.player, decision.kind, choice))
+    moves = [
+        {
+            "card": m["card"],
+            "car": m["car"],
+            "steps": m["steps"],
+            "options": m["options"],
+            "to": m["to"],
+            **({"power": m["power"]} if m.get("power") else {}),
+        }
+        for m in (e.data for e in events if e.kind == "car_moved")
+    ]
+    race = game.race
     out_cars = {
         c: {"space": race.spaces[c], "finished": race.spaces[c] == FINISH, "place": race.place_of(c)}
         for c in COLOURS
         if race.spaces[c] is not None
     }
     lines = sorted(race.crossings, key=lambda c: c["line"])
-    return {"cars": out_cars, "lines": lines, "moves": moves}
+    out: dict[str, JSON] = {"cars": out_cars, "lines": lines, "moves": moves}
+    if race.animals:
+        out["animals"] = [
+            {"kind": a["kind"], "space": None if a["at"] is None else a["path"][a["at"]]}
+            for a in race.animals
+        ]
+    return out
+
+
+def _answer(decision: Decision, picks: list[int], replies: list[str], number: int) -> JSON:
+    options = list(decision.options)
+    if decision.kind == "power":
+        return replies.pop(0) if replies else "no"
+    if decision.kind == "bet":
+        return options[0]
+    pick = picks.pop(0) if picks and len(options) > 1 else 0
+    if pick >= len(options):
+        raise ScenarioError(
+            f"choose: {pick} is out of range for the {len(options)} options of a {decision.kind} in card {number}"
+        )
+    return options[pick]
+
+
+def _game(
+    track: Track,
+    spaces: dict[str, str | None],
+    animals: list[dict[str, JSON]],
+    cards: list[list[list]],
+    owners: dict[str, int],
+    powers: dict[str, str],
+    players: list[int],
+    seats: int,
+) -> Downforce:
+    """A game already in its race, holding exactly the scenario's cards (one per play)."""
+    ids = {f"s{i}": [list(line) for line in card] for i, card in enumerate(cards)}
+    hands: list[list[str]] = [[] for _ in range(seats)]
+    for i, seat in enumerate(players):
+        hands[seat].append(f"s{i}")
+    state: dict[str, JSON] = {
+        "version": 1,
+        "seats": seats,
+        "settings": {"track": "river-station", "betting": "standard"},
+        "track": track.to_json(),
+        "cards": ids,
+        "speed8": {},
+        "grid": list(COLOURS),
+        "race": Race(track, spaces, animals=animals).to_json(),
+        "hands": hands,
+        "out_of_race": [],
+        "owners": {c: owners.get(c) for c in COLOURS},
+        "price": dict.fromkeys(COLOURS, 0),
+        "spent": [0] * seats,
+        "auction_order": list(COLOURS),
+        "auction_index": 6,
+        "eligible": [],
+        "bids": [None] * seats,
+        "auctions": [],
+        "phase": "race",
+        "turn": players[0] if players else 0,
+        "card": None,
+        "choice": None,
+        "bet_queue": [],
+        "bet_picks": None,
+        "bets": [[] for _ in range(seats)],
+        "played": [],
+        "turns": [0] * seats,
+        "ended_by": None,
+        "opening": [],
+        "powers_dealt": [None] * 6,
+        "powers_won": [[] for _ in range(seats)],
+        "powers": dict(powers),
+        "keep_picks": None,
+    }
+    return Downforce(state, GameRng(0))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,4 +1,4 @@
-"""The settings of a Downforce game, checked: the track and the betting variant."""
+"""The settings of a Downforce game, checked: the track, the betting variant and the powers."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from bot.games.base import JSON
 from bot.games.downforce.content import TRACKS
+from bot.games.downforce.powers import SETTINGS as POWERS
 from bot.games.downforce.scoring import BETTING
 
 
@@ -17,19 +18,27 @@ class BadSettings(ValueError):
 class Settings:
     track: str = "river-station"
     betting: str = "standard"
+    powers: str = "off"
 
     @classmethod
     def parse(cls, data: dict[str, JSON] | None) -> Settings:
         data = dict(data or {})
-        unknown = set(data) - {"track", "betting"}
+        unknown = set(data) - {"track", "betting", "powers"}
         if unknown:
-            raise BadSettings(f"unknown setting {sorted(unknown)[0]!r}; Downforce takes track and betting")
+            raise BadSettings(
+                f"unknown setting {sorted(unknown)[0]!r}; Downforce takes track, betting and powers"
+            )
         out = cls(**data)
         if out.track not in TRACKS:
             raise BadSettings(f"track must be one of {', '.join(TRACKS)}, not {out.track!r}")
         if out.betting not in BETTING:
             raise BadSettings(f"betting must be one of {', '.join(BETTING)}, not {out.betting!r}")
+        if out.powers not in POWERS:
+            raise BadSettings(f"powers must be one of {', '.join(POWERS)}, not {out.powers!r}")
         return out
 
     def to_json(self) -> dict[str, JSON]:
-        return {"track": self.track, "betting": self.betting}
+        out: dict[str, JSON] = {"track": self.track, "betting": self.betting}
+        if self.powers != "off":  # games saved before powers existed read back unchanged
+            out["powers"] = self.powers
+        return out

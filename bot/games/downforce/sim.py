@@ -1,7 +1,7 @@
 """Simulate many Downforce games with AI players and print what the cards and tracks do.
 
 ``python -m bot sim downforce --games N --seed S [--players P] [--ai easy|normal,...] [--json]
-[--track NAME] [--betting NAME] [--workers W]``
+[--track NAME] [--betting NAME] [--powers off|base|all] [--workers W]``
 
 Every game is played through the engine itself (``ai.play_ai_game``). Reported (shares are
 fractions of games):
@@ -34,6 +34,7 @@ from bot.games.downforce.ai import LEVELS, play_ai_game
 from bot.games.downforce.cards import COLOURS
 from bot.games.downforce.content import TRACKS
 from bot.games.downforce.game import Downforce
+from bot.games.downforce.powers import SETTINGS as POWER_SETTINGS
 from bot.games.downforce.scoring import BETTING
 
 
@@ -148,6 +149,7 @@ def report(
         "ai": levels,
         "track": settings.get("track", "river-station"),
         "betting": settings.get("betting", "standard"),
+        "powers": settings.get("powers", "off"),
         "win_share_by_colour": {c: round(tally.colour[c] / n, 4) for c in COLOURS},
         "win_share_by_seat": {str(s + 1): round(v / n, 4) for s, v in tally.seat.items()},
         "win_share_by_grid": {str(g): round(v / n, 4) for g, v in tally.grid.items()},
@@ -174,7 +176,7 @@ def _table(out: dict[str, Any]) -> str:
 
     lines = [
         f"Downforce: {out['games']} games on {out['track']}, {out['players']} players, "
-        f"AI {','.join(out['ai'])}, betting {out['betting']}, seed {out['seed']} ({out['seconds']} s)",
+        f"AI {','.join(out['ai'])}, betting {out['betting']}, powers {out['powers']}, seed {out['seed']} ({out['seconds']} s)",
         "",
         "Race wins by colour:     " + shares(out["win_share_by_colour"]),
         "Race wins by grid slot:  " + shares(out["win_share_by_grid"]),
@@ -201,6 +203,7 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--ai", default="easy", help="comma-separated levels, round the seats (easy, normal)")
     parser.add_argument("--track", default="river-station", choices=TRACKS)
     parser.add_argument("--betting", default="standard", choices=BETTING)
+    parser.add_argument("--powers", default="off", choices=POWER_SETTINGS)
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     parser.add_argument(
         "--workers", type=int, default=min(2, os.cpu_count() or 1), help="processes to spread the games over"
@@ -223,7 +226,7 @@ def main(argv: list[str]) -> int:
             file=sys.stderr,
         )
         return 2
-    settings = {"track": args.track, "betting": args.betting}
+    settings = {"track": args.track, "betting": args.betting, "powers": args.powers}
     out = simulate(args.games, args.seed, args.players, levels, settings, workers=args.workers)
     print(json.dumps(out, sort_keys=True) if args.json else _table(out))
     return 0

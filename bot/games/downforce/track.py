@@ -22,6 +22,7 @@ LINES = 3
 SPACE_KEYS = {"id", "row", "lane", "ahead", "x", "y", "angle"}
 SPACE_FLAGS = {"straight", "shape", "rumble", "tight", "crack", "ramp", "loop", "loop_entry", "loop_exit"}
 SHAPES = ("curved", "rectangular")
+ANIMALS = ("antelope", "elephant", "python")
 
 
 @dataclass(frozen=True)
@@ -153,6 +154,18 @@ def track_problem(
                 return (f"{where}.ahead", f"{target!r} is not on a later row than {item['id']!r}")
         if "straight" in item and item["straight"] not in ahead:
             return (f"{where}.straight", "must be one of the spaces in ahead")
+        if "loop" in item and (not isinstance(item["loop"], str) or not item["loop"]):
+            return (f"{where}.loop", "must be the loop's name (a non-empty string)")
+        if "ramp" in item:
+            ramp = item["ramp"]
+            if not isinstance(ramp, dict) or set(ramp) != {"speed", "to"}:
+                return (f"{where}.ramp", 'must be {"speed": N, "to": "space id"}')
+            if not _whole(ramp["speed"]) or not 1 <= ramp["speed"] <= 99:
+                return (f"{where}.ramp.speed", "must be a whole number from 1 to 99")
+            if ramp["to"] not in rows:
+                return (f"{where}.ramp.to", f"unknown space {ramp['to']!r}")
+            if rows[ramp["to"]] <= item["row"]:
+                return (f"{where}.ramp.to", f"{ramp['to']!r} is not on a later row than {item['id']!r}")
     if not any(FINISH in item["ahead"] for item in spaces):
         return ("spaces", f"no space has {FINISH} ahead: the race could never end")
     lines = data.get("lines")
@@ -167,6 +180,23 @@ def track_problem(
         return ("lines", f"must be {count}different rows (whole numbers), in order")
     if not all(0 < r <= last for r in lines):
         return ("lines", f"must be rows from 1 to {last} (before the finish)")
+    animals = data.get("animals", [])
+    if not isinstance(animals, list):
+        return ("animals", "must be a list of animals")
+    for i, animal in enumerate(animals):
+        where = f"animals[{i}]"
+        if not isinstance(animal, dict) or set(animal) - {"kind", "path", "at"}:
+            return (where, 'must be {"kind": ..., "path": [space ids], "at": index}')
+        if animal.get("kind") not in ANIMALS:
+            return (f"{where}.kind", f"must be one of {', '.join(ANIMALS)}")
+        path = animal.get("path")
+        if not isinstance(path, list) or not path or not all(p in rows for p in path):
+            return (f"{where}.path", "must be a non-empty list of known space ids")
+        if any(rows[q] <= rows[p] for p, q in zip(path, path[1:], strict=False)):
+            return (f"{where}.path", "must go forward: each space on a later row than the one before")
+        at = animal.get("at", 0)
+        if not _whole(at) or not 0 <= at < len(path):
+            return (f"{where}.at", f"must be an index into path (0 to {len(path) - 1})")
     grid = data.get("grid")
     if grid is None and not needs_grid:
         return None
@@ -175,4 +205,7 @@ def track_problem(
     for i, ident in enumerate(grid):
         if ident not in rows:
             return (f"grid[{i}]", f"unknown space {ident!r}")
+    for i, animal in enumerate(animals):
+        if animal["path"][animal.get("at", 0)] in grid:
+            return (f"animals[{i}].at", "an animal cannot start on the grid")
     return None

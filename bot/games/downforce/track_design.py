@@ -8,7 +8,8 @@ A layout is a list of rows, each a string of the lanes it has (``"012"`` three w
 one-car bottleneck in the middle lane). Each space steps to the spaces of the next row in its own
 lane or a neighbouring one. Spaces sit along a closed centre line drawn on a 1200 x 800 picture;
 a space is ``curved`` where the line bends, ``rectangular`` where it runs straight; the outside
-lane of a bend has a rumble strip; one-wide rows are ``tight``.
+lane of a bend has a rumble strip; one-car-wide spaces (a one-lane row, or
+one road of a split) are ``tight``.
 """
 
 from __future__ import annotations
@@ -67,6 +68,85 @@ MARINA_BAY = {
     + ["012"] * 2,
     "lines": [11, 20, 28],
 }
+
+
+# The special tracks (our own designs): each feature is data on top of the rows, set by id.
+# Crosstown Speedway: two "02" split sections (two separate roads, no crossing between them)
+# and two crossover loops (drawn as a bulge off the main road; a car that enters goes round).
+CROSSTOWN_SPEEDWAY = {
+    "name": "crosstown-speedway",
+    "title": "Crosstown Speedway",
+    "rows": ["01"] * 3
+    + ["012"] * 7
+    + ["02"] * 3
+    + ["012"] * 2
+    + ["01"] * 4
+    + ["012"] * 3
+    + ["02"] * 3
+    + ["012"] * 2
+    + ["12"] * 4
+    + ["012"] * 3,
+    "lines": [11, 20, 28],
+    "loops": {"west": (15, 18), "east": (27, 30)},
+}
+
+# Switchback Pass: cracked spaces along wide sections: usable to get past a car, never to stop.
+SWITCHBACK_PASS = {
+    "name": "switchback-pass",
+    "title": "Switchback Pass",
+    "rows": ["01"] * 3
+    + ["012"] * 8
+    + ["01"] * 2
+    + ["012"] * 4
+    + ["1"]
+    + ["012"] * 5
+    + ["12"] * 2
+    + ["012"] * 4
+    + ["01"] * 2
+    + ["012"] * 3,
+    "lines": [11, 20, 28],
+    "cracks": ["13c", "14c", "15c", "19a", "20a", "26c", "27c", "28c"],
+}
+
+# Aloha Sands: two ramps, each jumping a car two rows further for one space of movement.
+ALOHA_SANDS = {
+    "name": "aloha-sands",
+    "title": "Aloha Sands",
+    "rows": ["01"] * 3
+    + ["012"] * 8
+    + ["01"] * 2
+    + ["1"]
+    + ["012"] * 6
+    + ["12"] * 2
+    + ["012"] * 5
+    + ["1"]
+    + ["012"] * 6,
+    "lines": [11, 20, 28],
+    "ramps": {"08a": (4, "11a"), "17c": (5, "20c"), "26a": (4, "29a")},
+}
+
+# Savanna Stretch: three animals wandering forward through wide sections (never a one-car row,
+# so a car can always get by).
+SAVANNA_STRETCH = {
+    "name": "savanna-stretch",
+    "title": "Savanna Stretch",
+    "rows": ["01"] * 3
+    + ["012"] * 8
+    + ["01"] * 2
+    + ["1"]
+    + ["012"] * 8
+    + ["12"]
+    + ["012"] * 7
+    + ["01"]
+    + ["012"] * 3,
+    "lines": [11, 20, 28],
+    "animals": [
+        {"kind": "antelope", "path": ["06b", "08b", "10b", "16a", "19c"]},
+        {"kind": "elephant", "path": ["17b", "18b", "20b"]},
+        {"kind": "python", "path": ["26a", "28c", "30b"]},
+    ],
+}
+LOOP_BULGE = 70.0  # how far a crossover loop swings out from the main road when drawn
 
 
 def stadium(cx: float, cy: float, half: float, radius: float) -> Callable[[float], tuple[float, float]]:
@@ -138,6 +218,10 @@ def _arc_points(
 def build(design: dict, curve: Callable[[float], tuple[float, float]], used: float) -> dict:
     rows: list[str] = design["rows"]
     centre = _arc_points(curve, len(rows), used)
+    loops: dict[str, tuple[int, int]] = design.get("loops", {})
+    loop_of = {
+        r: (name, first, last) for name, (first, last) in loops.items() for r in range(first, last + 1)
+    }
     spaces = []
     ids = [{int(lane): f"{r:02d}{'abc'[int(lane)]}" for lane in lanes} for r, lanes in enumerate(rows)]
     for r, lanes in enumerate(rows):
@@ -148,6 +232,11 @@ def build(design: dict, curve: Callable[[float], tuple[float, float]], used: flo
         curved = abs(turn) / 2 >= BEND
         rad = math.radians(heading)
         left = (math.sin(rad), -math.cos(rad))  # the left of a car facing the heading, on screen
+        loop = loop_of.get(r)
+        if loop:  # a crossover loop swings out to the outside of the track
+            _, first, last = loop
+            bulge = LOOP_BULGE * math.sin(math.pi * (r - first + 1) / (last - first + 2))
+            x0, y0 = x0 + left[0] * bulge, y0 + left[1] * bulge
         for lane_char in lanes:
             lane = int(lane_char)
             shift = (1 - lane) * LANE_W
@@ -172,25 +261,45 @@ def build(design: dict, curve: Callable[[float], tuple[float, float]], used: flo
             outside = min(int(c) for c in lanes) if turn > 0 else max(int(c) for c in lanes)
             if curved and lane == outside and len(lanes) > 1:
                 space["rumble"] = True
-            if len(lanes) == 1:
+            # One car wide: a one-lane row, or one road of a split section (no lane beside it).
+            if str(lane - 1) not in lanes and str(lane + 1) not in lanes:
                 space["tight"] = True
+            if loop:
+                space["loop"] = loop[0]
+                if r == loop[1]:
+                    space["loop_entry"] = True
+                if r == loop[2]:
+                    space["loop_exit"] = True
+            if space["id"] in design.get("cracks", ()):
+                space["crack"] = True
+                space.pop("rumble", None)
+            if space["id"] in design.get("ramps", {}):
+                speed, landing = design["ramps"][space["id"]]
+                space["ramp"] = {"speed": speed, "to": landing}
             spaces.append(space)
     grid_rows = [r for r in range(3)]
     grid = [ids[r][lane] for r in reversed(grid_rows) for lane in sorted(ids[r])]
-    return {
+    out = {
         "edition": EDITION,
         "name": design["name"],
         "title": design["title"],
         "lines": design["lines"],
         "grid": grid,
-        "spaces": spaces,
     }
+    if "animals" in design:
+        out["animals"] = [{**a, "at": 0} for a in design["animals"]]
+    out["spaces"] = spaces
+    return out
 
 
 def designs() -> dict[str, dict]:
     return {
         "river-station": build(RIVER_STATION, stadium(600, 462, 240, 240), 0.93),
         "marina-bay": build(MARINA_BAY, bay(600, 470, 480, 305, 75), 0.93),
+        "crosstown-speedway": build(CROSSTOWN_SPEEDWAY, stadium(600, 455, 290, 215), 0.93),
+        "switchback-pass": build(SWITCHBACK_PASS, bay(600, 470, 480, 305, 110), 0.93),
+        "aloha-sands": build(ALOHA_SANDS, bay(600, 478, 470, 290, 30), 0.93),
+        "savanna-stretch": build(SAVANNA_STRETCH, stadium(600, 462, 260, 235), 0.93),
     }
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import random
 
+import pytest
+
 from bot.games.base import Action
 from bot.games.downforce.ai import choose, play_ai_game
 from bot.games.downforce.cards import COLOURS
@@ -88,3 +90,16 @@ def test_the_bot_command_line_runs_the_simulator(capsys):
 
     assert cli(["sim", "downforce", "--games", "4", "--players", "2", "--json", "--workers", "1"]) == 0
     assert json.loads(capsys.readouterr().out)["games"] == 4
+
+
+@pytest.mark.parametrize("track", ["crosstown-speedway", "switchback-pass", "aloha-sands", "savanna-stretch"])
+def test_the_simulator_runs_every_special_track_with_powers(capsys, track):
+    args = ["--games", "4", "--seed", "2", "--json", "--workers", "1", "--track", track, "--powers", "all"]
+    assert main(args) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["track"] == track and out["powers"] == "all"
+    assert abs(sum(out["win_share_by_grid"].values()) - 1) < 0.01
+
+
+def test_bad_powers_exit_with_code_2(capsys):
+    assert main(["--powers", "some"]) == 2

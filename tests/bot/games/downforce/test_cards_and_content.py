@@ -53,7 +53,9 @@ def test_every_file_says_it_is_our_own_edition():
 
 
 def test_both_tracks_have_wide_sections_bottlenecks_flags_and_a_grid():
-    for track in default_content().tracks.values():
+    # The plain tracks; Crosstown Speedway's bottlenecks are its split roads (see test_track_features).
+    for name in ("river-station", "marina-bay"):
+        track = default_content().tracks[name]
         widths = {}
         for s in track.spaces.values():
             widths[s.row] = widths.get(s.row, 0) + 1

@@ -105,3 +105,51 @@ def test_the_schema_is_in_the_help(capsys):
     text = capsys.readouterr().out
     for key in ('"track"', '"cars"', '"cards"', '"choose"', '"lines"', '"moves"', "FINISH", "exit code 2"):
         assert key in text
+
+
+def test_the_help_carries_the_schema_of_features_and_powers(capsys):
+    assert main(["--help"]) == 0
+    text = capsys.readouterr().out
+    for key in (
+        "straight",
+        "shape",
+        "rumble",
+        "tight",
+        "crack",
+        "ramp",
+        "loop_entry",
+        "loop_exit",
+        "animals",
+    ):
+        assert key in text
+    for key in ("owners", "powers", "player", "answers"):
+        assert key in text
+
+
+@pytest.mark.parametrize(
+    "bad, words",
+    [
+        ({"powers": {"0": "flying"}}, "powers.0"),
+        ({"owners": {"red": 9}}, "owners.red"),
+        ({"player": [0, 1]}, "player"),
+        ({"answers": ["maybe"]}, "answers"),
+    ],
+)
+def test_bad_power_input_exits_2_naming_the_field(tmp_path, capsys, bad, words):
+    data = {"track": lane_track(5), "cars": {"red": "a0"}, "cards": [[["red", 1]]], **bad}
+    code, _, err = run(tmp_path, capsys, data)
+    assert code == 2 and words in err
+
+
+def test_the_player_may_change_card_by_card(tmp_path, capsys):
+    data = {
+        "track": lane_track(9, 1),
+        "cars": {"red": "a0"},
+        "cards": [[["red", 1]], [["red", 1]]],
+        "owners": {"red": 1},
+        "powers": {"1": "aggressive"},
+        "player": [0, 1],
+        "answers": ["yes"],
+    }
+    result = json.loads(run(tmp_path, capsys, data)[1])
+    assert [m["to"] for m in result["moves"]] == ["a1", "a2", "a3"]

@@ -1,0 +1,468 @@
+"""Downforce in Discord: secret auctions and bets by DM, the card on turn by DM, end spaces and wild
+colours with buttons in the channel, and a track picture with one line of narration per card.
+
+Channel messages are built from the public view and public events; a seat's DM from that seat's
+view and its own events (the table splits every batch before this presenter sees it). Bids are
+shown only when the auction reveals them together, bets only in the final scores.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+import discord
+from discord.utils import escape_markdown
+
+from bot.games.base import Decision, Event
+from bot.games.downforce.narration import option_label
+from bot.games.downforce.powers import SUMMARY, TITLES
+from bot.games.downforce.render import alt_text, render_track
+from bot.games.downforce.rules import RULES as GAME_RULES
+from bot.games.downforce.track import FINISH
+from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
+from cogs.downforce.picture import marked_spaces, render_choice
+from cogs.downforce.words import (
+    CAR_EMOJI,
+    car,
+    card_label,
+    line,
+    money,
+    ordinal,
+    places,
+    signed,
+    where,
+)
+
+if TYPE_CHECKING:
+    from bot.tables.table import Table
+
+COLOUR = discord.Colour.from_rgb(214, 40, 40)
+BETTING = {
+    "standard": "standard (9/6/3, 6/4/2, 3/2/1)",
+    "odds": "odds (position when you bet x 3/2/1, 2/1/0, 1/0/0)",
+    "odds-winner-only": "odds, winner only (position x 3, 2, 1)",
+}
+RULES = (
+    GAME_RULES
+    + """
+**Here:** your hand comes by DM (no DM? press **My hand**). Bids, the card you play and your bets are \
+picked there, in secret; end spaces and wild colours are buttons in the channel for the player on turn. \
+A player who misses the deadline is played by the AI."""
+)
+NO_DM = "I've sent you a DM. No DM? Press My hand."
+POWERS = {"off": "off", "base": "the six base powers", "all": "six of all twelve powers"}
+# Decisions shown as buttons in the channel, for the seat that takes them (not always the one on turn).
+CHANNEL_KINDS = ("wild", "move", "power", "ignore", "defensive")
+
+
+class DownforcePresenter(Presenter):
+    def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
+        s = table.settings
+        track = str(s.get("track", "river-station")).replace("-", " ").title()
+        return [
+            ("Track", track),
+            ("Betting", BETTING.get(str(s.get("betting", "standard")), str(s.get("betting")))),
+            ("Powers", POWERS.get(str(s.get("powers", "off")), str(s.get("powers")))),
+            ("Pace", f"{table.pace:g} s between AI cards"),
+        ]
+
+    # --- helpers ------------------------------------------------------------------
+
+    def _names(self, table: Table) -> list[str]:
+        return [seat.name for seat in table.seats]
+
+    def _view(self, table: Table) -> dict[str, Any]:
+        """The public view, with the players' names for the picture."""
+        return {**table.public_view(), "names": self._names(table)}
+
+    async def _picture(self, table: Table, name: str) -> Outgoing:
+        view = self._view(table)
+        image = await asyncio.to_thread(render_track, view)
+        return Outgoing(image=image, image_name=name, alt=alt_text(view))
+
+    def _waiting(self, table: Table) -> str:
+        names = sorted({table.seats[d.player].name for d in table.human_pending() if d.player is not None})
+        return ", ".join(escape_markdown(n) for n in names) or "nobody"
+
+    # --- the live prompt ---------------------------------------------------------------
+
+    async def prompt(self, table: Table) -> tuple[str, Outgoing] | None:
+        view = table.public_view()
+        phase = view["phase"]
+        if phase == "auction":
+            return f"auction:{view['auction']['number']}", self._auction_prompt(table, view)
+        if phase == "bet":
+            return f"bet:{view['cards_played']}:{view['bet_line']}", self._bet_prompt(table, view)
+        if phase == "keep":
+            return "keep", self._keep_prompt(table)
+        if phase != "race" or view["turn"] is None:
+            return None
+        choice = view["choice"]
+        # Who decides: the player on turn, or the owner of a power or of a cunning car.
+        decider = view["turn"] if choice is None or choice.get("seat") is None else choice["seat"]
+        if table.seats[decider].is_ai:
+            return None  # an AI plays at the table's pace; the picture after its card says it all
+        if choice is None:
+            return f"play:{view['cards_played']}", self._play_prompt(table, view)
+        key = f"choice:{view['cards_played']}:{choice['kind']}:{decider}:{table.acted[decider]}"
+        return key, await self._choice_prompt(table, view, key, decider)
+
+    def _auction_prompt(self, table: Table, view: dict[str, Any]) -> Outgoing:
+        auction = view["auction"]
+        colour = auction["colour"]
+        slot = view["cars"][colour]["grid_slot"]
+        embed = discord.Embed(
+            title=f"Auction {auction['number']} of 6 — the {car(colour)} car", colour=COLOUR
+        )
+        power = ((view.get("powers") or {}).get("by_car") or {}).get(colour)
+        with_power = f" It comes with the **{TITLES[power]}** power: {SUMMARY[power]}." if power else ""
+        embed.description = (
+            f"Grid slot {slot}. Everyone bidding picks a card from their hand in secret: the bid is that "
+            f"card's **{colour}** speed (0 if it has none). Bids are revealed together; the highest wins the "
+            f"car and its Speed-8 card, and pays the bid. Your card comes back to your hand." + with_power
+        )
+        names = self._names(table)
+        embed.add_field(
+            name="Bidding",
+            value=", ".join(escape_markdown(names[s]) for s in auction["eligible"]),
+            inline=False,
+        )
+        sold = [
+            f"{car(a['colour'])} → {escape_markdown(names[a['seat']])} {money(a['price'])}"
+            for a in view["auctions"]
+        ]
+        if sold:
+            embed.add_field(name="Sold", value="\n".join(sold), inline=False)
+        embed.add_field(name="Waiting for", value=self._waiting(table), inline=False)
+        embed.add_field(name="Deadline", value=table.deadline_mark())
+        embed.set_footer(text=NO_DM)
+        return Outgoing(embed=embed, hand_button=True)
+
+    def _bet_prompt(self, table: Table, view: dict[str, Any]) -> Outgoing:
+        embed = discord.Embed(title=f"🟡 Yellow line at row {view['bet_line']} — secret bets", colour=COLOUR)
+        embed.description = (
+            "Everyone bets in secret on the car they think will win the race. Bets are revealed at the end.\n"
+            + places(view, self._names(table))
+        )
+        embed.add_field(name="Betting", value=BETTING.get(view["settings"]["betting"], ""), inline=False)
+        embed.add_field(name="Waiting for", value=self._waiting(table), inline=False)
+        embed.add_field(name="Deadline", value=table.deadline_mark())
+        embed.set_footer(text=NO_DM)
+        return Outgoing(embed=embed, hand_button=True)
+
+    def _keep_prompt(self, table: Table) -> Outgoing:
+        embed = discord.Embed(title="Powers — keep one", colour=COLOUR)
+        embed.description = (
+            "Players who won several power cards keep one of them, in secret; the kept powers are shown "
+            "together when the race starts."
+        )
+        embed.add_field(name="Waiting for", value=self._waiting(table), inline=False)
+        embed.add_field(name="Deadline", value=table.deadline_mark())
+        embed.set_footer(text=NO_DM)
+        return Outgoing(embed=embed, hand_button=True)
+
+    def _play_prompt(self, table: Table, view: dict[str, Any]) -> Outgoing:
+        seat = table.seats[view["turn"]]
+        left = view["hand_sizes"][view["turn"]]
+        text = (
+            f"🏎️ Card {view['cards_played'] + 1}: {seat.mention()} to play ({left} cards in hand) · "
+            f"pick your card in DM or with **My hand** · deadline {table.deadline_mark()}"
+        )
+        return Outgoing(content=text, hand_button=True)
+
+    async def _choice_prompt(self, table: Table, view: dict[str, Any], key: str, decider: int) -> Outgoing:
+        turn = decider
+        seat = table.seats[view["turn"]]
+        choice = view["choice"]
+        card = view["card_in_play"]
+        names = self._names(table)
+        done = [line({"kind": "car_moved", "data": m}, names) for m in card["moves"]]
+        head = f"🃏 {seat.mention()} plays {card_label(card)}"
+        if done:
+            head += " · so far: " + " ".join(done)
+        decision = table.pending_for(turn, choice["kind"])
+        out = Outgoing()
+        asked = table.seats[turn]
+        if choice["kind"] in ("power", "ignore", "defensive"):
+            power = choice.get("power") or {"ignore": "strategic"}.get(choice["kind"], choice["kind"])
+            title = TITLES.get(power, power)
+            out.content = (
+                f"{head}\n⚡ {asked.mention()}, your **{title}** power: {SUMMARY.get(power, '')}. "
+                f"Deadline {table.deadline_mark()} (then the AI picks the better option)."
+            )
+            if decision is not None:
+                seat_view = table.seat_view(turn)
+                buttons = [
+                    Choice(
+                        i,
+                        option_label(seat_view, choice["kind"], option),
+                        style="secondary" if option in ("no", "none") else "primary",
+                        emoji=CAR_EMOJI.get(option),
+                    )
+                    for i, option in enumerate(decision.options)
+                ]
+                out.controls = Controls(turn, choice["kind"], tuple(buttons))
+            return out
+        if choice["kind"] == "wild":
+            out.content = f"{head}\nName a colour for the wild {card['lines'][choice['line']][1]} · deadline {table.deadline_mark()}"
+            if decision is not None:
+                buttons = [
+                    Choice(i, option, emoji=CAR_EMOJI.get(option))
+                    for i, option in enumerate(decision.options)
+                ]
+                out.controls = Controls(turn, "wild", tuple(buttons))
+            return out
+        colour = choice["car"]
+        extra = f" ({TITLES.get(choice['power'], choice['power'])} power)" if choice.get("power") else ""
+        whose = f"{asked.mention()}, where" if turn != view["turn"] else "Where"
+        out.content = (
+            f"{head}\n{whose} does the {car(colour)} car end its {choice.get('speed', 1)}{extra}? "
+            f"({where(view, colour)} now) · deadline {table.deadline_mark()}"
+        )
+        cache = table.notes.setdefault("choice_pictures", {})
+        if key not in cache:
+            cache.clear()
+            cache[key] = await asyncio.to_thread(render_choice, {**view, "names": names}, choice["options"])
+        out.image, out.image_name = cache[key], "choice.png"
+        out.alt = alt_text({**view, "names": names})
+        if decision is not None:
+            spaces = {s["id"] for s in view["track"]["spaces"]}
+            letters = marked_spaces(list(decision.options), spaces)
+            buttons = []
+            for i, option in enumerate(decision.options):
+                label = option_label(view, "move", option)
+                if option == FINISH:
+                    buttons.append(Choice(i, label, style="success", emoji="🏁"))
+                else:
+                    style = "danger" if "dead end" in label else "primary"
+                    buttons.append(Choice(i, f"{letters.get(option, '?')} · {label}", style=style))
+            out.controls = Controls(
+                turn, "move", tuple(buttons), menu=len(buttons) > 20, placeholder="End space"
+            )
+        return out
+
+    # --- private prompts -------------------------------------------------------------
+
+    def private_prompt(self, table: Table, seat: int, decision: Decision) -> Outgoing:
+        view = table.seat_view(seat)
+        out = self.hand(table, seat)
+        if decision.kind == "bid":
+            colour = view["auction"]["colour"]
+            out.content = (
+                f"**Auction {view['auction']['number']} of 6: the {car(colour)} car** "
+                f"(grid slot {view['cars'][colour]['grid_slot']}). Pick the card you bid: your bid is its "
+                f"{colour} speed. Nobody sees it until the bids are revealed together."
+            )
+            choices = [
+                Choice(i, option_label(view, "bid", option)[:100])
+                for i, option in enumerate(decision.options)
+            ]
+            choices.sort(key=lambda c: -int(c.label.split(":")[0].removeprefix("bid ")))
+            out.controls = Controls(
+                seat, "bid", tuple(choices), menu=True, placeholder="Choose your bid card"
+            )
+        elif decision.kind == "keep":
+            out.content = (
+                "**You won several power cards: keep one.** It works for every car you own. Nobody sees "
+                "your choice until the race starts."
+            )
+            choices = [
+                Choice(i, option_label(view, "keep", option)[:80], style="primary")
+                for i, option in enumerate(decision.options)
+            ]
+            out.controls = Controls(seat, "keep", tuple(choices))
+        elif decision.kind == "play":
+            out.content = (
+                f"**Your turn: card {view['cards_played'] + 1}.** Pick the card to play; you move every car "
+                "on it, in order.\n" + places(view, self._names(table))
+            )
+            cards = {c["id"]: c for c in view["hand"]}
+            choices = [Choice(i, card_label(cards[option])) for i, option in enumerate(decision.options)]
+            out.controls = Controls(seat, "play", tuple(choices), menu=True, placeholder="Choose your card")
+        else:
+            number = len(view["my_bets"])
+            out.content = (
+                f"**Your secret {ordinal(number + 1)} bet** (yellow line at row {view['bet_line']}): which car "
+                "will win the race? Nobody sees it until the end."
+            )
+            choices = [
+                Choice(
+                    i,
+                    f"{option} · {ordinal(view['cars'][option]['position'])} now",
+                    emoji=CAR_EMOJI.get(option),
+                    style="primary",
+                )
+                for i, option in enumerate(decision.options)
+            ]
+            out.controls = Controls(seat, "bet", tuple(choices))
+        return out
+
+    def hand(self, table: Table, seat: int) -> Outgoing:
+        view = table.seat_view(seat)
+        embed = discord.Embed(title=f"Your hand — Downforce game #{table.game_id}", colour=COLOUR)
+        embed.description = "\n".join(card_label(c) for c in view["hand"]) or "*No cards left.*"
+        mine = [c for c, info in view["cars"].items() if info["owner"] == seat]
+        if mine:
+            cars = [f"{car(c)} (paid {money(view['cars'][c]['price'])}, {where(view, c)})" for c in mine]
+            embed.add_field(name="Your cars", value="\n".join(cars), inline=False)
+        powers = view.get("powers")
+        if powers:
+            won = powers["won"].get(str(seat), [])
+            kept = view.get("my_power")
+            if kept:
+                embed.add_field(name="Your power", value=f"{TITLES[kept]}: {SUMMARY[kept]}", inline=False)
+            elif won:
+                text = "\n".join(f"{TITLES[p]}: {SUMMARY[p]}" for p in won)
+                embed.add_field(name="Your power cards", value=text[:1024], inline=False)
+        if view.get("my_bid"):
+            embed.add_field(name="Your secret bid", value=card_label(view["my_bid"]), inline=False)
+        if view["my_bets"]:
+            bets = [f"{ordinal(b['index'] + 1)} bet: {car(b['car'])}" for b in view["my_bets"]]
+            embed.add_field(name="Your secret bets", value="\n".join(bets), inline=False)
+        embed.set_footer(text=f"Spent at auction: {money(view['spent'][seat])}")
+        return Outgoing(embed=embed)
+
+    def tell(self, table: Table, seat: int, events: list[Event]) -> list[Outgoing]:
+        """The dealt hand by DM (bids and bets are confirmed to whoever makes them)."""
+        out = []
+        for event in events:
+            if event.kind == "dealt":
+                hand = self.hand(table, seat)
+                hand.content = (
+                    f"🃏 Downforce game #{table.game_id}: you were dealt {len(event.data['cards'])} cards."
+                )
+                out.append(hand)
+        return out
+
+    # --- announcements ------------------------------------------------------------------
+
+    async def announce(self, table: Table, events: list[Event]) -> list[Outgoing]:
+        names = self._names(table)
+        kinds = {e.kind for e in events}
+        out: list[Outgoing] = []
+        for event in events:
+            data = event.data
+            if event.kind == "grid":
+                out.append(await self._opening(table, events))
+            elif event.kind == "auction_won":
+                out.append(Outgoing(content="🔨 " + line(event, names)))
+            elif event.kind == "race_start":
+                out.append(await self._race_start(table, event))
+            elif event.kind == "card_played" and "card_resolved" not in kinds:
+                out.append(Outgoing(content="🃏 " + line(event, names)))
+            elif event.kind == "card_resolved":
+                frame = await self._picture(table, f"card{data['number']}.png")
+                frame.content = f"**Card {data['number']}** · {line(event, names)}"
+                out.append(frame)
+            elif event.kind in ("power_used", "animal_moved", "powers_kept", "keep_open"):
+                out.append(Outgoing(content="⚡ " + line(event, names)))
+            elif event.kind == "race_over":
+                out.append(Outgoing(content="🏁 " + line(event, names)))
+            elif event.kind == "game_over":
+                out.append(Outgoing(embed=self._scores_embed(table, data)))
+        return out
+
+    async def _opening(self, table: Table, events: list[Event]) -> Outgoing:
+        view = table.public_view()
+        names = self._names(table)
+        embed = discord.Embed(title=f"🏁 Downforce — {view['track']['title']}", colour=COLOUR)
+        grid = " ".join(f"`{i + 1}` {car(c)}" for i, c in enumerate(view["grid"]))
+        order = ", ".join(car(c) for c in view["auction_order"])
+        each = view["hand_sizes"][0] if view["hand_sizes"] else 0
+        left_out = next((e.data["left_out"] for e in events if e.kind == "auction_order"), 0)
+        embed.description = (
+            f"**The grid, pole first:** {grid}\n**Auction order:** {order}\n"
+            f"Each player holds {each} cards (sent by DM); {left_out} are out of the race. "
+            f"Betting: {BETTING.get(view['settings']['betting'], '')}."
+        )
+        embed.add_field(name="Players", value=", ".join(escape_markdown(n) for n in names), inline=False)
+        picture = await self._picture(table, "grid.png")
+        embed.set_image(url="attachment://grid.png")
+        picture.embed = embed
+        return picture
+
+    async def _race_start(self, table: Table, event: Event) -> Outgoing:
+        names = self._names(table)
+        view = table.public_view()
+        embed = discord.Embed(title="🏎️ The race starts", colour=COLOUR)
+        embed.description = line(event, names) + "\n" + places(view, names)
+        spent = [f"{escape_markdown(names[i])} {money(v)}" for i, v in enumerate(event.data["spent"])]
+        embed.add_field(name="Spent at auction", value=" · ".join(spent), inline=False)
+        picture = await self._picture(table, "start.png")
+        embed.set_image(url="attachment://start.png")
+        picture.embed = embed
+        return picture
+
+    def _scores_embed(self, table: Table, data: dict[str, Any]) -> discord.Embed:
+        names = self._names(table)
+        winners = " and ".join(escape_markdown(names[w]) for w in data["winners"])
+        embed = discord.Embed(title="🏆 Final scores", colour=discord.Colour.gold())
+        ranking = sorted(data["scores"], key=lambda s: (s["place"], s["seat"]))
+        medals = {1: "🥇", 2: "🥈", 3: "🥉"}
+        embed.description = "\n".join(
+            f"{medals.get(s['place']) or '`' + ordinal(s['place']) + '`'} "
+            f"**{escape_markdown(names[s['seat']])}** "
+            f"{money(s['money'])}"
+            for s in ranking
+        )
+        for score in ranking:
+            rows = [f"{car(c['car'])} {ordinal(c['place'])}: {signed(c['prize'])}" for c in score["cars"]]
+            rows += [
+                f"{ordinal(b['index'] + 1)} bet {car(b['car'])} (row {b['line']}) → {ordinal(b['place'])}: "
+                f"{signed(b['paid'])}"
+                for b in score["bets"]
+            ]
+            rows.append(
+                f"prizes {money(score['prizes'])} + bets {money(score['bet_winnings'])} − spent "
+                f"{money(score['spent'])} = **{money(score['money'])}**"
+            )
+            embed.add_field(name=names[score["seat"]][:256], value="\n".join(rows)[:1024], inline=False)
+        verb = "Winner" if len(data["winners"]) == 1 else "Winners (tied)"
+        embed.add_field(name=verb, value=f"🎉 {winners}", inline=False)
+        embed.set_footer(text="Bets revealed · results saved · /leaderboard · /stats")
+        return embed
+
+    async def snapshot(self, table: Table) -> list[Outgoing]:
+        if table.seq == 0:
+            return []  # a new game: the opening announces the grid
+        view = table.public_view()
+        if view["phase"] == "over":
+            return []
+        picture = await self._picture(table, "resumed.png")
+        picture.content = f"🏎️ Downforce game #{table.game_id}: {view['cards_played']} cards played so far."
+        return [picture]
+
+    def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
+        view = table.seat_view(seat)
+        if decision.kind == "bid":  # the bid card is back in the hand already
+            card = next((c for c in view["hand"] if c["id"] == choice), None)
+            shown = f": {card_label(card)}" if card else ""
+            return f"🤫 Your bid card is in{shown}. The bids are revealed together when everyone has picked."
+        if decision.kind == "play":
+            last = view["last_card"]
+            return f"🃏 You played {card_label(last)}." if last else "🃏 Card played."
+        if decision.kind == "wild":
+            return f"The wild line is {car(choice)}."
+        if decision.kind == "move":
+            return "✅ Moved to the finish." if choice == FINISH else "✅ Moved."
+        if decision.kind == "keep":
+            return (
+                f"🤫 You keep {TITLES.get(choice, choice)}; the kept powers are shown when the race starts."
+            )
+        if decision.kind in ("power", "ignore", "defensive"):
+            return f"✅ {option_label(view, decision.kind, choice)}."
+        return f"🤫 Your bet on the {car(choice)} car is in; bets are revealed at the end."
+
+    def status_lines(self, table: Table) -> list[str]:
+        view = table.public_view()
+        names = self._names(table)
+        lines = [f"{view['track']['title']} · {view['phase']} · {view['cards_played']} cards played"]
+        if view["turn"] is not None:
+            lines.append(f"{escape_markdown(names[view['turn']])} to play")
+        if view["phase"] != "auction":
+            lines.append(places(view, names))
+        return lines
+
+    def rules_text(self) -> str:
+        return RULES

@@ -1,0 +1,111 @@
+"""Downforce through the fake Discord, as players see it: lobby, secret auctions, cards by DM, end spaces
+with buttons, a picture per card, secret bets, final scores and the leaderboard."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from bot.client import RaceBot
+from tests.cogs.conftest import FAST, World, join
+from tests.cogs.downforce_player import DownforceTable
+from tests.fakediscord import FakeMessage, running_bot
+
+
+async def open_table(
+    world: World, *joiners: str, ai: int = 0, **options: object
+) -> tuple[FakeMessage, DownforceTable]:
+    fake, users = world.fake, world.users
+    players = 1 + len(joiners) + ai
+    ix = await fake.slash(
+        users["alice"], world.channel, "downforce start", players=players, pace=0.0, **options
+    )
+    lobby = await ix.reply()
+    for name in joiners:  # one at a time, as people do, so seats follow the joining order
+        await join(fake, lobby, users[name])
+    for count in range(ai):
+        await (await fake.click_button(users["alice"], lobby, "Add AI")).wait_response()
+        await fake.wait_for(lambda c=count: lobby.text.count("(AI") >= c + 1, timeout=5)
+    seats = {0: users["alice"]} | {i + 1: users[name] for i, name in enumerate(joiners)}
+    return lobby, DownforceTable(world, seats)
+
+
+async def test_four_humans_play_a_whole_game_and_nothing_secret_is_shown_before_its_reveal(
+    world: World, bot: RaceBot
+) -> None:
+    lobby, table = await open_table(world, "bob", "carol", "dave", track="marina-bay", betting="odds")
+    assert "Downforce" in lobby.text and "Marina Bay" in lobby.text and "odds" in lobby.text
+    await table.play_to_the_end(dm_less={"carol"})
+    public = table.public_text()
+    channel = table.channel()
+
+    # The grid first, then six auctions revealed together, then the race with a picture after every card.
+    assert "The grid, pole first" in public
+    assert len(re.findall(r"wins the \w+ car for", public)) == 6
+    frames = [m for m in channel if m.attachments and m.content.startswith("**Card")]
+    assert len(frames) >= 10
+    assert all(a.description and "Places:" in a.description for m in frames for a in m.attachments)
+    assert any("plays" in m.content for m in frames)  # the played card is shown publicly
+
+    # Nothing secret was public before its reveal.
+    before_race, _, _ = public.partition("The race starts")
+    before_end, _, _ = public.partition("Final scores")
+    assert "Your hand" not in public and "Your secret" not in public and "Your bid card" not in public
+    for name, labels in table.bids.items():
+        for label in labels:
+            card = label.split(": ", 1)[1]
+            assert card not in before_race, f"{name}'s bid card {card} was shown before the race"
+    assert table.bets, "nobody bet: the race never crossed a yellow line"
+    assert not re.search(r"\d(st|nd|rd) bet", before_end), "a bet was shown before the end"
+    for name in ("alice", "bob", "carol", "dave"):
+        hand = [m for m in world.fake.dm_messages(world.users[name]) if "you were dealt" in m.text]
+        if name == "carol":
+            assert hand == []  # closed DMs: she played from the ephemeral My hand answers
+        else:
+            cards = hand[0].text.split("you were dealt")[1]
+            assert cards.strip() and cards not in public
+
+    # carol's DMs are closed: the channel says so, and she played through My hand.
+    assert "can't send you direct messages" in public
+    assert any(m.selects for m in world.fake.ephemeral_for(world.users["carol"]))
+
+    # Final scores broken down, bets revealed, results written once for the leaderboard.
+    final = next(m for m in channel if "Final scores" in m.text)
+    for word in ("prizes", "bets", "spent", "1st bet"):
+        assert word in final.text
+    for name in ("alice", "bob", "carol", "dave"):
+        assert name in final.text
+    rows, total = await bot.storage.leaderboard(world.guild.id, "downforce", None, 0)
+    assert total == 4 and {r.name for r in rows} == {"alice", "bob", "carol", "dave"}
+    game = await bot.storage.active_game_in_channel(world.channel.id)
+    assert game is None
+
+
+async def test_end_spaces_are_buttons_for_the_player_on_turn_only(world: World, bot: RaceBot) -> None:
+    lobby, table = await open_table(world, "bob")
+    for _ in range(600):
+        if table.channel_buttons() or table.finished():
+            break
+        before = table.signature()
+        if not await table.step(set()):
+            await world.fake.wait_for(lambda b=before: table.signature() != b or table.finished(), timeout=30)
+    buttons = table.channel_buttons()
+    assert buttons, "no end-space or wild-colour choice came up"
+    message, custom_id, seat = buttons[-1]
+    other = table.seats[1 - seat]
+    wrong = await world.fake.click(other, message, custom_id)
+    await wrong.wait_response()
+    assert any("not you" in m.text for m in wrong.messages)
+    assert message.attachments or "wild" in message.text  # an end-space choice comes with a lettered picture
+
+
+async def test_a_late_player_is_played_by_the_ai_at_the_deadline(world: World) -> None:
+    quick = dataclasses.replace(FAST, turn_seconds=0.2, phase_seconds=0.2)
+    async with running_bot(world.fake, world.bot(timing=quick)):
+        _, table = await open_table(world, ai=1, track="savanna-stretch", powers="all")
+        # alice never clicks: every decision of hers (bids, cards, end spaces, optional powers, bets) is
+        # taken by the AI at its deadline, through the same decisions.
+        await world.fake.wait_for(table.finished, timeout=120)
+    public = table.public_text()
+    assert "Time's up for alice" in public
+    assert "Final scores" in public
