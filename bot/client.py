@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -9,9 +11,11 @@ from typing import Any
 import discord
 from discord.ext import commands
 
+from bot import emojis
 from bot.config import Settings
 from bot.games.catalog import ENTRIES
 from bot.storage import Storage
+from bot.tables import threads
 from bot.tables.components import Component
 from bot.tables.custom_ids import BoardPage
 from bot.tables.global_pacer import GlobalPacer, PictureOutbox, install, limit_from_env
@@ -33,6 +37,7 @@ PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
+    create_public_threads=True,  # each game in a thread of its own (bot.tables.threads)
     embed_links=True,
     attach_files=True,
 )
@@ -91,6 +96,8 @@ class RaceBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        # The pieces' emojis: in the background, so a start never waits for them (text uses Unicode meanwhile).
+        self._emoji_task = asyncio.create_task(emojis.install(self), name="emojis")
 
     async def on_ready(self) -> None:
         log.info(
@@ -104,6 +111,12 @@ class RaceBot(commands.Bot):
             await self.router.start()
             self.leases.start()
 
+    async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
+        """A game's thread deleted by someone: its game closes and its channel is told."""
+        table = self.tables.in_thread(payload.thread_id)
+        if table is not None:
+            await threads.thread_gone(table)
+
     def set_page_handler(self, handler: PageHandler) -> None:
         """Leaderboard page buttons are routed to the cog that shows leaderboards."""
         self._page_handler = handler
@@ -115,6 +128,11 @@ class RaceBot(commands.Bot):
         await self._page_handler(interaction, page)
 
     async def close(self) -> None:
+        task = getattr(self, "_emoji_task", None)
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
         await self.leases.stop()
         await self.router.stop()
         await self.tables.stop_all()

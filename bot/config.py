@@ -32,6 +32,8 @@ class Settings:
     log_level: str = "INFO"
     shard_count: int | None = None  # None: one unsharded session, as before
     shard_ids: tuple[int, ...] | None = None  # None with a shard_count: every shard in this process
+    # Where games play in a server that has not chosen with `/config set where` (DEFAULT_WHERE).
+    default_where: str = "thread"
 
     @property
     def own_shards(self) -> tuple[int, ...]:
@@ -55,6 +57,9 @@ class Settings:
         level = os.environ.get("LOG_LEVEL", "INFO").strip().upper() or "INFO"
         if level not in LOG_LEVELS:
             raise ConfigError(f"LOG_LEVEL must be one of {', '.join(LOG_LEVELS)}, not {level!r}.")
+        where = os.environ.get("DEFAULT_WHERE", "thread").strip().lower() or "thread"
+        if where not in ("thread", "channel"):
+            raise ConfigError(f"DEFAULT_WHERE must be thread or channel, not {where!r}.")
         database_url = os.environ.get("DATABASE_URL") or None
         try:
             # Checked here so a wrong URL stops the bot before it connects, not inside setup_hook.
@@ -73,6 +78,7 @@ class Settings:
             log_level=level,
             shard_count=shard_count,
             shard_ids=shard_ids,
+            default_where=where,
         )
 
 

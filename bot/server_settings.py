@@ -92,6 +92,15 @@ MAX_GAMES = declare(
     )
 )
 
+WHERE = declare(
+    Setting(
+        "where",
+        "Where a game is played: in a thread of its own, or in the channel",
+        "thread",
+        choices=("thread", "channel"),
+    )
+)
+
 
 async def server_value(storage: Storage, guild_id: int, setting: Setting) -> int | str | bool:
     """One setting of one server, as it applies now (raises StorageError like any read)."""

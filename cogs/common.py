@@ -24,6 +24,14 @@ if TYPE_CHECKING:
     from bot.client import RaceBot
 
 
+# Every game's ``start`` takes ``where`` (the server's ``/config`` default when left out).
+WHERE_HELP = "Play in a thread of its own (the server's default unless set) or in this channel"
+WHERE_CHOICES = [
+    app_commands.Choice(name="in a thread of its own", value="thread"),
+    app_commands.Choice(name="in this channel", value="channel"),
+]
+
+
 class TableCommands(commands.GroupCog):
     """A game's command group; subclasses set ``kind`` and add their own ``start``."""
 

@@ -84,6 +84,20 @@ async def show_hand(table: Table, interaction: discord.Interaction) -> None:
     await interaction.response.send_message(**table.message_kwargs(out), ephemeral=True)
 
 
+async def on_ask(table: Table, interaction: discord.Interaction, topic: str) -> None:
+    """A question button (a game's odds...): answered privately, to players and watchers alike."""
+    if table.engine is None:
+        await reply(interaction, "The game hasn't started yet.")
+        return
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    out = await table.presenter.answer(table, table.seat_of(interaction.user.id), topic)
+    if out is None:
+        await followup(interaction, "There's nothing to show for that right now.")
+        return
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.followup.send(**table.message_kwargs(out), ephemeral=True)
+
+
 async def on_menu_page(table: Table, interaction: discord.Interaction, click: custom_ids.MenuPage) -> None:
     """Turn a long menu to another page, in the message that holds it."""
     seat = table.seat_of(interaction.user.id)

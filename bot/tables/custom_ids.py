@@ -6,6 +6,7 @@ Forms (all far under Discord's 100 characters; a choice is its index in the pend
   ``gs:<game>:<seat>:<n>:<kind>``            a decision menu (any page of it); values ``i<index>``
   ``g:<game>:m:<seat>:<n>:<kind>:p<page>``   turns that menu to ``page``
   ``g:<game>:hand``                          "My hand"
+  ``g:<game>:ask:<topic>``                   a question anyone may ask a game (its odds...), answered privately
   ``g:<game>:lobby:<op>``                    lobby buttons (join, leave, ai, start, cancel)
   ``gs:<game>:lobby:kick``                   the lobby's kick menu; values are seat numbers
   ``g:0:page:lb:<scope>:<period>:<page>``    leaderboard pages
@@ -34,6 +35,7 @@ _LEGACY_DECISION = re.compile(rf"g:{_NUM}:d:{_NUM}:{_NUM}:{_KIND}:(.+)", re.DOTA
 _MENU = re.compile(rf"gs:{_NUM}:{_NUM}:{_NUM}:{_KIND}")
 _MENU_PAGE = re.compile(rf"g:{_NUM}:m:{_NUM}:{_NUM}:{_KIND}:p{_NUM}")
 _HAND = re.compile(rf"g:{_NUM}:hand")
+_ASK = re.compile(rf"g:{_NUM}:ask:{_KIND}")
 _LOBBY = re.compile(rf"g:{_NUM}:lobby:([a-z]+)")
 _KICK = re.compile(rf"gs:{_NUM}:lobby:kick")
 # A page number has at most 6 digits: a forged 20-digit one would overflow the database's offset.
@@ -81,6 +83,14 @@ class Hand:
 
 
 @dataclass(frozen=True)
+class Ask:
+    """A question for the game's presenter (``topic``: what it offered, such as ``odds``)."""
+
+    game: int
+    topic: str
+
+
+@dataclass(frozen=True)
 class Lobby:
     game: int
     op: str  # one of LOBBY_OPS, or "kick"
@@ -94,7 +104,7 @@ class BoardPage:
     page: int
 
 
-Parsed = Unreadable | Decide | MenuPage | Hand | Lobby | BoardPage
+Parsed = Unreadable | Decide | MenuPage | Hand | Ask | Lobby | BoardPage
 
 
 # --- building -------------------------------------------------------------------------
@@ -118,6 +128,10 @@ def menu_page(game: int, seat: int, n: int, kind: str, page: int) -> str:
 
 def hand(game: int) -> str:
     return f"g:{game}:hand"
+
+
+def ask(game: int, topic: str) -> str:
+    return f"g:{game}:ask:{topic}"
 
 
 def lobby(game: int, op: str) -> str:
@@ -155,6 +169,8 @@ def parse(custom_id: object, values: list[str] | None = None) -> Parsed:
         return MenuPage(int(m[1]), int(m[2]), int(m[3]), m[4], int(m[5]))
     if m := _HAND.fullmatch(custom_id):
         return Hand(int(m[1]))
+    if m := _ASK.fullmatch(custom_id):
+        return Ask(int(m[1]), m[2])
     if m := _LOBBY.fullmatch(custom_id):
         return Lobby(int(m[1]), m[2]) if m[2] in LOBBY_OPS else Unreadable()
     if m := _KICK.fullmatch(custom_id):

@@ -32,5 +32,7 @@ class Host(Protocol):
 
     async def fetch_user(self, user_id: int, /) -> Any: ...
 
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+
     async def dispatch_page(self, interaction: discord.Interaction, page: BoardPage) -> None:
         """A leaderboard page button (owned by whichever cog registered it)."""

@@ -11,7 +11,7 @@ import discord
 
 from bot.games.catalog import Start
 from bot.storage import StorageError
-from bot.tables import custom_ids
+from bot.tables import custom_ids, threads
 from bot.tables.components import button, select
 from bot.tables.presenter import Outgoing
 from bot.tables.seats import AI_LEVELS, Seat, ai_seat, shown
@@ -92,7 +92,7 @@ async def _lobby_change(table: Table, interaction: discord.Interaction, op: str,
             return False
         other = table.bot.tables.of_user(table.guild_id, user.id)
         if other is not None:
-            await reply(interaction, f"You're already playing in <#{other.channel_id}>; one game at a time.")
+            await reply(interaction, f"You're already playing in <#{other.place_id}>; one game at a time.")
             return False
         if len(seats) >= capacity:
             await reply(interaction, "The table is full.")
@@ -186,6 +186,7 @@ async def start_game(table: Table, message: discord.Message | None, *, full: boo
         if message is not None:
             started = message_kwargs(lobby_message(table, "The game has started."), editing=True)
             await table.edit(message, **{**started, "view": None})
+        await threads.move_to_thread(table, message)
         assert table.engine is not None
         # The opening (hands dealt, a grid laid out) is announced like any batch: split by viewer.
         await table.publish(table.engine.opening_events())

@@ -42,6 +42,8 @@ class Outgoing:
     controls: Controls | None = None  # a decision's buttons or menu; the table gives them their ids
     hand_button: bool = False  # add the "My hand" button
     hand_row: int | None = None
+    # Question buttons next to "My hand": (topic, label, emoji); a click gets ``Presenter.answer``, privately.
+    asks: tuple[tuple[str, str, str | None], ...] = ()
     # Users this message means to ping (the player whose turn it is); nobody else is ever pinged.
     ping: tuple[int, ...] = ()
     # A picture drawn only when it is about to be sent (a race frame): one merged away as stale is never
@@ -89,6 +91,10 @@ class Presenter(ABC):
     def tell(self, table: Table, seat: int, events: list[Event]) -> list[Outgoing]:
         """Messages for ``seat`` alone about its own private events (a dealt card); sent by DM."""
         return []
+
+    async def answer(self, table: Table, seat: int | None, topic: str) -> Outgoing | None:
+        """The private answer to a question button (``Outgoing.asks``); ``seat`` is None for a watcher."""
+        return None
 
     @abstractmethod
     async def snapshot(self, table: Table) -> list[Outgoing]:

@@ -12,7 +12,7 @@ import discord
 
 from bot.games.base import GameError
 from bot.games.catalog import CATALOG, Entry
-from bot.server_settings import MAX_GAMES, MAX_HOSTED
+from bot.server_settings import MAX_GAMES, MAX_HOSTED, WHERE
 from bot.storage import StorageError, StoredGame
 from bot.tables import clicks, custom_ids, routing
 from bot.tables.delivery import TRANSIENT, deliver, new_run, nonce
@@ -71,7 +71,11 @@ class Tables:
         return list(self._seating.values())
 
     def in_channel(self, channel_id: int) -> Table | None:
-        return next((t for t in self.by_id.values() if t.channel_id == channel_id and not t.closed), None)
+        """The game played here: a channel's own game, or a thread's (a game in a thread frees its channel)."""
+        return next((t for t in self.by_id.values() if t.place_id == channel_id and not t.closed), None)
+
+    def in_thread(self, thread_id: int) -> Table | None:
+        return next((t for t in self.by_id.values() if t.thread_id == thread_id and not t.closed), None)
 
     def of_user(self, guild_id: int, user_id: int) -> Table | None:
         return next(
@@ -119,7 +123,7 @@ class Tables:
             if other is not None:
                 await reply(
                     interaction,
-                    f"You're already playing in <#{other.channel_id}>; finish or leave that game first.",
+                    f"You're already playing in <#{other.place_id}>; finish or leave that game first.",
                 )
                 return None
             refusal = await self._over_a_cap(interaction.guild_id, interaction.user.id)
@@ -133,6 +137,8 @@ class Tables:
             for _ in range(min(bots, int(settings["players"]) - 1)):
                 seats.append(ai_seat(seats, level))
             settings["host_id"] = interaction.user.id
+            if settings.get("where") not in WHERE.choices:  # not chosen: the server's default
+                settings["where"] = await self._default_where(interaction.guild_id)
             meta = {"lobby_closes": time.time() + self.bot.timing.lobby_seconds}
             seed = secrets.randbits(48)
             try:
@@ -173,6 +179,15 @@ class Tables:
         if len(seats) >= int(settings["players"]):
             await start_game(table, lobby)
         return table
+
+    async def _default_where(self, guild_id: int) -> str:
+        """The server's `/config` choice, else the bot's own default (``DEFAULT_WHERE``), else a thread."""
+        fallback = str(getattr(getattr(self.bot, "settings", None), "default_where", WHERE.default))
+        try:
+            stored = await self.bot.storage.get_server_settings(guild_id)
+        except StorageError:
+            return fallback
+        return str(WHERE.read(stored)) if WHERE.key in stored else fallback
 
     async def _over_a_cap(self, guild_id: int, user_id: int) -> str | None:
         """Why this user may not open one more table in this server now, if they may not.
@@ -241,6 +256,8 @@ class Tables:
             await on_lobby(table, interaction, click.op, click.seat)
         elif isinstance(click, custom_ids.Hand):
             await clicks.show_hand(table, interaction)
+        elif isinstance(click, custom_ids.Ask):
+            await clicks.on_ask(table, interaction, click.topic)
         elif isinstance(click, custom_ids.MenuPage):
             await clicks.on_menu_page(table, interaction, click)
         else:
@@ -323,7 +340,7 @@ class Tables:
             settings=dict(game.settings),
             meta=dict(game.meta),
         )
-        if table.channel is None:
+        if table.home is None:  # the channel it was opened in (its thread is fetched when needed)
             await self.abandon(table)
             return
         if time.time() - game.updated_at > self.bot.timing.stale_after_seconds:

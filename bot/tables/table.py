@@ -22,7 +22,7 @@ import discord
 
 from bot.games.base import Action, Decision, Event, Game, SeatResult
 from bot.storage import LeaseLost, PlayerResult, StakeRecord, StorageError
-from bot.tables import custom_ids, viewing
+from bot.tables import custom_ids, threads, viewing
 from bot.tables.components import add_controls, button
 from bot.tables.delivery import TRANSIENT, deliver, is_gone, new_run, nonce
 from bot.tables.presenter import Outgoing, Presenter
@@ -86,6 +86,7 @@ class Table:
         self._dm_sent: set[tuple[int, int, str]] = set()
         self.dm_closed: set[int] = set(self.meta.get("dm_closed", []))
         self.last_events: list[Event] = []  # what the last replayed action caused (see Tables._resume)
+        self._thread: discord.abc.Messageable | None = None  # the thread, kept while the cache drops it
         self.notes: dict[str, Any] = {}  # the presenter's scratch pad (running log lines...), not stored
         self.posts = 0  # channel posts and DMs so far in this run: each one's nonce
         self.run_id = new_run()  # this table's run (a restart makes a new Table): part of each nonce
@@ -100,9 +101,31 @@ class Table:
         return float(self.settings.get("pace", self.bot.timing.default_pace))
 
     @property
+    def thread_id(self) -> int | None:
+        """The thread the game plays in (``bot.tables.threads``), or None when it plays in its channel."""
+        value = self.meta.get("thread_id")
+        return int(value) if value else None
+
+    @property
+    def place_id(self) -> int:
+        """Where the game's messages go: its thread, else its channel."""
+        return self.thread_id or self.channel_id
+
+    @property
     def channel(self) -> discord.abc.Messageable | None:
+        """Where the game plays (its thread, or its channel); None if it is not in the cache."""
+        channel = self.bot.get_channel(self.place_id) or (self._thread if self.thread_id else None)
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    @property
+    def home(self) -> discord.abc.Messageable | None:
+        """The channel the game was opened in (its lobby, its thread's link, its final standings)."""
         channel = self.bot.get_channel(self.channel_id)
         return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    def use_thread(self, thread: discord.Thread) -> None:
+        self.meta["thread_id"] = thread.id
+        self._thread = thread
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -354,9 +377,13 @@ class Table:
         if self.engine is not None and self.engine.is_over and not self.settled:
             await self.settle()  # results are stored before the final standings are shown (settled says if)
         parts = viewing.split(events, len(self.seats))
-        for out in await self.presenter.announce(self, parts.public):
+        public = await self.presenter.announce(self, parts.public)
+        for out in public:
             out.seat = None
             await self.send(out)
+        if public and self.thread_id and self.engine is not None and self.engine.is_over:
+            # Ruling: the game's last word (its final standings) is also posted in the channel it was opened in.
+            await self.send_home(dataclasses.replace(public[-1], image=None))
         for seat, own in sorted(parts.private.items()):
             for out in self.presenter.tell(self, seat, own):
                 out.seat = seat
@@ -423,22 +450,45 @@ class Table:
         if channel is None:
             return None
         if self.bot.outbox.takes(out):  # a race picture: it may wait, or merge into the next (global_pacer)
-            await self.bot.outbox.post(self.channel_id, out, self._post, wait=self.pace <= 0)
+            await self.bot.outbox.post(self.place_id, out, self._post, wait=self.pace <= 0)
             return None
-        self.bot.outbox.close(self.channel_id)
-        async with self.bot.pacer.turn(self.channel_id):
+        self.bot.outbox.close(self.place_id)
+        async with self.bot.pacer.turn(self.place_id):
             return await self._post(out)
 
     async def _post(self, out: Outgoing) -> discord.Message | None:
-        """One channel post, retried with the same nonce (so nothing is posted twice)."""
+        """One post where the game plays (its thread or its channel), already paced by the caller
+        (``send`` or the picture outbox); retried with the same nonce, so nothing is posted twice."""
         channel = self.channel or await self._fetch_channel()
+        if channel is None:
+            return None
+        self.posts += 1
+        tag = nonce(self.game_id, self.run_id, self.posts)
+        place = self.place_id
+
+        async def attempt() -> discord.Message:
+            return await channel.send(nonce=tag, **self.message_kwargs(out))
+
+        try:
+            return await deliver(attempt, self.bot.timing, f"A post of game {self.game_id}")
+        except (discord.HTTPException, *TRANSIENT) as error:
+            if is_gone(error):
+                self.channel_gone()
+            else:
+                log.exception("Could not post in channel %s for game %s", place, self.game_id)
+            return None
+
+    async def send_home(self, out: Outgoing) -> discord.Message | None:
+        """Send to the channel the game was opened in, even while it plays in a thread."""
+        channel = self.home
         if channel is None:
             return None
         self.posts += 1
         tag = nonce(self.game_id, self.run_id, self.posts)
 
         async def attempt() -> discord.Message:
-            return await channel.send(nonce=tag, **self.message_kwargs(out))
+            async with self.bot.pacer.turn(self.channel_id):
+                return await channel.send(nonce=tag, **self.message_kwargs(out))
 
         try:
             return await deliver(attempt, self.bot.timing, f"A post of game {self.game_id}")
@@ -450,10 +500,12 @@ class Table:
             return None
 
     async def _fetch_channel(self) -> discord.abc.Messageable | None:
-        """The channel is not in the bot's cache (deleted, or hidden from the bot): ask Discord."""
+        """Where the game plays is not in the bot's cache (a thread archived or not yet seen after a
+        restart; a channel deleted or hidden from the bot): ask Discord."""
+        place = self.place_id
         try:
             channel = await deliver(
-                lambda: self.bot.fetch_channel(self.channel_id), self.bot.timing, "Finding a channel"
+                lambda: self.bot.fetch_channel(place), self.bot.timing, "Finding a channel"
             )
         except (discord.HTTPException, *TRANSIENT) as error:
             if is_gone(error) or isinstance(error, discord.NotFound | discord.Forbidden):
@@ -461,16 +513,21 @@ class Table:
             else:
                 log.warning("Could not find the channel of game %s: %r", self.game_id, error)
             return None
-        return channel if isinstance(channel, discord.abc.Messageable) else None
+        found = channel if isinstance(channel, discord.abc.Messageable) else None
+        if self.thread_id:
+            self._thread = found
+        return found
 
     def channel_gone(self) -> None:
-        """The channel was deleted or the bot lost access: close the game as a restart would, and tell
-        the players by DM (in a task of its own: closing stops this table's loop, which may be the caller)."""
+        """The channel (or the game's thread) was deleted or the bot lost access: close the game and
+        tell the players (a thread's in its channel, ``threads.thread_gone``; a channel's by DM), in a
+        task of its own: closing stops this table's loop, which may be the caller."""
         if self.gone or self.closed:
             return
         self.gone = True
         log.warning("The channel of game %s is gone; closing the game", self.game_id)
-        task = asyncio.create_task(self.bot.tables.abandon(self), name=f"abandon-{self.game_id}")
+        closing = threads.thread_gone(self) if self.thread_id else self.bot.tables.abandon(self)
+        task = asyncio.create_task(closing, name=f"abandon-{self.game_id}")
         self.notes["abandon_task"] = task  # a reference, so the task is not collected while it runs
 
     async def _send_dm(self, seat: int, out: Outgoing) -> discord.Message | None:
@@ -564,20 +621,32 @@ class Table:
 
     def message_kwargs(self, out: Outgoing, *, editing: bool = False, page: int = 0) -> dict[str, Any]:
         """What discord.py sends for ``out``: its decision controls and "My hand" get their ids here."""
-        if out.controls is not None or out.hand_button:
+        if out.controls is not None or out.hand_button or out.asks:
             view = out.view or discord.ui.View(timeout=None)
             if out.controls is not None:
                 n = self.acted[out.controls.seat] if self.engine is not None else 0
                 add_controls(view, self.game_id, n, out.controls, page)
             if out.hand_button:
                 view.add_item(button(custom_ids.hand(self.game_id), "My hand", emoji="🃏", row=out.hand_row))
-            out = dataclasses.replace(out, view=view, controls=None, hand_button=False)
+            for topic, label, emoji in out.asks:
+                view.add_item(
+                    button(custom_ids.ask(self.game_id, topic), label, emoji=emoji, row=out.hand_row)
+                )
+            out = dataclasses.replace(out, view=view, controls=None, hand_button=False, asks=())
         return message_kwargs(out, editing=editing)
 
     def _shown(self, out: Outgoing) -> object:
         """What a player would see of a prompt (its ids depend on who acted how often)."""
         embed = out.embed.to_dict() if out.embed is not None else None
-        return (out.content, repr(embed), out.image, out.controls, out.hand_button, tuple(self.acted))
+        return (
+            out.content,
+            repr(embed),
+            out.image,
+            out.controls,
+            out.hand_button,
+            out.asks,
+            tuple(self.acted),
+        )
 
     async def edit(self, message: discord.Message, **changes: Any) -> None:
         """Edit one of the table's channel messages, paced like a new message (and retried like one:
@@ -589,7 +658,7 @@ class Table:
             for file in changes.get("attachments") or []:
                 if isinstance(file, discord.File):
                     file.reset(seek=True)  # a retried upload starts from the first byte again
-            async with self.bot.pacer.turn(self.channel_id):
+            async with self.bot.pacer.turn(message.channel.id):
                 await message.edit(**changes)
 
         try:

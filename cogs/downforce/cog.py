@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from cogs.common import TableCommands
+from cogs.common import WHERE_CHOICES, WHERE_HELP, TableCommands
 
 
 @app_commands.guild_only()
@@ -24,8 +24,10 @@ class DownforceCog(
         powers="Power cards that come with the cars at auction",
         bots="AI players to seat right away",
         pace="Seconds between cards played by AI players (0 to 10)",
+        where=WHERE_HELP,
     )
     @app_commands.choices(
+        where=WHERE_CHOICES,
         track=[
             app_commands.Choice(name="River Station", value="river-station"),
             app_commands.Choice(name="Marina Bay", value="marina-bay"),
@@ -54,6 +56,7 @@ class DownforceCog(
         powers: str = "off",
         bots: app_commands.Range[int, 0, 5] = 0,
         pace: app_commands.Range[float, 0.0, 10.0] | None = None,
+        where: str | None = None,
     ) -> None:
         settings = {
             "players": players,
@@ -61,5 +64,6 @@ class DownforceCog(
             "betting": betting,
             "powers": powers,
             "pace": self.bot.timing.default_pace if pace is None else pace,
+            "where": where,
         }
         await self.open_table(interaction, settings, bots)

@@ -6,7 +6,7 @@ import discord
 from discord import app_commands
 
 from bot.games.horserace.settings import DEFAULT_BANK
-from cogs.common import TableCommands
+from cogs.common import WHERE_CHOICES, WHERE_HELP, TableCommands
 
 
 @app_commands.guild_only()
@@ -28,8 +28,10 @@ class HorseRaceCog(
         players="Seats at the table (2 to 15); starts by itself when full",
         bots="AI players to seat right away",
         pace="Seconds between rolls when the bot rolls",
+        where=WHERE_HELP,
     )
     @app_commands.choices(
+        where=WHERE_CHOICES,
         rolls=[
             app_commands.Choice(name="manual", value="manual"),
             app_commands.Choice(name="auto", value="auto"),
@@ -52,6 +54,7 @@ class HorseRaceCog(
         players: app_commands.Range[int, 2, 15] = 15,
         bots: app_commands.Range[int, 0, 14] = 0,
         pace: app_commands.Range[float, 0.0, 10.0] | None = None,
+        where: str | None = None,
     ) -> None:
         settings = {
             "players": players,
@@ -63,4 +66,5 @@ class HorseRaceCog(
             "minutes": minutes,
             "pace": self.bot.timing.default_pace if pace is None else pace,
         }
+        settings["where"] = where
         await self.open_table(interaction, settings, bots)

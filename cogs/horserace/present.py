@@ -14,10 +14,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import emojis
 from bot.games.base import Decision, Event
 from bot.games.horserace.narration import narrate
 from bot.games.horserace.render import alt_text, render_board
+from bot.games.horserace.replay import race_replay
 from bot.games.horserace.settings import DEFAULT_BANK
+from bot.games.horserace.symbols import emoji_name, unicode
+from bot.games.odds import Odds, odds_for
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from bot.words import count
 
@@ -25,6 +29,10 @@ if TYPE_CHECKING:
     from bot.tables.table import Table
 
 LOG_LINES = 6
+ODDS_WAIT = 0.2
+"""Seconds a board waits for its odds. Exact odds take milliseconds once a board's pre-race table is
+cached; the first time per board (about a second) the picture goes out without them rather than wait,
+and the computation carries on in its thread to fill the cache for the next roll."""
 RULES = """\
 **Goal:** hold the card of the horse that reaches the Champion Circle first, and end with the most money.
 **Each race:** everyone pays the entry fee into the jackpot; all cards are dealt face up (2 per horse with \
@@ -68,10 +76,15 @@ class HorseRacePresenter(Presenter):
         finished = view["phase"] in ("between", "over") and view["winner"] is not None
         if view["phase"] not in ("scratch", "race") and not finished:
             return None
-        image = await asyncio.to_thread(render_board, view)
+        chances = await _odds(view)
+        image = await asyncio.to_thread(render_board, view, odds=chances)
         lines = list(self._log(table))
         turn = view["turn"]
-        out = Outgoing(content="\n".join(lines) or "The dice are ready.", image=image, alt=alt_text(view))
+        out = Outgoing(
+            content="\n".join(lines) or "The dice are ready.",
+            image=image,
+            alt=alt_text(view, odds=chances),
+        )
         out.image_name = "board.png"
         # A Roll button only for a person who rolls by hand (not an AI, not rolls the table takes itself).
         decision = next((d for d in table.human_pending() if d.player == turn), None)
@@ -92,6 +105,8 @@ class HorseRacePresenter(Presenter):
         names = [seat.shown for seat in table.seats]  # as message text (the board image draws _names)
         out: list[Outgoing] = []
         log = self._log(table)
+        if any(e.kind in ("scratch", "scratch_reroll", "roll", "race_start", "race_won") for e in events):
+            await self._keep_frame(table)
         for event in events:
             line = narrate(event, names)
             if event.kind in ("scratch", "scratch_reroll", "roll", "race_start"):
@@ -101,19 +116,40 @@ class HorseRacePresenter(Presenter):
                 log.clear()
                 out.append(Outgoing(embed=self._setup_embed(event.data, names, line)))
             elif event.kind == "race_won":
-                out.append(Outgoing(embed=self._win_embed(event.data, names, line)))
+                out.append(await self._win(table, self._win_embed(event.data, names, line)))
             elif event.kind == "game_over":
                 out.append(Outgoing(embed=self._standings_embed(event.data, names)))
             else:  # sit_out, broke, time_up
                 out.append(Outgoing(content=line))
         return out
 
+    async def _keep_frame(self, table: Table) -> None:
+        """The board after this roll, for the race's replay (this process's frames: after a restart the
+        replay starts where the bot came back)."""
+        view = {**table.public_view(), "names": self._names(table)}
+        replay = table.notes.setdefault("replay", {"race": view["race"], "views": [], "odds": []})
+        if replay["race"] != view["race"]:
+            replay.update(race=view["race"], views=[], odds=[])
+        replay["views"].append(view)
+        replay["odds"].append(await _odds(view))
+
+    async def _win(self, table: Table, embed: discord.Embed) -> Outgoing:
+        replay = table.notes.pop("replay", None)
+        if not replay or not replay["views"]:
+            return Outgoing(embed=embed)
+        try:
+            animation = await asyncio.to_thread(race_replay, replay["views"], odds=replay["odds"])
+        except (ValueError, OSError):
+            return Outgoing(embed=embed)
+        embed.set_image(url=f"attachment://{animation.filename}")
+        return Outgoing(embed=embed, image=animation.data, image_name=animation.filename, alt=animation.alt)
+
     def _setup_embed(self, data: dict[str, Any], names: list[str], line: str) -> discord.Embed:
         embed = discord.Embed(
             title=f"🏇 Race {data['race']}", description=line, colour=discord.Colour.dark_green()
         )
         hands = [
-            f"**{names[int(seat)]}**: {', '.join(str(h) for h in sorted(horses)) or '—'}"
+            f"**{names[int(seat)]}**: {' '.join(horse_text(h) for h in sorted(horses)) or '—'}"
             for seat, horses in data["hands"].items()
         ]
         embed.add_field(name="Cards (face up)", value="\n".join(hands)[:1024], inline=False)
@@ -174,5 +210,22 @@ class HorseRacePresenter(Presenter):
         return RULES
 
 
+def horse_text(horse: int) -> str:
+    """A horse as text: the board's numbered disc (an application emoji), else its keycap."""
+    return emojis.text(emoji_name(horse), unicode(horse))
+
+
 def place_mark(place: int) -> str:
     return {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"`{place}.`")
+
+
+async def _odds(view: dict[str, Any]) -> Odds | None:
+    """The board's exact odds, or None if they are not ready within ``ODDS_WAIT`` (see there)."""
+    work = asyncio.ensure_future(asyncio.to_thread(odds_for, "horserace", view))
+    done, _ = await asyncio.wait({work}, timeout=ODDS_WAIT)
+    if not done:
+        work.add_done_callback(
+            lambda task: task.cancelled() or task.exception()
+        )  # finishes in the background (fills the cache)
+        return None
+    return work.result()

@@ -13,14 +13,19 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import Decision, Event
+from bot.games.hotstreak.narration import changes_track
+from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, render_race
+from bot.games.hotstreak.replay import race_replay
+from bot.games.odds import Odds, odds_for
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
+from cogs.hotstreak.frames import odds_view
 from cogs.hotstreak.words import (
-    EMOJI,
     PLACES,
     bet_short,
     card_label,
     cards_label,
+    emoji,
     money,
     option_label,
     payout_line,
@@ -32,6 +37,9 @@ from cogs.hotstreak.words import (
 
 if TYPE_CHECKING:
     from bot.tables.table import Table
+
+ODDS_BUDGET_MS = 150
+"""Simulation time per frame: a busy bot shows odds from fewer races rather than hold a card up."""
 
 COLOUR = discord.Colour.from_rgb(232, 93, 4)
 RULES = """\
@@ -114,7 +122,7 @@ class HotStreakPresenter(Presenter):
         )
         cash = " · ".join(f"{names[i]} {money(c)}" for i, c in enumerate(view["cash"]))
         embed.set_footer(text=f"Cash: {cash}")
-        out = Outgoing(embed=embed, hand_button=True, hand_row=3)
+        out = Outgoing(embed=embed, hand_button=True, hand_row=3, asks=(("odds", "Odds", "📊"),))
         decision = table.pending_for(turn, "bet")
         if decision is not None and not table.seats[turn].is_ai:
             mascots = list(info)  # the edition's mascots, in its order: two per row
@@ -127,12 +135,22 @@ class HotStreakPresenter(Presenter):
                         index,
                         option_label(option),
                         style="danger" if parts[2] == "risky" else "success",
-                        emoji=EMOJI.get(parts[1]) if ticket else None,
+                        emoji=emoji(parts[1]) if ticket else None,
                         row=min(mascots.index(parts[1]) // 2, 1) if ticket and parts[1] in mascots else 2,
                     )
                 )
             out.controls = Controls(turn, "bet", tuple(choices))
         return out
+
+    async def answer(self, table: Table, seat: int | None, topic: str) -> Outgoing | None:
+        """The Odds button: each racer's chances and what every ticket and slip still on offer is worth."""
+        view = table.public_view()
+        if topic != "odds" or view["phase"] != "draft":
+            return None
+        chances = await _odds(view)
+        if chances is None:
+            return None
+        return Outgoing(embed=odds_embed(view, chances))
 
     def private_prompt(self, table: Table, seat: int, decision: Decision) -> Outgoing:
         view = table.seat_view(seat)
@@ -169,6 +187,12 @@ class HotStreakPresenter(Presenter):
 
     async def announce(self, table: Table, events: list[Event]) -> list[Outgoing]:
         names = self._names(table)
+        view = table.public_view()
+        if view["phase"] == "race":
+            # The tickets on the frames: a race's bets and the cash before its payouts.
+            table.notes["holdings"] = {"race": view["race"], "bets": view["bets"], "cash": view["cash"]}
+        frames = [e for e in events if e.kind in ("card_flipped", "bar_folded")]
+        ended = any(e.kind == "race_over" for e in events)
         out: list[Outgoing] = []
         reshuffled = False
         results: dict[str, Any] = {}
@@ -185,7 +209,10 @@ class HotStreakPresenter(Presenter):
                     )
                 )
             elif event.kind in ("card_flipped", "bar_folded"):
-                out.append(await self._frame(event))
+                index = frames.index(event)
+                later = sum(1 for e in frames[index + 1 :] if e.kind == "card_flipped")
+                last = ended and index == len(frames) - 1
+                out.append(await self._frame(table, view, event, ended=last, flips_after=later))
             elif event.kind == "doubled":
                 out.append(
                     Outgoing(content=f"✖️2 **{names[data['seat']]}** doubles {data['label'].rstrip('.')}.")
@@ -193,9 +220,7 @@ class HotStreakPresenter(Presenter):
             elif event.kind in ("race_over", "payouts"):
                 results[event.kind] = data
                 if len(results) == 2:
-                    out.append(
-                        Outgoing(embed=self._results_embed(table, results["race_over"], results["payouts"]))
-                    )
+                    out.append(await self._results(table, results["race_over"], results["payouts"]))
                     results = {}
             elif event.kind == "game_over":
                 out.append(Outgoing(embed=self._standings_embed(table, data)))
@@ -215,15 +240,47 @@ class HotStreakPresenter(Presenter):
                 )
         return out
 
-    async def _frame(self, event: Event) -> Outgoing:
+    async def _frame(
+        self, table: Table, view: dict[str, Any], event: Event, *, ended: bool, flips_after: int
+    ) -> Outgoing:
         frame = event.data["frame"]
+        held = table.notes.get("holdings") or {}
+        if held.get("race") == frame["race"]:
+            frame = {**frame, "bets": held["bets"], "cash": held["cash"]}
+        chances = await _odds(odds_view(view, frame, ended=ended, flips_after=flips_after))
+        replay = table.notes.setdefault("replay", {"race": frame["race"], "frames": [], "odds": []})
+        if replay["race"] != frame["race"]:
+            replay.update(race=frame["race"], frames=[], odds=[])
+        replay["frames"].append(frame)
+        replay["odds"].append(chances)
         number = f"Card {event.data.get('flip')}" if event.kind == "card_flipped" else "Deck dry"
+        content = f"**{number}** · {race_line(event.kind, event.data)}"
+        if not changes_track(event):
+            # Ruling: a card that changes nothing on the track gets its line of narration, no picture.
+            return Outgoing(content=content)
+        players = self._names(table)
         return Outgoing(
-            content=f"**{number}** · {race_line(event.kind, event.data)}",
-            render=functools.partial(render_race, frame),  # drawn when sent; never if merged as stale
+            content=content,
+            # Drawn when sent, off the event loop; never drawn if merged into the next as stale.
+            render=functools.partial(render_race, frame, odds=chances, players=players),
             image_name=f"race{frame['race']}-{event.data.get('flip', 'fold')}.png",
-            alt=alt_text(frame),
+            alt=alt_text(frame, odds=chances, players=players),
         )
+
+    async def _results(self, table: Table, over: dict[str, Any], payouts: dict[str, Any]) -> Outgoing:
+        """The race's results with its replay (built off the event loop from the frames this process saw)."""
+        embed = self._results_embed(table, over, payouts)
+        replay = table.notes.pop("replay", None)
+        if not replay or replay["race"] != over["race"] or not replay["frames"]:
+            return Outgoing(embed=embed)
+        try:
+            animation = await asyncio.to_thread(
+                race_replay, replay["frames"], odds=replay["odds"], players=self._names(table)
+            )
+        except (ValueError, OSError):
+            return Outgoing(embed=embed)
+        embed.set_image(url=f"attachment://{animation.filename}")
+        return Outgoing(embed=embed, image=animation.data, image_name=animation.filename, alt=animation.alt)
 
     async def _race_setup(self, table: Table, data: dict[str, Any]) -> Outgoing:
         view = table.public_view()
@@ -239,15 +296,16 @@ class HotStreakPresenter(Presenter):
         # The deck is built when the picks are in: face-up cards plus each seat's secret card(s).
         per_seat = view["submit_count"]
         view["cards_left"] = len(data["face_up"]) + per_seat * len(table.seats)
-        image = await asyncio.to_thread(render_race, view)
-        return Outgoing(embed=embed, image=image, image_name="track.png", alt=alt_text(view))
+        chances = await _odds(view)
+        image = await asyncio.to_thread(render_race, view, odds=chances)
+        return Outgoing(embed=embed, image=image, image_name="track.png", alt=alt_text(view, odds=chances))
 
     def _results_embed(self, table: Table, over: dict[str, Any], payouts: dict[str, Any]) -> discord.Embed:
         names = self._names(table)
         info = table.public_view()["mascot_info"]
         embed = discord.Embed(title=f"🏆 Race {over['race']} results", colour=discord.Colour.gold())
         podium = [
-            f"{PLACES[i + 1]} {EMOJI.get(m, '')} **{info[m]['name']}**"
+            f"{PLACES[i + 1]} {emoji(m)} **{info[m]['name']}**"
             + (" *(disqualified)*" if over["status"][m] == "out" else "")
             for i, m in enumerate(over["podium"])
         ]
@@ -289,8 +347,12 @@ class HotStreakPresenter(Presenter):
             return []  # a new game: the table announces its opening
         view = table.public_view()
         if view["phase"] == "race":
-            image = await asyncio.to_thread(render_race, view)
-            return [Outgoing(content=f"Race {view['race']} in progress.", image=image, alt=alt_text(view))]
+            table.notes["holdings"] = {"race": view["race"], "bets": view["bets"], "cash": view["cash"]}
+            players = self._names(table)
+            chances = await _odds(view)
+            image = await asyncio.to_thread(render_race, view, odds=chances, players=players)
+            alt = alt_text(view, odds=chances, players=players)
+            return [Outgoing(content=f"Race {view['race']} in progress.", image=image, alt=alt)]
         return []
 
     def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
@@ -312,3 +374,43 @@ class HotStreakPresenter(Presenter):
 
     def rules_text(self) -> str:
         return RULES
+
+
+async def _odds(view: dict[str, Any]) -> Odds | None:
+    """The odds of a public view, simulated off the event loop within ``ODDS_BUDGET_MS``."""
+    return await asyncio.to_thread(odds_for, "hotstreak", view, budget_ms=ODDS_BUDGET_MS)
+
+
+def odds_embed(view: dict[str, Any], chances: Odds) -> discord.Embed:
+    """The private answer to **Odds**: chances first, then each available bet's expected payout, best first."""
+    info = view["mascot_info"]
+    how = "exact" if chances.exact else f"from {chances.samples:,} simulated races"
+    embed = discord.Embed(title=f"📊 Race {view['race']} odds", colour=COLOUR)
+    embed.description = "\n".join(
+        f"{emoji(m)} **{info[m]['name']}** {chances.percent(m)}% to win · "
+        f"{chances.percent(m, 'place')}% to place"
+        for m in sorted(info, key=lambda m: -chances.win.get(m, 0.0))
+    )
+    payouts = sorted(expected_payouts(view, chances), key=lambda row: -row["expected"])
+    lines = []
+    for row in payouts:
+        kind, who, _ = row["option"].split(":")
+        mark = emoji(who) if kind == "ticket" else "🎲"
+        values = "/".join(money(v) for v in row["values"])
+        lines.append(f"{mark} {row['label']} · pays {values} → **worth {signed_cents(row['expected'])}**")
+    embed.add_field(
+        name="Expected payout of each bet on offer", value="\n".join(lines)[:1024] or "—", inline=False
+    )
+    side = view.get("side_bet") or {}
+    if "side_bet" in chances.events and side.get("text"):
+        embed.add_field(
+            name="Side bet",
+            value=f"{side['text']}: {round(chances.events['side_bet'] * 100)}% likely",
+            inline=False,
+        )
+    embed.set_footer(text=f"Odds {how}, from what everyone can see (the secret cards are unknown).")
+    return embed
+
+
+def signed_cents(amount: float) -> str:
+    return f"-${-amount:.2f}" if amount < 0 else f"+${amount:.2f}"

@@ -2,11 +2,30 @@
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
+from bot import emojis
 from bot.games.hotstreak.narration import narrate
+from bot.games.hotstreak.symbols import Symbol, emoji_name, symbols
 
-EMOJI = {"gobbler": "🐻", "hurley": "🌭", "dangle": "🐟", "mum": "👑", "all": "🟩"}
+ALL = "🟩"  # a green card moves every mascot
+
+
+@cache
+def _symbols() -> dict[str, Symbol]:
+    return symbols()
+
+
+def emoji(key: str) -> str:
+    """A mascot as text: the application emoji of its token (the same picture as on the track), or
+    the coloured circle nearest its token's colour until that is uploaded or where it failed."""
+    if key == "all":
+        return ALL
+    symbol = _symbols().get(key)
+    return emojis.text(emoji_name(key), symbol.unicode) if symbol is not None else ""
+
+
 PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
@@ -22,7 +41,7 @@ def card_label(notation: str) -> str:
     """``gobbler swerve-left 2`` -> ``🐻 Gobbler swerve left 2``."""
     who, _, what = notation.partition(" ")
     what = what.replace("swerve-", "swerve ")
-    return f"{EMOJI.get(who, '')} {who.title()} {what}".strip()
+    return f"{emoji(who)} {who.title()} {what}".strip()
 
 
 def cards_label(notations: list[str]) -> str:
@@ -37,13 +56,11 @@ def option_label(option: str) -> str:
 
 def ticket_line(mascot: str, name: str, stack: list[dict[str, list[int]]]) -> str:
     if not stack:
-        return f"{EMOJI.get(mascot, '')} **{name}** — no tickets left"
+        return f"{emoji(mascot)} **{name}** — no tickets left"
     top = stack[0]
     safe = "/".join(f"${v}" for v in top["safe"])
     risky = "/".join(f"${v}" for v in top["risky"])
-    return (
-        f"{EMOJI.get(mascot, '')} **{name}** — safe {safe} · risky {risky} *(1st/2nd/3rd; {len(stack)} left)*"
-    )
+    return f"{emoji(mascot)} **{name}** — safe {safe} · risky {risky} *(1st/2nd/3rd; {len(stack)} left)*"
 
 
 def slip_line(answer: str, slips: list[dict[str, Any]]) -> str:
@@ -60,7 +77,7 @@ def slip_line(answer: str, slips: list[dict[str, Any]]) -> str:
 def bet_short(bet: dict[str, Any]) -> str:
     doubled = " ×2" if bet.get("doubled") else ""
     if bet["kind"] == "ticket":
-        return f"{EMOJI.get(bet['mascot'], '')} {bet['mascot'].title()} {bet['risk']}{doubled}"
+        return f"{emoji(bet['mascot'])} {bet['mascot'].title()} {bet['risk']}{doubled}"
     return f"side {bet['answer']} {bet['risk']}{doubled}"
 
 

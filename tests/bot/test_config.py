@@ -20,6 +20,7 @@ KEYS = (
     "LOG_LEVEL",
     "SHARD_COUNT",
     "SHARD_IDS",
+    "DEFAULT_WHERE",
 )
 
 

@@ -40,6 +40,7 @@ async def start_bot_process(fake: FakeDiscord, cwd: Path, db: Path) -> asyncio.s
             DISCORD_API_BASE=fake.api_base,
             DISCORD_GATEWAY_URL=fake.gateway_url,
             LOG_LEVEL="INFO",
+            DEFAULT_WHERE="channel",  # the test reads the game in its channel
         ),
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.PIPE,

@@ -31,9 +31,12 @@ class World:
     channel: FakeChannel
     db: Path
     users: dict[str, FakeUser] = field(default_factory=dict)
+    where: str = "channel"
 
     def bot(self, timing: Timing = FAST, extensions: tuple[str, ...] = EXTENSIONS) -> RaceBot:
-        settings = Settings(token=self.fake.token, database_url=str(self.db))
+        # These tests read a game in its channel, as on a bot started with DEFAULT_WHERE=channel; the
+        # thread tests (test_threads.py) use the bot's own default, a thread per game.
+        settings = Settings(token=self.fake.token, database_url=str(self.db), default_where=self.where)
         return RaceBot(settings, timing=timing, extensions=extensions)
 
 

@@ -28,6 +28,7 @@ def start_bot(world: World, log: IO[bytes]) -> subprocess.Popen[bytes]:
     env = {
         **os.environ,
         "DISCORD_TOKEN": world.fake.token,
+        "DEFAULT_WHERE": "channel",  # the test reads the game in its channel
         "DATABASE_URL": str(world.db),
         "DISCORD_API_BASE": world.fake.api_base,
         "DISCORD_GATEWAY_URL": world.fake.gateway_url,

@@ -39,6 +39,7 @@ async def test_games_survive_sigkill_at_random_moments_on_postgresql(
         env = {
             **os.environ,
             "DISCORD_TOKEN": world.fake.token,
+            "DEFAULT_WHERE": "channel",  # the test reads the game in its channel
             "DATABASE_URL": database.url,
             "DISCORD_API_BASE": world.fake.api_base,
             "DISCORD_GATEWAY_URL": world.fake.gateway_url,

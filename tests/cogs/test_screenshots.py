@@ -75,7 +75,14 @@ async def test_a_hot_streak_game_is_drawn_from_lobby_to_final_standings(
     names = names_of(world)
 
     def draw(shown: list[Shown], name: str, viewer: str | None = None) -> Image.Image:
-        png = render_messages(shown, names=names, viewer_name=viewer, width=WIDTH, title="# games")
+        png = render_messages(
+            shown,
+            names=names,
+            viewer_name=viewer,
+            width=WIDTH,
+            title="# games",
+            emojis=world.fake.application_emojis,  # the mascots' own emojis, as uploaded at start
+        )
         return save(png, name, tmp_path)
 
     # The lobby while it was open: full of players, Join still there.
@@ -143,7 +150,12 @@ async def test_a_horse_race_is_drawn_on_its_live_board(world: World, bot: RaceBo
     off = next(i for i, (_, v) in enumerate(looks) if "They're off" in v.content)
     racing = looks[off + (len(looks) - off) * 2 // 3]
     png = render_messages(
-        [setup, racing], names=names_of(world), viewer_name="alice", width=WIDTH, title="# games"
+        [setup, racing],
+        names=names_of(world),
+        viewer_name="alice",
+        width=WIDTH,
+        title="# games",
+        emojis=world.fake.application_emojis,
     )
     picture = save(png, "07-horserace-board.png", tmp_path)
     assert picture.height > 400  # the setup, the log and the board picture

@@ -125,7 +125,9 @@ class FakeDiscord(UserActions, UserViews):
 
     # ---- lifecycle ------------------------------------------------------------------------------------
     async def start(self) -> FakeDiscord:
-        app = web.Application()
+        app = web.Application(
+            client_max_size=10 * 1024 * 1024
+        )  # Discord takes files up to 8 MB (plus the form around them)
         app.router.add_get("/gateway", self.gateway.handle)
         app.router.add_get("/attachments/{channel_id}/{attachment_id}/{filename}", self._serve_attachment)
         app.router.add_route("*", API_PREFIX + "/{tail:.*}", self._rest.handle)

@@ -9,7 +9,7 @@ import string
 import pytest
 
 from bot.tables import custom_ids as ids
-from bot.tables.custom_ids import BoardPage, Decide, Hand, Lobby, MenuPage, Unreadable
+from bot.tables.custom_ids import Ask, BoardPage, Decide, Hand, Lobby, MenuPage, Unreadable
 
 
 def test_a_decision_button_names_its_choice_by_index_not_by_value() -> None:
@@ -22,6 +22,7 @@ def test_every_id_the_bot_builds_reads_back_as_what_it_says() -> None:
     assert ids.parse(ids.menu(5, 1, 2, "submit"), ["i3"]) == Decide(5, 1, 2, "submit", index=3)
     assert ids.parse(ids.menu_page(5, 1, 2, "submit", 1)) == MenuPage(5, 1, 2, "submit", 1)
     assert ids.parse(ids.hand(5)) == Hand(5)
+    assert ids.parse(ids.ask(5, "odds")) == Ask(5, "odds")
     for op in ids.LOBBY_OPS:
         assert ids.parse(ids.lobby(5, op)) == Lobby(5, op)
     assert ids.parse(ids.kick(5), ["2"]) == Lobby(5, "kick", 2)

@@ -1,0 +1,109 @@
+"""Watching Hot Streak through the fake Discord: odds on every picture, a replay per race, no needless pictures."""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+
+from bot.client import RaceBot
+from bot.games.base import Action
+from bot.games.catalog import entry
+from bot.games.hotstreak.narration import changes_track
+from tests.cogs.conftest import World
+from tests.cogs.test_hotstreak import open_table
+from tests.fakediscord import FakeMessage, running_bot, text_of
+
+ODDS = re.compile(r"\w+ \d+% to win, \d+% to place")
+
+
+async def test_a_game_in_its_own_thread_shows_odds_on_its_frames_and_posts_a_replay_with_each_races_results(
+    world: World,
+) -> None:
+    world = dataclasses.replace(world, where="thread")  # the bot's own default: a thread per game
+    async with running_bot(world.fake, world.bot()):
+        lobby, table = await open_table(world, "bob", ai=2)
+        await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+        await world.fake.wait_for(lambda: world.fake.threads_in(world.channel), timeout=20, what="a thread")
+        (thread,) = world.fake.threads_in(world.channel)
+        table.world = dataclasses.replace(world, channel=thread)  # the players play in the thread
+        await table.play_to_the_end()
+        await world.fake.wait_for(
+            lambda: "Final standings" in text_of(world.fake.channel_messages(world.channel)), timeout=10
+        )
+
+    channel = world.fake.channel_messages(thread)
+    pictures = [m for m in channel if m.attachments and m.content.startswith(("**Card", "**Deck dry"))]
+    assert pictures
+    for message in pictures:
+        alt = message.attachments[0].description or ""
+        assert ODDS.search(alt), alt
+        # The alt text says how many races the odds rest on (a finished race's are certain) and who holds what.
+        assert ("simulated races" in alt or "Odds (exact)" in alt) and "Tickets:" in alt
+
+    results = [m for m in channel if m.embeds and "results" in (m.embeds[0].get("title") or "")]
+    assert len(results) == 3
+    for message in results:
+        (replay,) = message.attachments
+        assert replay.filename.endswith(".gif") and replay.size < 8 * 1024 * 1024
+        assert (replay.description or "").startswith("Animated replay of Hot Streak race")
+        assert message.embeds[0]["image"]["url"] == f"attachment://{replay.filename}"
+    home = text_of(world.fake.channel_messages(world.channel))
+    assert "Final standings" in home and "**Card" not in home
+
+
+async def test_a_race_posts_one_picture_per_card_that_changes_the_track_plus_its_opening_picture(
+    world: World, bot: RaceBot
+) -> None:
+    lobby, table = await open_table(world, "bob", ai=2)
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+    await table.play_to_the_end()
+
+    # What the cards did, from the stored game replayed on a fresh engine.
+    (row,) = [r for r in await bot.storage.history(world.guild.id)]
+    stored = await bot.storage.load_game(row.game_id)
+    assert stored is not None
+    game = entry("hotstreak")
+    engine = game.new_engine(len(stored.seats), stored.seed, game.stored_engine_settings(stored.settings))
+    changing = quiet = 0
+    for raw in stored.actions:
+        for event in engine.apply(Action.from_json(raw)):
+            if event.kind in ("card_flipped", "bar_folded"):
+                changing += changes_track(event)
+                quiet += not changes_track(event)
+
+    channel = world.fake.channel_messages(world.channel)
+    pictures = [
+        m for m in channel if m.attachments and not (m.embeds and "results" in m.embeds[0].get("title", ""))
+    ]
+    assert len(pictures) <= changing + 3  # one opening picture per race
+    narration_only = [m for m in channel if m.content.startswith("**Card") and not m.attachments]
+    assert len(narration_only) == quiet
+
+
+async def test_the_odds_button_tells_only_the_asker_what_each_bet_on_offer_is_worth(
+    world: World, bot: RaceBot
+) -> None:
+    lobby, _ = await open_table(world, "bob", ai=1)
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+
+    def betting_prompt() -> FakeMessage | None:
+        found = [
+            m for m in world.fake.channel_messages(world.channel) if any(b.label == "Odds" for b in m.buttons)
+        ]
+        return found[-1] if found else None
+
+    await world.fake.wait_for(lambda: betting_prompt() is not None, timeout=30, what="the betting prompt")
+    prompt = betting_prompt()
+    assert prompt is not None
+    before = len(world.fake.channel_messages(world.channel))
+    for user in (world.users["alice"], world.users["dave"]):  # a player, and someone only watching
+        ix = await world.fake.click_button(user, prompt, "Odds")
+        await world.fake.wait_for(
+            lambda ix=ix: "worth" in text_of([m for m in ix.messages if m.ephemeral]), timeout=30, what="odds"
+        )
+        answer = text_of([m for m in ix.messages if m.ephemeral])
+        assert re.search(r"Gobbler\*\* \d+% to win · \d+% to place", answer), answer
+        assert "Gobbler ticket (safe)" in answer and "Side bet YES (risky)" in answer
+        assert "simulated races" in answer
+    # Nothing new in the channel: the answers were private.
+    assert all(not m.ephemeral for m in world.fake.channel_messages(world.channel)[before:])
