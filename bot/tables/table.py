@@ -458,13 +458,27 @@ class Table:
 
     async def _post(self, out: Outgoing) -> discord.Message | None:
         """One post where the game plays (its thread or its channel), already paced by the caller
-        (``send`` or the picture outbox); retried with the same nonce, so nothing is posted twice."""
+        (``send`` or the picture outbox)."""
         channel = self.channel or await self._fetch_channel()
         if channel is None:
             return None
+        return await self._deliver(channel, self.place_id, out)
+
+    async def send_home(self, out: Outgoing) -> discord.Message | None:
+        """Send to the channel the game was opened in, even while it plays in a thread."""
+        channel = self.home
+        if channel is None:
+            return None
+        async with self.bot.pacer.turn(self.channel_id):
+            return await self._deliver(channel, self.channel_id, out)
+
+    async def _deliver(
+        self, channel: discord.abc.Messageable, place: int, out: Outgoing
+    ) -> discord.Message | None:
+        """Post ``out``, retried with the same nonce (so nothing is posted twice); a place that is gone
+        for good closes the game; any other failure loses this one message (logged), never the game."""
         self.posts += 1
         tag = nonce(self.game_id, self.run_id, self.posts)
-        place = self.place_id
 
         async def attempt() -> discord.Message:
             return await channel.send(nonce=tag, **self.message_kwargs(out))
@@ -476,27 +490,6 @@ class Table:
                 self.channel_gone()
             else:
                 log.exception("Could not post in channel %s for game %s", place, self.game_id)
-            return None
-
-    async def send_home(self, out: Outgoing) -> discord.Message | None:
-        """Send to the channel the game was opened in, even while it plays in a thread."""
-        channel = self.home
-        if channel is None:
-            return None
-        self.posts += 1
-        tag = nonce(self.game_id, self.run_id, self.posts)
-
-        async def attempt() -> discord.Message:
-            async with self.bot.pacer.turn(self.channel_id):
-                return await channel.send(nonce=tag, **self.message_kwargs(out))
-
-        try:
-            return await deliver(attempt, self.bot.timing, f"A post of game {self.game_id}")
-        except (discord.HTTPException, *TRANSIENT) as error:
-            if is_gone(error):
-                self.channel_gone()
-            else:
-                log.exception("Could not post in channel %s for game %s", self.channel_id, self.game_id)
             return None
 
     async def _fetch_channel(self) -> discord.abc.Messageable | None:
