@@ -935,6 +935,7 @@ class Downforce(Game):
             "bet_counts": [len(b) for b in s["bets"]],
             "hand_sizes": [len(h) for h in s["hands"]],
             "cards_played": len(s["played"]),
+            "played": list(s["played"]),  # face up on the table; the odds deal hands from the rest
             "last_card": None if last is None else self.card_view(last),
             "turns": list(s["turns"]),
             "ended_by": s["ended_by"],
