@@ -28,6 +28,7 @@ from PIL import Image, ImageDraw, ImageFont
 from bot.games.downforce.cards import COLOURS
 from bot.games.downforce.scoring import ORDINALS
 from bot.games.downforce.track import FINISH
+from bot.games.odds import Odds
 from bot.games.text_fit import fit_text, wrap_text
 from bot.paths import FONT_BOLD, FONT_REGULAR
 
@@ -62,6 +63,8 @@ CAR_RGB: dict[str, tuple[int, int, int]] = {
     "red": (222, 38, 38),
 }
 CAR_LABEL = {"black": "Bk", "blue": "Bl", "green": "Gr", "yellow": "Ye", "orange": "Or", "red": "Rd"}
+ODDS_W = 48
+"""Width of a full (100%) odds bar in the places panel."""
 DARK_TEXT = {"yellow", "orange"}
 
 
@@ -308,8 +311,11 @@ def _status(view: dict[str, Any]) -> str:
     return f"Card {played} played" + (f" - {_seat(turn, view)} to play" if turn is not None else "")
 
 
-def _places(draw: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int, int, int]) -> None:
+def _places(
+    draw: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int, int, int], odds: Odds | None = None
+) -> None:
     x0, y0, x1, y1 = box
+    room = x1 - x0 - 62 - (ODDS_W + 62 if odds is not None else 0)
     draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=PAPER, width=2)
     draw.text((x0 + 16, y0 + 10), "Places", font=_font(24, True), fill=PAPER)
     y = y0 + 46
@@ -322,7 +328,15 @@ def _places(draw: ImageDraw.ImageDraw, view: dict[str, Any], box: tuple[int, int
             "finished" if car["finished"] else ("not on track" if car["space"] is None else _row(view, car))
         )
         text = f"{ORDINALS[rank - 1]} {colour} · {_seat(car['owner'], view)} · {where}"
-        draw.text((x0 + 50, y), fit_text(text, _font(22), x1 - x0 - 62), font=_font(22), fill=PAPER)
+        draw.text((x0 + 50, y), fit_text(text, _font(22), room), font=_font(22), fill=PAPER)
+        if odds is not None:  # the chance to win: a bar in the car's colour and the percentage
+            bx = x1 - 16 - 52 - ODDS_W
+            draw.rectangle((bx, y + 6, bx + ODDS_W, y + 22), outline=FAINT, width=1)
+            fill = round(ODDS_W * odds.win.get(colour, 0.0))
+            if fill > 0:
+                draw.rectangle((bx, y + 6, bx + fill, y + 22), fill=CAR_RGB[colour])
+            shown = f"{odds.percent(colour)}%"
+            draw.text((x1 - 16, y + 14), shown, font=_font(20, True), fill=PAPER, anchor="rm")
         y += 31
     last = view.get("last_card")
     if last:
@@ -337,8 +351,9 @@ def _row(view: dict[str, Any], car: dict[str, Any]) -> str:
     return f"row {space['row']}" if space else str(car["space"])
 
 
-def render_track(view: dict[str, Any]) -> bytes:
-    """A 1200 px wide PNG of the race in ``view`` (a public view: ``game.view(None)``)."""
+def render_track(view: dict[str, Any], odds: Odds | None = None) -> bytes:
+    """A 1200 px wide PNG of the race in ``view`` (a public view: ``game.view(None)``); with ``odds``,
+    each car's chance to win is drawn as a bar next to its place."""
     import json
 
     track = view["track"]
@@ -361,7 +376,7 @@ def render_track(view: dict[str, Any]) -> bytes:
             (x, y), _, _ = geo.axes(animal["path"][animal["at"]])
             _animal(draw, (x, y), animal["kind"])
     _header(draw, view)
-    _places(draw, view, _panel_box(geo))
+    _places(draw, view, _panel_box(geo), odds)
     out = io.BytesIO()
     img.quantize(palette=palette, dither=Image.Dither.NONE).save(out, format="PNG", compress_level=3)
     return out.getvalue()
@@ -373,8 +388,8 @@ def _panel_box(geo: Geometry) -> tuple[int, int, int, int]:
     return (int(cx - w / 2), int(cy - h / 2) + 8, int(cx + w / 2), int(cy + h / 2) + 8)
 
 
-def alt_text(view: dict[str, Any]) -> str:
-    """The picture in words, for screen readers (under 1000 characters)."""
+def alt_text(view: dict[str, Any], odds: Odds | None = None) -> str:
+    """The picture in words, for screen readers (under 1000 characters), with the odds when drawn."""
     title = view["track"].get("title", "the track")
     parts = [f"{title}. {_status(view)}."]
     order = []
@@ -386,6 +401,9 @@ def alt_text(view: dict[str, Any]) -> str:
         )
         order.append(f"{ORDINALS[rank - 1]} {colour} ({_seat(car['owner'], view)}, {where})")
     parts.append("Places: " + ", ".join(order) + ".")
+    if odds is not None:
+        ranked = sorted(view["standings"], key=lambda c: -odds.win.get(c, 0.0))
+        parts.append("Chance to win: " + ", ".join(f"{c} {odds.percent(c)}%" for c in ranked) + ".")
     lines = view["track"]["lines"]
     crossed = {c["line"] for c in view.get("crossings", [])}
     parts.append(

@@ -63,3 +63,17 @@ def test_a_time_budget_cuts_the_samples_in_steps():
     _, view = race_view(seed=11)
     result = odds(view, samples=10_000, budget_ms=1)
     assert result.samples is not None and 1 <= result.samples < 10_000
+
+
+def test_the_track_picture_draws_the_odds_and_its_alt_text_says_them():
+    from bot.games.downforce.render import alt_text, render_track
+
+    _, view = race_view()
+    result = odds(view, samples=100)
+    with_odds = render_track(view, odds=result)
+    assert with_odds.startswith(b"\x89PNG") and with_odds != render_track(view)
+    text = alt_text(view, odds=result)
+    assert "Chance to win: " in text
+    for colour in result.win:
+        assert f"{colour} {result.percent(colour)}%" in text
+    assert "Chance to win" not in alt_text(view)
