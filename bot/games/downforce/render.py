@@ -354,6 +354,13 @@ def _row(view: dict[str, Any], car: dict[str, Any]) -> str:
 def render_track(view: dict[str, Any], odds: Odds | None = None) -> bytes:
     """A 1200 px wide PNG of the race in ``view`` (a public view: ``game.view(None)``); with ``odds``,
     each car's chance to win is drawn as a bar next to its place."""
+    out = io.BytesIO()
+    track_image(view, odds).save(out, format="PNG", compress_level=3)
+    return out.getvalue()
+
+
+def track_image(view: dict[str, Any], odds: Odds | None = None) -> Image.Image:
+    """The picture as a palette image (what ``render_track`` encodes; replays reuse it)."""
     import json
 
     track = view["track"]
@@ -377,9 +384,7 @@ def render_track(view: dict[str, Any], odds: Odds | None = None) -> bytes:
             _animal(draw, (x, y), animal["kind"])
     _header(draw, view)
     _places(draw, view, _panel_box(geo), odds)
-    out = io.BytesIO()
-    img.quantize(palette=palette, dither=Image.Dither.NONE).save(out, format="PNG", compress_level=3)
-    return out.getvalue()
+    return img.quantize(palette=palette, dither=Image.Dither.NONE)
 
 
 def _panel_box(geo: Geometry) -> tuple[int, int, int, int]:

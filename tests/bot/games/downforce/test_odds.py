@@ -77,3 +77,21 @@ def test_the_track_picture_draws_the_odds_and_its_alt_text_says_them():
     for colour in result.win:
         assert f"{colour} {result.percent(colour)}%" in text
     assert "Chance to win" not in alt_text(view)
+
+
+def test_a_race_replays_as_one_animation_with_a_frame_per_card():
+    from bot.games.downforce.replay import race_replay
+
+    game = Downforce.new(3, 5)
+    rng = ai_rng(5)
+    views, seen = [], -1
+    while not game.is_over:
+        game.apply(ai_action(game, ["easy"] * 3, rng))
+        view = game.view(None)
+        if view["phase"] in ("race", "bet", "over") and view["cards_played"] != seen:
+            seen = view["cards_played"]
+            views.append(view)
+    animation = race_replay(views, odds=[odds(v, samples=20) for v in views])
+    assert animation.data.startswith(b"GIF") and animation.frames == len(views)
+    assert animation.size[0] == 800 and len(animation.data) < 8 * 1024 * 1024
+    assert "Finish order: " + views[-1]["standings"][0] in animation.alt

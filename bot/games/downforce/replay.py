@@ -1,0 +1,51 @@
+"""A replay of a whole Downforce race: one frame per card played, a pause on the finish.
+
+The presenter keeps the public view after every card (``Downforce.view(None)``, with ``names`` if
+it labels seats) and the odds it showed, and calls ``race_replay`` off the event loop at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from bot.games.animation import Animation, animate
+from bot.games.downforce.render import track_image
+from bot.games.odds import Odds
+
+
+def race_replay(
+    views: Sequence[dict[str, Any]],
+    *,
+    odds: Sequence[Odds | None] | None = None,
+    width: int = 800,
+    fmt: str = "gif",
+    frame_ms: int = 700,
+) -> Animation:
+    """The race in ``views`` (oldest first) as an animation under 8 MB, with alt text."""
+    if not views:
+        raise ValueError("a replay needs at least one frame")
+    chances = list(odds) if odds is not None else [None] * len(views)
+    chances += [None] * (len(views) - len(chances))
+    images = [track_image(v, o) for v, o in zip(views, chances, strict=False)]
+    return animate(
+        images,
+        name="downforce-race",
+        alt=replay_alt_text(views),
+        width=width,
+        frame_ms=frame_ms,
+        fmt=fmt,
+    )
+
+
+def replay_alt_text(views: Sequence[dict[str, Any]]) -> str:
+    last = views[-1]
+    title = last["track"].get("title", "the track")
+    cards = last.get("cards_played", len(views))
+    parts = [f"Animated replay of the Downforce race on {title}: {cards} cards, one picture each."]
+    finished = [c for c in last["standings"] if last["cars"][c]["finished"]]
+    if finished:
+        parts.append("Finish order: " + ", ".join(finished) + ".")
+    elif last.get("standings"):
+        parts.append(f"{last['standings'][0]} leads.")
+    return " ".join(parts)[:1000]
