@@ -18,8 +18,10 @@ from bot.games.base import Decision, Event
 from bot.games.downforce.narration import option_label
 from bot.games.downforce.powers import SUMMARY, TITLES
 from bot.games.downforce.render import alt_text, render_track
+from bot.games.downforce.replay import race_replay
 from bot.games.downforce.rules import RULES as GAME_RULES
 from bot.games.downforce.track import FINISH
+from bot.games.odds import Odds, odds_for
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from cogs.downforce.picture import marked_spaces, render_choice
 from cogs.downforce.words import (
@@ -54,6 +56,8 @@ NO_DM = "I've sent you a DM. No DM? Press My hand."
 POWERS = {"off": "off", "base": "the six base powers", "all": "six of all twelve powers"}
 # Decisions shown as buttons in the channel, for the seat that takes them (not always the one on turn).
 CHANNEL_KINDS = ("wild", "move", "power", "ignore", "defensive")
+ODDS_BUDGET_MS = 150
+"""Simulation time per picture: a busy bot shows odds from fewer races rather than hold a card up."""
 
 
 class DownforcePresenter(Presenter):
@@ -76,10 +80,33 @@ class DownforcePresenter(Presenter):
         """The public view, with the players' names for the picture."""
         return {**table.public_view(), "names": self._names(table)}
 
-    async def _picture(self, table: Table, name: str) -> Outgoing:
+    async def _picture(self, table: Table, name: str, *, frame: bool = False) -> Outgoing:
+        """The track picture; from the start of the race on, with each car's chance to win. A ``frame``
+        (the picture after a card) is also kept for the replay posted with the final scores."""
         view = self._view(table)
-        image = await asyncio.to_thread(render_track, view)
-        return Outgoing(image=image, image_name=name, alt=alt_text(view))
+        chances: Odds | None = None
+        if view["phase"] not in ("auction", "keep"):
+            chances = await asyncio.to_thread(odds_for, "downforce", view, budget_ms=ODDS_BUDGET_MS)
+        if frame:
+            replay = table.notes.setdefault("replay", {"frames": [], "odds": []})
+            replay["frames"].append(view)
+            replay["odds"].append(chances)
+        image = await asyncio.to_thread(render_track, view, chances)
+        return Outgoing(image=image, image_name=name, alt=alt_text(view, chances))
+
+    async def _final(self, table: Table, data: dict[str, Any]) -> Outgoing:
+        """The final scores with the race's replay (built off the event loop from the frames this process
+        saw; a game resumed after a restart replays from where it resumed)."""
+        embed = self._scores_embed(table, data)
+        replay = table.notes.pop("replay", None)
+        if not replay or not replay["frames"]:
+            return Outgoing(embed=embed)
+        try:
+            animation = await asyncio.to_thread(race_replay, replay["frames"], odds=replay["odds"])
+        except (ValueError, OSError):
+            return Outgoing(embed=embed)
+        embed.set_image(url=f"attachment://{animation.filename}")
+        return Outgoing(embed=embed, image=animation.data, image_name=animation.filename, alt=animation.alt)
 
     def _waiting(self, table: Table) -> str:
         names = sorted({table.seats[d.player].name for d in table.human_pending() if d.player is not None})
@@ -352,7 +379,7 @@ class DownforcePresenter(Presenter):
             elif event.kind == "card_played" and "card_resolved" not in kinds:
                 out.append(Outgoing(content="🃏 " + line(event, names)))
             elif event.kind == "card_resolved":
-                frame = await self._picture(table, f"card{data['number']}.png")
+                frame = await self._picture(table, f"card{data['number']}.png", frame=True)
                 frame.content = f"**Card {data['number']}** · {line(event, names)}"
                 out.append(frame)
             elif event.kind in ("power_used", "animal_moved", "powers_kept", "keep_open"):
@@ -360,7 +387,7 @@ class DownforcePresenter(Presenter):
             elif event.kind == "race_over":
                 out.append(Outgoing(content="🏁 " + line(event, names)))
             elif event.kind == "game_over":
-                out.append(Outgoing(embed=self._scores_embed(table, data)))
+                out.append(await self._final(table, data))
         return out
 
     async def _opening(self, table: Table, events: list[Event]) -> Outgoing:
