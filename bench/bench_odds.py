@@ -80,14 +80,19 @@ def bench_horserace(races: int = 5) -> None:
         view = HorseRace.new(3, 1, {"board": name}).view(None)
         horse_odds.race_odds.cache_clear()
         horse_odds._before_race.cache_clear()
-        start = time.perf_counter()
-        horse_odds.odds(view)
-        first = (time.perf_counter() - start) * 1000
+        firsts = []
+        for _ in range(5):  # the best of five cold runs: the machine may be busy
+            horse_odds.race_odds.cache_clear()
+            horse_odds._before_race.cache_clear()
+            start = time.perf_counter()
+            horse_odds.odds(view)
+            firsts.append((time.perf_counter() - start) * 1000)
+        first = min(firsts)
         start = time.perf_counter()
         horse_odds.odds(view)
         again = (time.perf_counter() - start) * 1000
         print(
-            f"  before a race (all scratch outcomes): first {first:.0f} ms per board, then {again:.2f} ms (cached)"
+            f"  before a race (all scratch outcomes): first {first:.1f} ms per board (target < 20 ms), then {again:.2f} ms (cached)"
         )
 
 

@@ -17,13 +17,15 @@ safe; a board costs a few thousand multiply-adds per horse.
 Before the race (and during the scratch round) the horses still to be scratched are unknown: the
 odds average the race from the start over every way the remaining scratch slots can fill (a roll of
 a scratched number is rolled again, so the next scratch is ``x`` with probability ``p_x`` over the
-unscratched total). Race results are cached per set of running horses, so that average is paid once
-per board per process.
+unscratched total). Only the 330 distinct sets of four scratched horses matter, and each set's answer
+is built from per-horse polynomials shared by every set (see ``_before_race``): about 10x faster than
+solving each set's race on its own; results are cached per board and scratches so far.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from operator import mul
 from typing import Any
 
 from bot.games.horserace.board import HORSES
@@ -111,24 +113,66 @@ def _binomials(size: int) -> list[list[float]]:
 
 @lru_cache(maxsize=64)
 def _before_race(moves: tuple[tuple[int, int], ...], scratched: tuple[int, ...]) -> dict[int, float]:
-    """The race from the start, averaged over every way the scratch slots left can fill."""
+    """The race from the start, averaged over every way the scratch slots left can fill.
+
+    Only the distinct sets of scratched horses matter (330 sets of 4), and each set's answer is made of
+    per-horse terms that do not depend on the set once the dice weights are kept unnormalised:
+    with ``a_g[k] = w_g^k / k!`` (ordinary generating functions, so products are plain convolutions)
+    and ``T`` the running horses' total weight, ``P(h wins) = (w_h/T)^r_h * sum_n (n+r_h-1)!/(r_h-1)!
+    * G[n] / T^n`` where ``G`` is the product of the other running horses' ``a_g``. Products are
+    memoised by sorted prefix, so the 462 leave-one-out products of six horses share their work.
+    """
     board = dict(moves)
-    sets: dict[frozenset[int], float] = {}
+    # The chance of each final set of scratched horses, level by level (orders reaching a set merge).
+    sets: dict[frozenset[int], float] = {frozenset(scratched): 1.0}
+    for _ in range(len(scratched), SLOTS):
+        grown: dict[frozenset[int], float] = {}
+        for done, p in sets.items():
+            left = [h for h in HORSES if h not in done]
+            total = sum(WAYS[h] for h in left)
+            for h in left:
+                key = done | {h}
+                grown[key] = grown.get(key, 0.0) + p * WAYS[h] / total
+        sets = grown
+    ogf: dict[int, list[float]] = {}
+    for h in HORSES:
+        terms = [1.0] * max(1, board[h])
+        for k in range(1, len(terms)):
+            terms[k] = terms[k - 1] * WAYS[h] / k
+        ogf[h] = terms
+    products: dict[tuple[int, ...], list[float]] = {(): [1.0]}
 
-    def fill(done: tuple[int, ...], p: float) -> None:
-        if len(done) >= SLOTS:
-            key = frozenset(done)
-            sets[key] = sets.get(key, 0.0) + p
-            return
-        left = [h for h in HORSES if h not in done]
-        total = sum(WAYS[h] for h in left)
-        for h in left:
-            fill((*done, h), p * WAYS[h] / total)
+    def product(horses: tuple[int, ...]) -> list[float]:
+        known = products.get(horses)
+        if known is None:
+            known = _convolve(product(horses[:-1]), ogf[horses[-1]])
+            products[horses] = known
+        return known
 
-    fill(scratched, 1.0)
+    # (r, T) -> [(n + r - 1)! / (r - 1)! / T^n for n ...]: few distinct pairs, shared by many sets.
+    weights: dict[tuple[int, int], list[float]] = {}
     win = dict.fromkeys(HORSES, 0.0)
     for out, p in sets.items():
-        need = tuple((h, board[h]) for h in HORSES if h not in out)
-        for h, chance in race_odds(need).items():
-            win[h] += p * chance
+        running = tuple(h for h in HORSES if h not in out)
+        total_ways = sum(WAYS[h] for h in running)
+        for h in running:
+            g = product(tuple(x for x in running if x != h))
+            r = max(1, board[h])
+            row = weights.get((r, total_ways))
+            if row is None or len(row) < len(g):
+                row = [1.0]
+                for n in range(1, len(g) + 64):
+                    row.append(row[-1] * (n + r - 1) / total_ways)
+                weights[(r, total_ways)] = row
+            win[h] += p * (WAYS[h] / total_ways) ** r * sum(map(mul, row, g))
     return win
+
+
+def _convolve(b: list[float], a: list[float]) -> list[float]:
+    if len(a) > len(b):
+        a, b = b, a
+    lb = len(b)
+    out = [0.0] * (len(a) + lb - 1)
+    for k, ak in enumerate(a):
+        out[k : k + lb] = [x + ak * y for x, y in zip(out[k : k + lb], b, strict=True)]
+    return out

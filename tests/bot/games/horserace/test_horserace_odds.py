@@ -81,3 +81,34 @@ def test_the_shared_entry_gives_the_horse_race_its_exact_odds() -> None:
 
     view = _race_view(7, 5)
     assert odds_for("horserace", view, samples=100, budget_ms=5) == odds(view)
+
+
+def _average_over_scratches(moves: dict[int, int], scratched: tuple[int, ...]) -> dict[int, float]:
+    """The plain way: every order the scratch slots can fill, each set's race solved on its own."""
+    from bot.games.horserace.odds import WAYS, race_odds
+    from bot.games.horserace.scratch import SLOTS
+
+    win = dict.fromkeys(HORSES, 0.0)
+
+    def fill(done: tuple[int, ...], p: float) -> None:
+        if len(done) >= SLOTS:
+            for h, chance in race_odds(tuple((h, moves[h]) for h in HORSES if h not in done)).items():
+                win[h] += p * chance
+            return
+        left = [h for h in HORSES if h not in done]
+        for h in left:
+            fill((*done, h), p * WAYS[h] / sum(WAYS[x] for x in left))
+
+    fill(scratched, 1.0)
+    return win
+
+
+@pytest.mark.parametrize("scratched", [(), (7,), (2, 12, 6)])
+def test_the_fast_odds_before_a_race_equal_the_plain_average_over_every_scratch(scratched) -> None:
+    from bot.games.horserace.odds import _before_race
+
+    view = HorseRace.new(3, 1).view(None)
+    moves = {int(h): int(m) for h, m in view["board"]["moves"].items()}
+    fast = _before_race(tuple(sorted(moves.items())), scratched)
+    plain = _average_over_scratches(moves, scratched)
+    assert all(math.isclose(fast[h], plain[h], abs_tol=1e-12) for h in HORSES)
