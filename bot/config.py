@@ -60,6 +60,11 @@ class Settings:
         where = os.environ.get("DEFAULT_WHERE", "thread").strip().lower() or "thread"
         if where not in ("thread", "channel"):
             raise ConfigError(f"DEFAULT_WHERE must be thread or channel, not {where!r}.")
+        limit = os.environ.get("DISCORD_GLOBAL_LIMIT", "").strip().lower()
+        if limit and limit not in ("0", "none", "off") and not _positive_number(limit):
+            raise ConfigError(
+                f"DISCORD_GLOBAL_LIMIT must be requests per second (e.g. 50) or none, not {limit!r}."
+            )
         database_url = os.environ.get("DATABASE_URL") or None
         try:
             # Checked here so a wrong URL stops the bot before it connects, not inside setup_hook.
@@ -108,3 +113,11 @@ def shard_settings(count_text: str, ids_text: str) -> tuple[int | None, tuple[in
     if len(set(ids)) != len(ids):
         raise ConfigError(f"SHARD_IDS {ids_text!r} names a shard twice.")
     return count, tuple(sorted(ids))
+
+
+def _positive_number(text: str) -> bool:
+    try:
+        value = float(text)
+    except ValueError:
+        return False
+    return value > 0 and value != float("inf")

@@ -21,6 +21,7 @@ KEYS = (
     "SHARD_COUNT",
     "SHARD_IDS",
     "DEFAULT_WHERE",
+    "DISCORD_GLOBAL_LIMIT",
 )
 
 
@@ -149,3 +150,16 @@ def test_no_env_file_means_the_environment_only(tmp_path: Path, monkeypatch: pyt
     monkeypatch.chdir(tmp_path)
     with pytest.raises(ConfigError):
         Settings.from_env(env_file=None)
+
+
+@pytest.mark.parametrize("value", ["fast", "-5", "inf", "nan"])
+def test_a_global_limit_that_is_not_a_rate_is_refused_by_name(tmp_path: Path, value: str) -> None:
+    os.environ.update({"DISCORD_TOKEN": "t", "DISCORD_GLOBAL_LIMIT": value})
+    with pytest.raises(ConfigError, match="DISCORD_GLOBAL_LIMIT"):
+        Settings.from_env(no_env_file(tmp_path))
+
+
+@pytest.mark.parametrize("value", ["50", "120.5", "none", "0"])
+def test_a_global_limit_may_be_a_rate_or_none(tmp_path: Path, value: str) -> None:
+    os.environ.update({"DISCORD_TOKEN": "t", "DISCORD_GLOBAL_LIMIT": value})
+    assert Settings.from_env(no_env_file(tmp_path)).token == "t"
