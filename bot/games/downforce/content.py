@@ -8,12 +8,12 @@ same number of lines with the same total speed.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from bot.games.base import JSON, ContentError
+from bot.games.content_files import content_error, read_object
 from bot.games.downforce.cards import COLOURS, WILD, CardError, Line, parse_card, speed8_id
 from bot.games.downforce.track import Track, track_problem
 from bot.paths import ASSETS
@@ -53,19 +53,11 @@ def default_content() -> Content:
 
 
 def _read(path: Path, name: str) -> dict[str, JSON]:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ContentError(f"{name}: (file): missing at {path}") from None
-    except json.JSONDecodeError as err:
-        raise ContentError(f"{name}: (file): not valid JSON: {err}") from None
-    if not isinstance(data, dict):
-        raise ContentError(f"{name}: (file): must hold a JSON object")
-    return data
+    return read_object(path, name)
 
 
 def _fail(name: str, field: str, why: str) -> ContentError:
-    return ContentError(f"{name}: {field}: {why}")
+    return content_error(name, field, why)
 
 
 def _edition(name: str, data: dict[str, JSON]) -> None:

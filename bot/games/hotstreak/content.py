@@ -7,13 +7,13 @@ load, so a broken edit fails when the bot starts, not in the middle of a race.
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 
 from bot.games.base import JSON, ContentError
+from bot.games.content_files import content_error, read_object
 from bot.games.hotstreak.cards import MASCOTS, CardError, parse_card
 from bot.games.hotstreak.sidebets import condition_problem
 from bot.games.hotstreak.track import Track, track_problem
@@ -61,20 +61,11 @@ def default_content() -> Content:
 
 
 def _read(folder: Path, name: str) -> dict[str, JSON]:
-    path = folder / name
-    try:
-        data = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise ContentError(f"{name}: (file): missing at {path}") from None
-    except json.JSONDecodeError as err:
-        raise ContentError(f"{name}: (file): not valid JSON: {err}") from None
-    if not isinstance(data, dict):
-        raise ContentError(f"{name}: (file): must hold a JSON object")
-    return data
+    return read_object(folder / name, name)
 
 
 def _fail(name: str, field: str, why: str) -> ContentError:
-    return ContentError(f"{name}: {field}: {why}")
+    return content_error(name, field, why)
 
 
 def _int(value: object) -> bool:
