@@ -18,8 +18,10 @@ Before the race (and during the scratch round) the horses still to be scratched 
 odds average the race from the start over every way the remaining scratch slots can fill (a roll of
 a scratched number is rolled again, so the next scratch is ``x`` with probability ``p_x`` over the
 unscratched total). Only the 330 distinct sets of four scratched horses matter, and each set's answer
-is built from per-horse polynomials shared by every set (see ``_before_race``): about 10x faster than
-solving each set's race on its own; results are cached per board and scratches so far.
+is built from per-horse polynomials shared by every set (see ``_before_race``). Horses alike in dice
+weight and moves (on the shipped boards 2 and 12, 3 and 11, ...) are interchangeable, so the 330 sets
+collapse to a few dozen multisets of kinds: about 10 ms per board the first time (bench/bench_odds.py),
+against 30-40 ms for the sets one by one; results are cached per board and scratches so far.
 """
 
 from __future__ import annotations
@@ -119,11 +121,71 @@ def _before_race(moves: tuple[tuple[int, int], ...], scratched: tuple[int, ...])
     per-horse terms that do not depend on the set once the dice weights are kept unnormalised:
     with ``a_g[k] = w_g^k / k!`` (ordinary generating functions, so products are plain convolutions)
     and ``T`` the running horses' total weight, ``P(h wins) = (w_h/T)^r_h * sum_n (n+r_h-1)!/(r_h-1)!
-    * G[n] / T^n`` where ``G`` is the product of the other running horses' ``a_g``. Products are
-    memoised by sorted prefix, so the 462 leave-one-out products of six horses share their work.
+    * G[n] / T^n`` where ``G`` is the product of the other running horses' ``a_g``.
+
+    What makes it small: a horse's chance given the runners depends only on its own (dice weight, moves)
+    and on the multiset of the others' (weight, moves) pairs, and a board's horses come in few such
+    kinds (the shipped boards are mirror images around 7: 2 and 12 run alike, 3 and 11 ...). So the
+    330 sets collapse to a few dozen multisets of kinds, each solved once, and the products of kinds are
+    memoised by sorted prefix. A board with no two horses alike still works, only without the saving.
     """
     board = dict(moves)
-    # The chance of each final set of scratched horses, level by level (orders reaching a set merge).
+    kind_of = {h: (WAYS[h], max(1, board[h])) for h in HORSES}
+    kinds = sorted(set(kind_of.values()))
+    index = {k: i for i, k in enumerate(kinds)}
+    horse_kind = {h: index[kind_of[h]] for h in HORSES}
+    ogf: list[list[float]] = []
+    for w, r in kinds:
+        terms = [1.0] * r
+        for k in range(1, r):
+            terms[k] = terms[k - 1] * w / k
+        ogf.append(terms)
+    products: dict[tuple[int, ...], list[float]] = {(): [1.0]}
+
+    def product(group: tuple[int, ...]) -> list[float]:
+        known = products.get(group)
+        if known is None:
+            known = _convolve(product(group[:-1]), ogf[group[-1]])
+            products[group] = known
+        return known
+
+    # (r, T) -> [(n + r - 1)! / (r - 1)! / T^n for n ...]: few distinct pairs, shared by many sets.
+    weights: dict[tuple[int, int], list[float]] = {}
+    # sorted kinds of the runners -> each kind's chance for one horse of that kind to win
+    solved: dict[tuple[int, ...], dict[int, float]] = {}
+    win = dict.fromkeys(HORSES, 0.0)
+    for out, p in _scratch_outcomes(tuple(sorted(scratched))).items():
+        running = [h for h in HORSES if h not in out]
+        group = tuple(sorted(horse_kind[h] for h in running))
+        chances = solved.get(group)
+        if chances is None:
+            chances = {}
+            total_ways = sum(kinds[i][0] for i in group)
+            for at, i in enumerate(group):
+                if i in chances:
+                    continue
+                w, r = kinds[i]
+                g = product(group[:at] + group[at + 1 :])
+                row = weights.get((r, total_ways))
+                if row is None or len(row) < len(g):
+                    row = [1.0]
+                    for n in range(1, len(g) + 64):
+                        row.append(row[-1] * (n + r - 1) / total_ways)
+                    weights[(r, total_ways)] = row
+                chances[i] = (w / total_ways) ** r * sum(map(mul, row, g))
+            solved[group] = chances
+        for h in running:
+            win[h] += p * chances[horse_kind[h]]
+    return win
+
+
+@lru_cache(maxsize=16)
+def _scratch_outcomes(scratched: tuple[int, ...]) -> dict[frozenset[int], float]:
+    """The chance of each final set of scratched horses, given those scratched so far (any board).
+
+    Level by level: the orders reaching a set merge. A roll of a scratched number is rolled again, so
+    the next scratch is ``x`` with chance ``p_x`` over the unscratched total.
+    """
     sets: dict[frozenset[int], float] = {frozenset(scratched): 1.0}
     for _ in range(len(scratched), SLOTS):
         grown: dict[frozenset[int], float] = {}
@@ -134,38 +196,7 @@ def _before_race(moves: tuple[tuple[int, int], ...], scratched: tuple[int, ...])
                 key = done | {h}
                 grown[key] = grown.get(key, 0.0) + p * WAYS[h] / total
         sets = grown
-    ogf: dict[int, list[float]] = {}
-    for h in HORSES:
-        terms = [1.0] * max(1, board[h])
-        for k in range(1, len(terms)):
-            terms[k] = terms[k - 1] * WAYS[h] / k
-        ogf[h] = terms
-    products: dict[tuple[int, ...], list[float]] = {(): [1.0]}
-
-    def product(horses: tuple[int, ...]) -> list[float]:
-        known = products.get(horses)
-        if known is None:
-            known = _convolve(product(horses[:-1]), ogf[horses[-1]])
-            products[horses] = known
-        return known
-
-    # (r, T) -> [(n + r - 1)! / (r - 1)! / T^n for n ...]: few distinct pairs, shared by many sets.
-    weights: dict[tuple[int, int], list[float]] = {}
-    win = dict.fromkeys(HORSES, 0.0)
-    for out, p in sets.items():
-        running = tuple(h for h in HORSES if h not in out)
-        total_ways = sum(WAYS[h] for h in running)
-        for h in running:
-            g = product(tuple(x for x in running if x != h))
-            r = max(1, board[h])
-            row = weights.get((r, total_ways))
-            if row is None or len(row) < len(g):
-                row = [1.0]
-                for n in range(1, len(g) + 64):
-                    row.append(row[-1] * (n + r - 1) / total_ways)
-                weights[(r, total_ways)] = row
-            win[h] += p * (WAYS[h] / total_ways) ** r * sum(map(mul, row, g))
-    return win
+    return sets
 
 
 def _convolve(b: list[float], a: list[float]) -> list[float]:

@@ -112,3 +112,15 @@ def test_the_fast_odds_before_a_race_equal_the_plain_average_over_every_scratch(
     fast = _before_race(tuple(sorted(moves.items())), scratched)
     plain = _average_over_scratches(moves, scratched)
     assert all(math.isclose(fast[h], plain[h], abs_tol=1e-12) for h in HORSES)
+
+
+@pytest.mark.parametrize("scratched", [(), (2,)])
+def test_a_board_with_no_two_horses_alike_gets_the_same_exact_odds_as_the_plain_average(scratched) -> None:
+    """The fast path merges horses alike in dice and moves; a lopsided board has none to merge."""
+    from bot.games.horserace.odds import _before_race
+
+    moves = {h: 2 + (h * 5) % 9 for h in HORSES}  # 7 and 12 alike in moves but not in dice
+    fast = _before_race(tuple(sorted(moves.items())), scratched)
+    plain = _average_over_scratches(moves, scratched)
+    assert all(math.isclose(fast[h], plain[h], abs_tol=1e-12) for h in HORSES)
+    assert math.isclose(sum(fast.values()), 1.0, abs_tol=1e-12)
