@@ -21,6 +21,7 @@ from bot.games.base import Decision, Event
 from bot.tables.components import Choice, Controls
 
 if TYPE_CHECKING:
+    from bot.games.animation import Animation
     from bot.games.catalog import Entry
     from bot.tables.table import Table
 
@@ -49,6 +50,9 @@ class Outgoing:
     # A picture drawn only when it is about to be sent (a race frame): one merged away as stale is never
     # drawn, so a busy bot draws fewer pictures instead of falling behind (bot.tables.global_pacer).
     render: Callable[[], bytes] | None = None
+    # A picture that follows this message (a race's replay): drawn off the event loop only after the
+    # message is out, then added to it by an edit, or posted after it (bot.tables.later).
+    later: Callable[[], Animation] | None = None
 
     def file(self) -> discord.File | None:
         if self.image is None and self.render is not None:

@@ -22,7 +22,7 @@ import discord
 
 from bot.games.base import Action, Decision, Event, Game, SeatResult
 from bot.storage import LeaseLost, PlayerResult, StakeRecord, StorageError
-from bot.tables import custom_ids, threads, viewing
+from bot.tables import custom_ids, later, threads, viewing
 from bot.tables.components import add_controls, button
 from bot.tables.delivery import TRANSIENT, deliver, is_gone, new_run, nonce
 from bot.tables.presenter import Outgoing, Presenter
@@ -93,6 +93,7 @@ class Table:
         self.gone = False  # the channel is gone for good (see channel_gone)
         self.settled = False  # the results are stored (presenters say "Results saved" only then)
         self._users: dict[int, discord.User] = {}  # players fetched for DMs, once per game
+        self.drawing: set[asyncio.Task[None]] = set()  # replays being drawn for messages already out
 
     # --- who is who ---------------------------------------------------------
 
@@ -217,6 +218,8 @@ class Table:
 
     async def stop(self) -> None:
         self.closed = True
+        for task in list(self.drawing):
+            task.cancel()  # a replay still being drawn is skipped (bot.tables.later)
         if self.task is not None and self.task is not asyncio.current_task():
             self.task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -380,7 +383,9 @@ class Table:
         public = await self.presenter.announce(self, parts.public)
         for out in public:
             out.seat = None
-            await self.send(out)
+            message = await self.send(out)
+            if out.later is not None:
+                later.attach(self, message, out)  # the results are out; their replay follows
         if public and self.thread_id and self.engine is not None and self.engine.is_over:
             # Ruling: the game's last word (its final standings) is also posted in the channel it was opened in.
             await self.send_home(dataclasses.replace(public[-1], image=None))
@@ -398,6 +403,7 @@ class Table:
         if not self.settled and not await self.settle():
             self.bot.tables.settle_later(self)
         self.bot.tables.forget(self)
+        await later.finish(self)  # the last race's replay, still being drawn, is added before the table goes
 
     async def settle(self) -> bool:
         """Write the results once (the storage refuses a second write, so calling this again is safe).

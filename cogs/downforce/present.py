@@ -9,11 +9,13 @@ shown only when the auction reveals them together, bets only in the final scores
 from __future__ import annotations
 
 import asyncio
+import functools
 from typing import TYPE_CHECKING, Any
 
 import discord
 from discord.utils import escape_markdown
 
+from bot.games.animation import Animation
 from bot.games.base import Decision, Event
 from bot.games.downforce.narration import option_label
 from bot.games.downforce.powers import SUMMARY, TITLES
@@ -22,6 +24,7 @@ from bot.games.downforce.replay import race_replay
 from bot.games.downforce.rules import RULES as GAME_RULES
 from bot.games.downforce.track import FINISH
 from bot.games.odds import Odds, odds_for
+from bot.games.replay_log import ReplayLog
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from cogs.downforce.picture import marked_spaces, render_choice
 from cogs.downforce.words import (
@@ -88,25 +91,22 @@ class DownforcePresenter(Presenter):
         if view["phase"] not in ("auction", "keep"):
             chances = await asyncio.to_thread(odds_for, "downforce", view, budget_ms=ODDS_BUDGET_MS)
         if frame:
-            replay = table.notes.setdefault("replay", {"frames": [], "odds": []})
-            replay["frames"].append(view)
-            replay["odds"].append(chances)
+            replay = table.notes.get("replay")
+            if not isinstance(replay, ReplayLog):
+                replay = table.notes["replay"] = ReplayLog()  # compact: what changed per card
+            replay.add(view, chances)
         image = await asyncio.to_thread(render_track, view, chances)
         return Outgoing(image=image, image_name=name, alt=alt_text(view, chances))
 
     async def _final(self, table: Table, data: dict[str, Any]) -> Outgoing:
-        """The final scores with the race's replay (built off the event loop from the frames this process
-        saw; a game resumed after a restart replays from where it resumed)."""
+        """The final scores at once; the race's replay (from the frames this process saw: a game resumed
+        after a restart replays from where it resumed) is drawn off the event loop afterwards and added
+        to the scores message (``Outgoing.later``)."""
         embed = self._scores_embed(table, data)
         replay = table.notes.pop("replay", None)
-        if not replay or not replay["frames"]:
+        if not isinstance(replay, ReplayLog) or not len(replay):
             return Outgoing(embed=embed)
-        try:
-            animation = await asyncio.to_thread(race_replay, replay["frames"], odds=replay["odds"])
-        except (ValueError, OSError):
-            return Outgoing(embed=embed)
-        embed.set_image(url=f"attachment://{animation.filename}")
-        return Outgoing(embed=embed, image=animation.data, image_name=animation.filename, alt=animation.alt)
+        return Outgoing(embed=embed, later=functools.partial(_draw_replay, replay))
 
     def _waiting(self, table: Table) -> str:
         names = sorted({table.seats[d.player].name for d in table.human_pending() if d.player is not None})
@@ -493,3 +493,8 @@ class DownforcePresenter(Presenter):
 
     def rules_text(self) -> str:
         return RULES
+
+
+def _draw_replay(replay: ReplayLog) -> Animation:
+    """Off the event loop: the race's frames rebuilt from its log, then drawn."""
+    return race_replay(replay.frames(), odds=replay.odds)

@@ -9,12 +9,14 @@ the final standings are messages of their own.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot import emojis
+from bot.games.animation import Animation
 from bot.games.base import Decision, Event
 from bot.games.horserace.narration import narrate
 from bot.games.horserace.render import alt_text, render_board
@@ -22,6 +24,7 @@ from bot.games.horserace.replay import race_replay
 from bot.games.horserace.settings import DEFAULT_BANK
 from bot.games.horserace.symbols import emoji_name, unicode
 from bot.games.odds import Odds, odds_for
+from bot.games.replay_log import ReplayLog
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from bot.words import count
 
@@ -125,24 +128,20 @@ class HorseRacePresenter(Presenter):
 
     async def _keep_frame(self, table: Table) -> None:
         """The board after this roll, for the race's replay (this process's frames: after a restart the
-        replay starts where the bot came back)."""
+        replay starts where the bot came back). Kept as a compact log (what changed per roll) until the
+        race is won."""
         view = {**table.public_view(), "names": self._names(table)}
-        replay = table.notes.setdefault("replay", {"race": view["race"], "views": [], "odds": []})
-        if replay["race"] != view["race"]:
-            replay.update(race=view["race"], views=[], odds=[])
-        replay["views"].append(view)
-        replay["odds"].append(await _odds(view))
+        replay = table.notes.get("replay")
+        if not isinstance(replay, ReplayLog) or replay.race != view["race"]:
+            replay = table.notes["replay"] = ReplayLog(view["race"])
+        replay.add(view, await _odds(view))
 
     async def _win(self, table: Table, embed: discord.Embed) -> Outgoing:
+        """The win at once; its replay is drawn afterwards and added to it (``Outgoing.later``)."""
         replay = table.notes.pop("replay", None)
-        if not replay or not replay["views"]:
+        if not isinstance(replay, ReplayLog) or not len(replay):
             return Outgoing(embed=embed)
-        try:
-            animation = await asyncio.to_thread(race_replay, replay["views"], odds=replay["odds"])
-        except (ValueError, OSError):
-            return Outgoing(embed=embed)
-        embed.set_image(url=f"attachment://{animation.filename}")
-        return Outgoing(embed=embed, image=animation.data, image_name=animation.filename, alt=animation.alt)
+        return Outgoing(embed=embed, later=functools.partial(_draw_replay, replay))
 
     def _setup_embed(self, data: dict[str, Any], names: list[str], line: str) -> discord.Embed:
         embed = discord.Embed(
@@ -217,6 +216,11 @@ def horse_text(horse: int) -> str:
 
 def place_mark(place: int) -> str:
     return {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"`{place}.`")
+
+
+def _draw_replay(replay: ReplayLog) -> Animation:
+    """Off the event loop: the race's frames rebuilt from its log, then drawn."""
+    return race_replay(replay.frames(), odds=replay.odds)
 
 
 async def _odds(view: dict[str, Any]) -> Odds | None:

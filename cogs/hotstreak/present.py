@@ -12,12 +12,14 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.games.animation import Animation
 from bot.games.base import Decision, Event
 from bot.games.hotstreak.narration import changes_track
 from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, render_race
 from bot.games.hotstreak.replay import race_replay
 from bot.games.odds import Odds, odds_for
+from bot.games.replay_log import ReplayLog
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from cogs.hotstreak.frames import odds_view
 from cogs.hotstreak.words import (
@@ -248,11 +250,10 @@ class HotStreakPresenter(Presenter):
         if held.get("race") == frame["race"]:
             frame = {**frame, "bets": held["bets"], "cash": held["cash"]}
         chances = await _odds(odds_view(view, frame, ended=ended, flips_after=flips_after))
-        replay = table.notes.setdefault("replay", {"race": frame["race"], "frames": [], "odds": []})
-        if replay["race"] != frame["race"]:
-            replay.update(race=frame["race"], frames=[], odds=[])
-        replay["frames"].append(frame)
-        replay["odds"].append(chances)
+        replay = table.notes.get("replay")
+        if not isinstance(replay, ReplayLog) or replay.race != frame["race"]:
+            replay = table.notes["replay"] = ReplayLog(frame["race"])  # compact: what changed per card
+        replay.add(frame, chances)
         number = f"Card {event.data.get('flip')}" if event.kind == "card_flipped" else "Deck dry"
         content = f"**{number}** · {race_line(event.kind, event.data)}"
         if not changes_track(event):
@@ -268,19 +269,13 @@ class HotStreakPresenter(Presenter):
         )
 
     async def _results(self, table: Table, over: dict[str, Any], payouts: dict[str, Any]) -> Outgoing:
-        """The race's results with its replay (built off the event loop from the frames this process saw)."""
+        """The race's results at once; its replay (from the frames this process saw) is drawn off the
+        event loop afterwards and added to the results message (``Outgoing.later``)."""
         embed = self._results_embed(table, over, payouts)
         replay = table.notes.pop("replay", None)
-        if not replay or replay["race"] != over["race"] or not replay["frames"]:
+        if not isinstance(replay, ReplayLog) or replay.race != over["race"] or not len(replay):
             return Outgoing(embed=embed)
-        try:
-            animation = await asyncio.to_thread(
-                race_replay, replay["frames"], odds=replay["odds"], players=self._names(table)
-            )
-        except (ValueError, OSError):
-            return Outgoing(embed=embed)
-        embed.set_image(url=f"attachment://{animation.filename}")
-        return Outgoing(embed=embed, image=animation.data, image_name=animation.filename, alt=animation.alt)
+        return Outgoing(embed=embed, later=functools.partial(_draw_replay, replay, self._names(table)))
 
     async def _race_setup(self, table: Table, data: dict[str, Any]) -> Outgoing:
         view = table.public_view()
@@ -374,6 +369,11 @@ class HotStreakPresenter(Presenter):
 
     def rules_text(self) -> str:
         return RULES
+
+
+def _draw_replay(replay: ReplayLog, players: list[str]) -> Animation:
+    """Off the event loop: the race's frames rebuilt from its log, then drawn."""
+    return race_replay(replay.frames(), odds=replay.odds, players=players)
 
 
 async def _odds(view: dict[str, Any]) -> Odds | None:

@@ -7,6 +7,7 @@ import re
 
 from bot.client import RaceBot
 from tests.cogs.conftest import World
+from tests.cogs.replays import assert_replay_came_after_the_results, wait_for_replays
 from tests.cogs.test_downforce import open_table
 
 
@@ -24,6 +25,5 @@ async def test_pictures_say_the_odds_and_the_final_scores_bring_a_replay(world: 
         assert 94 <= sum(int(p) for _, p in chances) <= 106  # whole percentages of one race
 
     final = next(m for m in channel if "Final scores" in m.text)
-    (replay,) = final.attachments
-    assert replay.filename.endswith(".gif")
-    assert replay.description.startswith("Animated replay of the Downforce race")
+    await wait_for_replays(world.fake, [final])
+    assert_replay_came_after_the_results(final, "Animated replay of the Downforce race")

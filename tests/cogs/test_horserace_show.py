@@ -1,9 +1,11 @@
-"""Watching the Horse Race Game through the fake Discord: exact odds on the board, a replay per race."""
+"""Watching the Horse Race Game through the fake Discord: exact odds on the board, a replay per race
+(added to the win's message once drawn: the win is never held up by it)."""
 
 from __future__ import annotations
 
 from bot.client import RaceBot
 from tests.cogs.conftest import World, join
+from tests.cogs.replays import assert_replay_came_after_the_results, wait_for_replays
 from tests.cogs.test_horserace import bot, open_lobby, standings
 from tests.fakediscord import text_of
 
@@ -24,8 +26,6 @@ async def test_the_board_shows_exact_odds_and_each_win_comes_with_its_replay(
 
     wins = [m for m in messages if "wins race" in m.text]
     assert len(wins) == 2
+    await wait_for_replays(world.fake, wins)
     for message in wins:
-        (replay,) = message.attachments
-        assert replay.filename.endswith(".gif") and replay.size < 8 * 1024 * 1024
-        assert (replay.description or "").startswith("Animated replay of Horse Race race")
-        assert message.embeds[0]["image"]["url"] == f"attachment://{replay.filename}"
+        assert_replay_came_after_the_results(message, "Animated replay of Horse Race race")

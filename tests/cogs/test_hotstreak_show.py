@@ -10,6 +10,7 @@ from bot.games.base import Action
 from bot.games.catalog import entry
 from bot.games.hotstreak.narration import changes_track
 from tests.cogs.conftest import World
+from tests.cogs.replays import assert_replay_came_after_the_results, wait_for_replays
 from tests.cogs.test_hotstreak import open_table
 from tests.fakediscord import FakeMessage, running_bot, text_of
 
@@ -30,8 +31,11 @@ async def test_a_game_in_its_own_thread_shows_odds_on_its_frames_and_posts_a_rep
         await world.fake.wait_for(
             lambda: "Final standings" in text_of(world.fake.channel_messages(world.channel)), timeout=10
         )
+        channel = world.fake.channel_messages(thread)
+        results = [m for m in channel if m.embeds and "results" in (m.embeds[0].get("title") or "")]
+        assert len(results) == 3
+        await wait_for_replays(world.fake, results)
 
-    channel = world.fake.channel_messages(thread)
     pictures = [m for m in channel if m.attachments and m.content.startswith(("**Card", "**Deck dry"))]
     assert pictures
     for message in pictures:
@@ -40,13 +44,8 @@ async def test_a_game_in_its_own_thread_shows_odds_on_its_frames_and_posts_a_rep
         # The alt text says how many races the odds rest on (a finished race's are certain) and who holds what.
         assert ("simulated races" in alt or "Odds (exact)" in alt) and "Tickets:" in alt
 
-    results = [m for m in channel if m.embeds and "results" in (m.embeds[0].get("title") or "")]
-    assert len(results) == 3
-    for message in results:
-        (replay,) = message.attachments
-        assert replay.filename.endswith(".gif") and replay.size < 8 * 1024 * 1024
-        assert (replay.description or "").startswith("Animated replay of Hot Streak race")
-        assert message.embeds[0]["image"]["url"] == f"attachment://{replay.filename}"
+    for message in results:  # three replays, each added to its race's results after they were out
+        assert_replay_came_after_the_results(message, "Animated replay of Hot Streak race")
     home = text_of(world.fake.channel_messages(world.channel))
     assert "Final standings" in home and "**Card" not in home
 

@@ -1,0 +1,87 @@
+"""A race's frames as they happened, kept small until the race ends: the first frame whole, then for
+each card or roll only what changed (a horse's position, the last roll, the odds...).
+
+A table keeps one log per race in its notes while the race runs (tens of frames, each of them a
+whole public view of a few kilobytes if kept as is); the replay is drawn from ``frames()``, rebuilt
+off the event loop when the race is over, and the log is dropped with it. Pure and game-agnostic:
+frames are JSON-like dicts, compared key by key, nested dicts by their own keys.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.odds import Odds
+
+_GONE = object()  # a key the newer frame no longer has
+
+
+class _Nested(dict[str, Any]):
+    """The changes inside a nested dict (a plain dict value replaces the old one whole)."""
+
+
+class ReplayLog:
+    __slots__ = ("race", "_first", "_last", "_changes", "_odds")
+
+    def __init__(self, race: int | None = None) -> None:
+        self.race = race
+        self._first: dict[str, Any] | None = None
+        self._last: dict[str, Any] = {}
+        self._changes: list[dict[str, Any]] = []
+        self._odds: list[Odds | None] = []
+
+    def __len__(self) -> int:
+        return len(self._odds)
+
+    def add(self, frame: dict[str, Any], odds: Odds | None = None) -> None:
+        """Record ``frame`` (not copied: the caller hands over a frame it no longer changes)."""
+        if self._first is None:
+            self._first = frame
+        else:
+            self._changes.append(_diff(self._last, frame))
+        self._last = frame
+        self._odds.append(odds)
+
+    def frames(self) -> list[dict[str, Any]]:
+        """Every frame, oldest first, rebuilt (unchanged parts are shared between frames)."""
+        if self._first is None:
+            return []
+        out = [self._first]
+        for change in self._changes:
+            out.append(_patch(out[-1], change))
+        return out
+
+    @property
+    def odds(self) -> list[Odds | None]:
+        return list(self._odds)
+
+
+def _diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in new.items():
+        if key not in old:
+            out[key] = value
+            continue
+        before = old[key]
+        if before is value or before == value:
+            continue
+        if isinstance(before, dict) and isinstance(value, dict) and not isinstance(value, _Nested):
+            out[key] = _Nested(_diff(before, value))
+        else:
+            out[key] = value
+    for key in old:
+        if key not in new:
+            out[key] = _GONE
+    return out
+
+
+def _patch(base: dict[str, Any], change: dict[str, Any]) -> dict[str, Any]:
+    out = dict(base)
+    for key, value in change.items():
+        if value is _GONE:
+            out.pop(key, None)
+        elif isinstance(value, _Nested):
+            out[key] = _patch(base.get(key) or {}, value)
+        else:
+            out[key] = value
+    return out

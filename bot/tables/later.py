@@ -1,0 +1,88 @@
+"""A picture that follows a message already posted: a race's replay after its results.
+
+The results go out at once (text and embed); the replay is drawn off the event loop afterwards
+(1-6 s) and added to that same message by an edit that keeps the files already on it. If the edit
+is impossible (the message was deleted, the files would pass Discord's limit, the edit is refused)
+the replay is posted after it, with its alt text. The results never wait for the replay and are
+never lost with it.
+
+Ruling on restarts: the results are posted by the table's normal flow before any drawing starts, so
+a restart in between neither loses them nor posts them twice (the action log holds the game, and a
+resumed game posts where it stands, not old results). The replay itself lives only in this process:
+a restart while it is drawn skips it (``Table.stop`` cancels the drawing), a loss we accept.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import TYPE_CHECKING
+
+import discord
+
+from bot.games.animation import LIMIT, Animation
+from bot.tables.delivery import TRANSIENT, deliver
+from bot.tables.presenter import Outgoing
+
+if TYPE_CHECKING:
+    from bot.tables.table import Table
+
+log = logging.getLogger(__name__)
+
+
+def attach(table: Table, message: discord.Message | None, out: Outgoing) -> None:
+    """Start drawing ``out.later`` for ``message`` (None: the post failed; the picture is posted alone)."""
+    task = asyncio.create_task(_follow(table, message, out), name=f"replay-{table.game_id}")
+    table.drawing.add(task)
+    task.add_done_callback(table.drawing.discard)
+
+
+async def finish(table: Table) -> None:
+    """Wait for the pictures still being drawn (a finished game's last replay)."""
+    if table.drawing:
+        await asyncio.gather(*list(table.drawing), return_exceptions=True)
+
+
+async def _follow(table: Table, message: discord.Message | None, out: Outgoing) -> None:
+    assert out.later is not None
+    try:
+        drawn = await asyncio.to_thread(out.later)
+    except Exception:
+        # Ruling: a replay that cannot be drawn is left out (logged); the results already stand.
+        log.exception("Could not draw the replay of game %s", table.game_id)
+        return
+    if message is not None and await _add_to(table, message, out, drawn):
+        return
+    title = out.embed.title if out.embed is not None and out.embed.title else "the race"
+    await table.send(
+        Outgoing(content=f"🎞️ Replay of {title}", image=drawn.data, image_name=drawn.filename, alt=drawn.alt)
+    )
+
+
+async def _add_to(table: Table, message: discord.Message, out: Outgoing, drawn: Animation) -> bool:
+    """Add ``drawn`` to ``message`` by an edit; False if it cannot be (then it is posted on its own)."""
+    if table.gone:
+        return False
+    kept = list(message.attachments)
+    if sum(a.size for a in kept) + len(drawn.data) > LIMIT:
+        return False
+    file = discord.File(io.BytesIO(drawn.data), filename=drawn.filename, description=drawn.alt[:1024] or None)
+    changes: dict[str, object] = {"attachments": [*kept, file]}
+    if out.embed is not None and not out.embed.image:
+        embed = out.embed.copy()  # the embed shows the replay where it had no picture of its own
+        embed.set_image(url=f"attachment://{drawn.filename}")
+        changes["embed"] = embed
+
+    async def attempt() -> None:
+        file.reset(seek=True)  # a retried upload starts from the first byte again
+        async with table.bot.pacer.turn(message.channel.id):
+            await message.edit(**changes)
+
+    try:
+        await deliver(attempt, table.bot.timing, f"Adding a replay to game {table.game_id}")
+    except (discord.HTTPException, *TRANSIENT) as error:
+        # A deleted message is no reason to close the game: the replay is posted after it instead.
+        log.warning("Could not add the replay to a message of game %s: %r", table.game_id, error)
+        return False
+    return True
