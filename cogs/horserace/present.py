@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 
 LOG_LINES = 6
 ODDS_WAIT = 0.2
-"""Seconds a board waits for its odds. Exact odds take milliseconds once a board's pre-race table is
-cached; the first time per board (about a second) the picture goes out without them rather than wait,
+"""Seconds a board waits for its odds. Exact odds take milliseconds (the first pre-race table of a board
+about 10 ms); on a bot too busy to give them in time the picture goes out without them rather than wait,
 and the computation carries on in its thread to fill the cache for the next roll."""
 RULES = """\
 **Goal:** hold the card of the horse that reaches the Champion Circle first, and end with the most money.
