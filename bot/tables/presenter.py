@@ -12,12 +12,13 @@ from __future__ import annotations
 import io
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.games.base import Decision, Event
+from bot.i18n import Language, current, in_language
 from bot.tables.components import Choice, Controls
 
 if TYPE_CHECKING:
@@ -49,6 +50,13 @@ class Outgoing:
     # A picture drawn only when it is about to be sent (a race frame): one merged away as stale is never
     # drawn, so a busy bot draws fewer pictures instead of falling behind (bot.tables.global_pacer).
     render: Callable[[], bytes] | None = None
+    # The language it was written in (the reader's: see bot.i18n); its buttons and its picture, made
+    # later, speak it too.
+    language: Language = field(default_factory=current)
+
+    def __post_init__(self) -> None:
+        if self.render is not None:
+            self.render = in_language(self.language, self.render)
 
     def file(self) -> discord.File | None:
         if self.image is None and self.render is not None:
