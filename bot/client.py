@@ -9,11 +9,14 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
+from discord import app_commands
 from discord.ext import commands
 
 from bot import emojis
 from bot.config import Settings
 from bot.games.catalog import ENTRIES
+from bot.i18n.commands import CommandTranslator
+from bot.languages import Languages
 from bot.storage import Storage
 from bot.tables import threads
 from bot.tables.components import Component
@@ -48,6 +51,13 @@ PERMISSIONS = discord.Permissions(
 QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
 
 
+class RaceTree(app_commands.CommandTree):
+    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+        """Every command is answered in the language of the member who used it."""
+        interaction.client.languages.hear(interaction)  # type: ignore[attr-defined]
+        return True
+
+
 class RaceBot(commands.Bot):
     storage: Storage
 
@@ -65,6 +75,7 @@ class RaceBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=QUIET,
+            tree_cls=RaceTree,
             **shards,
         )
         self.settings = settings
@@ -73,6 +84,7 @@ class RaceBot(commands.Bot):
         self.requests = GlobalPacer(limit_from_env())  # Discord's global limit, kept by the bot itself
         install(self.http, self.requests)
         self.outbox = PictureOutbox(self.requests, self.pacer)
+        self.languages = Languages(self)  # who reads which language (bot.i18n)
         self.tables = Tables(self)
         self.leases = LeaseKeeper(self, settings.own_shards, settings.shard_count or 1)
         self.router = Router(self)
@@ -88,6 +100,7 @@ class RaceBot(commands.Bot):
         )
         self.storage.hold_leases_as(self.leases.owner, self.timing.lease_seconds)
         self.add_dynamic_items(Component)
+        await self.tree.set_translator(CommandTranslator())  # commands in each member's language
         for extension in self._extensions:
             await self.load_extension(extension)
         if self.settings.dev_guild_id:

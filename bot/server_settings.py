@@ -102,6 +102,16 @@ WHERE = declare(
 )
 
 
+LANGUAGE = declare(
+    Setting(
+        "language",
+        "The language of the bot's messages in this server (auto: the server's Discord language)",
+        "auto",
+        choices=("auto", "en", "pt-br"),
+    )
+)
+
+
 async def server_value(storage: Storage, guild_id: int, setting: Setting) -> int | str | bool:
     """One setting of one server, as it applies now (raises StorageError like any read)."""
     return setting.read(await storage.get_server_settings(guild_id))

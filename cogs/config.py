@@ -89,6 +89,7 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="This 
         except StorageError:
             await interaction.followup.send(STORAGE_DOWN + " Nothing was changed.", ephemeral=True)
             return
+        await self.bot.languages.refresh(interaction.guild_id, force=True)
         await interaction.followup.send(
             f"✅ `{chosen.key}` is now **{chosen.show(parsed)}**.", ephemeral=True
         )
@@ -119,6 +120,7 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="This 
         except StorageError:
             await interaction.followup.send(STORAGE_DOWN + " Nothing was changed.", ephemeral=True)
             return
+        await self.bot.languages.refresh(interaction.guild_id, force=True)
         await interaction.followup.send(
             f"✅ `{chosen.key}` is back to its default, **{chosen.show(chosen.default)}**.", ephemeral=True
         )

@@ -13,6 +13,7 @@ import logging
 import discord
 
 from bot.games.base import JSON, Action, Decision, IllegalAction
+from bot.i18n import speaking
 from bot.storage import StaleAction, StorageError
 from bot.tables import custom_ids
 from bot.tables.presenter import Outgoing
@@ -111,7 +112,8 @@ async def on_menu_page(table: Table, interaction: discord.Interaction, click: cu
     if table.is_private(decision):
         out = private_message(table, seat)
     else:  # a menu in the channel's prompt
-        prompt = await table.presenter.prompt(table)
+        with speaking(table.language):  # the channel's prompt, paged for the clicker: still public
+            prompt = await table.presenter.prompt(table)
         if prompt is None:
             await reply(interaction, STALE)
             return

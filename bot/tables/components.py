@@ -37,6 +37,7 @@ class Component(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s:.+)
         return cls(item)
 
     async def callback(self, interaction: discord.Interaction) -> None:
+        interaction.client.languages.hear(interaction)  # type: ignore[attr-defined]
         data: Any = interaction.data or {}
         values = data.get("values") if isinstance(data, dict) else None
         values = [str(v) for v in values] if isinstance(values, list) else None

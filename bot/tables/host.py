@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import discord
 
+    from bot.languages import Languages
     from bot.storage import Storage
     from bot.tables.custom_ids import BoardPage
     from bot.tables.global_pacer import PictureOutbox
@@ -25,6 +26,7 @@ class Host(Protocol):
     tables: Tables
     leases: LeaseKeeper  # which games this process drives (several processes on one database)
     stopping: bool  # shutting down: take no new games
+    languages: Languages  # the server's language for public messages, each member's for private ones
 
     def get_channel(self, channel_id: int, /) -> Any: ...
 

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot.games.animation import LIMIT, Animation
+from bot.i18n import _, speaking
 from bot.tables.delivery import TRANSIENT, deliver
 from bot.tables.presenter import Outgoing
 
@@ -54,10 +55,15 @@ async def _follow(table: Table, message: discord.Message | None, out: Outgoing) 
         return
     if message is not None and await _add_to(table, message, out, drawn):
         return
-    title = out.embed.title if out.embed is not None and out.embed.title else "the race"
-    await table.send(
-        Outgoing(content=f"🎞️ Replay of {title}", image=drawn.data, image_name=drawn.filename, alt=drawn.alt)
-    )
+    with speaking(out.language):  # the language of the results it follows
+        title = out.embed.title if out.embed is not None and out.embed.title else _("the race")
+        follow = Outgoing(
+            content=_("🎞️ Replay of {title}", title=title),
+            image=drawn.data,
+            image_name=drawn.filename,
+            alt=drawn.alt,
+        )
+    await table.send(follow)
 
 
 async def _add_to(table: Table, message: discord.Message, out: Outgoing, drawn: Animation) -> bool:

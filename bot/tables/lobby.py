@@ -10,6 +10,7 @@ from typing import Any
 import discord
 
 from bot.games.catalog import Start
+from bot.i18n import speaking
 from bot.storage import StorageError
 from bot.tables import custom_ids, threads
 from bot.tables.components import button, select
@@ -19,6 +20,12 @@ from bot.tables.table import CANCEL_UNSAVED, SAVE_FAILED, Table, message_kwargs,
 
 
 def lobby_message(table: Table, note: str = "") -> Outgoing:
+    """The lobby as the channel sees it, in the server's language."""
+    with speaking(table.language):
+        return _lobby_message(table, note)
+
+
+def _lobby_message(table: Table, note: str = "") -> Outgoing:
     presenter = table.presenter
     capacity = int(table.settings.get("players", table.entry.max_players))
     lines = []
@@ -190,7 +197,9 @@ async def start_game(table: Table, message: discord.Message | None, *, full: boo
         assert table.engine is not None
         # The opening (hands dealt, a grid laid out) is announced like any batch: split by viewer.
         await table.publish(table.engine.opening_events())
-        for out in await table.presenter.snapshot(table):
+        with speaking(table.language):
+            snapshot = await table.presenter.snapshot(table)
+        for out in snapshot:
             await table.send(out)
     table.run()
     return None

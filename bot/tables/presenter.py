@@ -12,12 +12,13 @@ from __future__ import annotations
 import io
 from abc import ABC, abstractmethod
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
 
 from bot.games.base import Decision, Event
+from bot.i18n import Language, current, in_language
 from bot.tables.components import Choice, Controls
 
 if TYPE_CHECKING:
@@ -53,6 +54,15 @@ class Outgoing:
     # A picture that follows this message (a race's replay): drawn off the event loop only after the
     # message is out, then added to it by an edit, or posted after it (bot.tables.later).
     later: Callable[[], Animation] | None = None
+    # The language it was written in (the reader's: see bot.i18n); its buttons and its pictures, made
+    # later, speak it too.
+    language: Language = field(default_factory=current)
+
+    def __post_init__(self) -> None:
+        if self.render is not None:
+            self.render = in_language(self.language, self.render)
+        if self.later is not None:
+            self.later = in_language(self.language, self.later)
 
     def file(self) -> discord.File | None:
         if self.image is None and self.render is not None:

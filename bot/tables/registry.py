@@ -12,6 +12,7 @@ import discord
 
 from bot.games.base import GameError
 from bot.games.catalog import CATALOG, Entry
+from bot.i18n import speaking
 from bot.server_settings import MAX_GAMES, MAX_HOSTED, WHERE
 from bot.storage import StorageError, StoredGame
 from bot.tables import clicks, custom_ids, routing
@@ -382,7 +383,9 @@ class Tables:
         elif table.engine is not None and table.seq == 0:
             await table.publish(table.engine.opening_events())  # stopped before the opening was shown
         elif table.engine is not None:
-            for out in await presenter.snapshot(table):
+            with speaking(table.language):
+                snapshot = await presenter.snapshot(table)
+            for out in snapshot:
                 await table.send(out)
         table.run()
 

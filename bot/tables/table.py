@@ -20,7 +20,9 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import i18n
 from bot.games.base import Action, Decision, Event, Game, SeatResult
+from bot.i18n import Language, _, speaking
 from bot.storage import LeaseLost, PlayerResult, StakeRecord, StorageError
 from bot.tables import custom_ids, later, threads, viewing
 from bot.tables.components import add_controls, button
@@ -127,6 +129,17 @@ class Table:
     def use_thread(self, thread: discord.Thread) -> None:
         self.meta["thread_id"] = thread.id
         self._thread = thread
+
+    # --- who reads what, in which language (bot.i18n) ---------------------------
+
+    @property
+    def language(self) -> Language:
+        """The server's language: every public message of the table is in it."""
+        return self.bot.languages.server(self.guild_id)
+
+    def seat_language(self, seat: int) -> Language:
+        """A player's own language, for their DMs: their Discord client's, else the server's."""
+        return self.bot.languages.person(self.seats[seat].user_id, self.guild_id)
 
     def seat_of(self, user_id: int) -> int | None:
         for index, seat in enumerate(self.seats):
@@ -262,6 +275,8 @@ class Table:
         """Move the game on by one automatic step, one round of AI choices, or one wait for people."""
         self.wake.clear()
         assert self.engine is not None
+        await self.bot.languages.refresh(self.guild_id)  # read again now and then: /config may change it
+        i18n.use(self.language)  # the table's own loop speaks in public
         if self.engine.is_over:
             async with self.lock:
                 await self._finish()
@@ -380,7 +395,8 @@ class Table:
         if self.engine is not None and self.engine.is_over and not self.settled:
             await self.settle()  # results are stored before the final standings are shown (settled says if)
         parts = viewing.split(events, len(self.seats))
-        public = await self.presenter.announce(self, parts.public)
+        with speaking(self.language):
+            public = await self.presenter.announce(self, parts.public)
         for out in public:
             out.seat = None
             message = await self.send(out)
@@ -390,7 +406,9 @@ class Table:
             # Ruling: the game's last word (its final standings) is also posted in the channel it was opened in.
             await self.send_home(dataclasses.replace(public[-1], image=None))
         for seat, own in sorted(parts.private.items()):
-            for out in self.presenter.tell(self, seat, own):
+            with speaking(self.seat_language(seat)):
+                told = self.presenter.tell(self, seat, own)
+            for out in told:
                 out.seat = seat
                 await self.send(out)
         await self.refresh_prompts()
@@ -550,13 +568,16 @@ class Table:
             if isinstance(error, discord.Forbidden) or getattr(error, "code", 0) == 50007:
                 self.dm_closed.add(seat)
                 self.meta["dm_closed"] = sorted(self.dm_closed)
-                await self.send(
-                    Outgoing(
-                        content=f"📪 {self.seats[seat].mention()}, I can't send you direct messages. "
-                        "Press **My hand** in this channel to see your cards and make your picks.",
+                with speaking(self.language):
+                    closed = Outgoing(
+                        content=_(
+                            "📪 {player}, I can't send you direct messages. "
+                            "Press **My hand** in this channel to see your cards and make your picks.",
+                            player=self.seats[seat].mention(),
+                        ),
                         ping=(user_id,),
                     )
-                )
+                await self.send(closed)
             else:
                 log.exception("Could not DM seat %s of game %s", seat, self.game_id)
             return None
@@ -582,7 +603,8 @@ class Table:
             self.meta["deadline"] = self.deadline
             with contextlib.suppress(StorageError):
                 await self.bot.storage.update_game(self.game_id, meta=self.meta)
-        prompt = await self.presenter.prompt(self)
+        with speaking(self.language):
+            prompt = await self.presenter.prompt(self)
         if prompt is None:
             await self._retire_prompt()
         else:
@@ -614,19 +636,25 @@ class Table:
             marker = (decision.player, self.acted[decision.player], decision.kind)
             if marker not in self._dm_sent:
                 self._dm_sent.add(marker)
-                await self._send_dm(
-                    decision.player, self.presenter.private_prompt(self, decision.player, decision)
-                )
+                with speaking(self.seat_language(decision.player)):
+                    secret = self.presenter.private_prompt(self, decision.player, decision)
+                await self._send_dm(decision.player, secret)
 
     def message_kwargs(self, out: Outgoing, *, editing: bool = False, page: int = 0) -> dict[str, Any]:
         """What discord.py sends for ``out``: its decision controls and "My hand" get their ids here."""
+        with speaking(out.language):  # the buttons speak the language of the message they are on
+            return self._message_kwargs(out, editing=editing, page=page)
+
+    def _message_kwargs(self, out: Outgoing, *, editing: bool, page: int) -> dict[str, Any]:
         if out.controls is not None or out.hand_button or out.asks:
             view = out.view or discord.ui.View(timeout=None)
             if out.controls is not None:
                 n = self.acted[out.controls.seat] if self.engine is not None else 0
                 add_controls(view, self.game_id, n, out.controls, page)
             if out.hand_button:
-                view.add_item(button(custom_ids.hand(self.game_id), "My hand", emoji="🃏", row=out.hand_row))
+                view.add_item(
+                    button(custom_ids.hand(self.game_id), _("My hand"), emoji="🃏", row=out.hand_row)
+                )
             for topic, label, emoji in out.asks:
                 view.add_item(
                     button(custom_ids.ask(self.game_id, topic), label, emoji=emoji, row=out.hand_row)

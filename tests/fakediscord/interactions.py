@@ -198,7 +198,7 @@ def interaction_payload(
         "data": data,
         "token": interaction.token,
         "version": 1,
-        "locale": "en-US",
+        "locale": user.locale,
         "entitlements": [],
         "attachment_size_limit": 10 * 1024 * 1024,
         "channel_id": str(channel.id),
@@ -210,8 +210,8 @@ def interaction_payload(
             raise ImpossibleAction(f"{user.name} is not a member of {guild.name}")
         payload.update(
             guild_id=str(guild.id),
-            guild={"id": str(guild.id), "locale": "en-US", "features": []},
-            guild_locale="en-US",
+            guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
+            guild_locale=guild.preferred_locale,
             member=member_payload(guild, member, with_permissions=True),
             app_permissions=str(guild.permissions_of(fake.bot_user)),
             context=0,

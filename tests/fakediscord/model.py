@@ -68,6 +68,7 @@ class FakeUser:
     name: str
     bot: bool = False
     dms_open: bool = True
+    locale: str = "en-US"  # the language of their Discord client, sent with each of their interactions
 
     @property
     def mention(self) -> str:
@@ -122,6 +123,8 @@ class FakeGuild:
         self.channels: list[FakeChannel] = []
         #: Threads, archived and deleted ones included (Discord lists them apart from channels).
         self.threads: list[FakeChannel] = []
+        #: The server's language as Discord has it (only Community servers can change it in Discord).
+        self.preferred_locale = "en-US"
 
     def __repr__(self) -> str:
         return f"<FakeGuild {self.name} id={self.id}>"

@@ -174,7 +174,7 @@ def guild_payload(guild: FakeGuild, *, full: bool = True) -> dict[str, Any]:
         "description": None,
         "banner": None,
         "premium_tier": 0,
-        "preferred_locale": "en-US",
+        "preferred_locale": guild.preferred_locale,
         "public_updates_channel_id": None,
         "nsfw_level": 0,
         "premium_progress_bar_enabled": False,

@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games.catalog import CATALOG
+from bot.languages import Languages
 from bot.tables.pacer import ChannelPacer
 from bot.tables.presenter import Outgoing
 from bot.tables.seats import Seat
@@ -39,6 +40,7 @@ class QuietHost:
     pacer: ChannelPacer = field(default_factory=lambda: ChannelPacer(5, 5.0))
     storage: KeptResults = field(default_factory=KeptResults)
     tables: Any = None
+    languages: Languages = field(default_factory=lambda: Languages(None))
 
     def get_channel(self, channel_id: int) -> Any:
         return None
