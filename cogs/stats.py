@@ -19,7 +19,7 @@ from bot.leaderboard_image import BoardLine, alt_text, render_leaderboard
 from bot.storage import StorageError, period_start
 from bot.tables import custom_ids
 from bot.tables.components import button
-from bot.tables.seats import shown
+from bot.tables.seats import ai_named, shown
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
@@ -145,7 +145,7 @@ class StatsCog(commands.Cog):
                 + " · "
                 + _(
                     "won by **{winners}**",
-                    winners=", ".join(shown(w) for w in row.winners) or _("nobody"),
+                    winners=", ".join(shown(ai_named(w)) for w in row.winners) or _("nobody"),
                 )
                 for row in rows
             ]

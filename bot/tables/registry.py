@@ -175,6 +175,7 @@ class Tables:
                 meta=meta,
             )
             self.by_id[game_id] = table
+        await self.bot.languages.refresh(interaction.guild_id)  # the lobby speaks the server's language
         # The timer first: a lobby whose message could not be posted must still close by itself.
         self._lobby_timers[game_id] = asyncio.create_task(expire_lobby(table, self.bot.timing.lobby_seconds))
         lobby: discord.Message | None
