@@ -171,7 +171,7 @@ def record_embed(name: str, records: list) -> discord.Embed:
         if record.streak > 0:
             streak = _n("{n} win in a row", "{n} wins in a row", record.streak)
         elif record.streak < 0:
-            streak = _n("{n} game without a win", "{n} games without a win", -record.streak)
+            streak = _n("{n} without a win", "{n} without a win", -record.streak)
         else:
             streak = "—"
         lines = [
