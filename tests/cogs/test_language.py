@@ -5,6 +5,7 @@ are checked by each game's tests)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
 
@@ -193,3 +194,31 @@ async def test_in_portuguese_the_shared_commands_and_the_lobby_show_no_english(
     leaks = {text: english_in(text, allowed=names) for text in seen}
     leaked = {text: words for text, words in leaks.items() if words}
     assert leaked == {}, "\n\n".join(f"{words}: {text}" for text, words in leaked.items())
+
+
+async def test_public_messages_caused_by_an_english_members_click_speak_the_servers_portuguese(
+    world: World,
+) -> None:
+    """The start an English-speaking host presses: the lobby's last edit, the thread's link in the
+    channel and the note that a player's DMs are closed are all public, so all in Portuguese."""
+    world = dataclasses.replace(world, where="thread")
+    world.guild.preferred_locale = "pt-BR"
+    alice, carol = world.users["alice"], world.users["carol"]  # carol's DMs are closed
+    async with running_bot(world.fake, world.bot()):
+        lobby = await open_lobby(world, alice)
+        await join(world, lobby, carol)
+        await (await world.fake.click_button(alice, lobby, "Começar")).wait_response()
+        await world.fake.wait_for(lambda: world.fake.threads_in(world.channel), timeout=20, what="the thread")
+        thread = world.fake.threads_in(world.channel)[0]
+        await world.fake.wait_for_message(lambda m: "📪" in m.text, channel=thread, timeout=20)
+        closed = next(m for m in world.fake.channel_messages(thread) if "📪" in m.text)
+        assert closed.text.startswith(f"📪 {carol.mention}, não consigo te mandar mensagem direta.")
+        channel = text_of(world.fake.channel_messages(world.channel))
+        assert "A partida começou." in channel
+        assert f"🧵 A partida #1 de Hot Streak está rolando em <#{thread.id}>." in channel
+        # An English member's private answer stays English, and names the command as their Discord does.
+        ix = await world.fake.slash(world.users["bob"], world.channel, "hotstreak status")
+        assert await private(ix) == "No Hot Streak game in this channel. Start one with `/hotstreak start`."
+        world.users["bob"].locale = "pt-BR"
+        ix = await world.fake.slash(world.users["bob"], world.channel, "hotstreak status")
+        assert "Comece uma com `/hotstreak iniciar`." in await private(ix)
