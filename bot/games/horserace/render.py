@@ -56,6 +56,7 @@ ODDS_BAR_W = 78
 LABEL_CX = LANES_X - LABEL_W // 2  # centre of the horse-number badges left of the lanes
 CHIP_H = 32
 CHIPS_RIGHT = LANES_X - LABEL_W - 4  # holder chips are right-aligned against the badges
+TITLE_W = 400  # the game's and the board's titles, top left
 
 TURF = (20, 83, 45)
 TURF_DARK = (14, 60, 33)
@@ -129,7 +130,7 @@ def _background(moves: tuple[int, ...], title: str, language: Language) -> Image
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, HEADER), fill=TURF_DARK)
     draw.text(
-        (MARGIN, 7), fit_text(game_title().upper(), _font(26, True), 400), font=_font(26, True), fill=GOLD
+        (MARGIN, 7), fit_text(game_title().upper(), _font(26, True), TITLE_W), font=_font(26, True), fill=GOLD
     )
     draw.text((MARGIN, 38), fit_text(title, _font(22), 400), font=_font(22), fill=CHALK)
     for horse, length in zip(HORSES, moves, strict=True):
@@ -305,9 +306,24 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
         text = _("Before the first race")
     if view.get("last_race") and view["phase"] != "over":
         text = _("{race} - last race", race=text)
-    draw.text((WIDTH // 2 + 20, HEADER // 2), text, font=_font(30, True), fill=CHALK, anchor="mm")
-    # the jackpot badge
+    # Between the titles on the left and the jackpot badge, smaller type if a language needs the room.
     right = WIDTH - MARGIN
+    left = MARGIN + max(
+        _font(26, True).getlength(fit_text(game_title().upper(), _font(26, True), TITLE_W)),
+        _font(22).getlength(fit_text(board_title(view["board"]), _font(22), TITLE_W)),
+    )
+    room = right - 260 - left - 32
+    size = next((size for size in (30, 28, 26, 24) if _font(size, True).getlength(text) <= room), 22)
+    half = min(room, _font(size, True).getlength(text)) / 2
+    centre = min(max(WIDTH // 2 + 20, left + 16 + half), right - 260 - 16 - half)
+    draw.text(
+        (centre, HEADER // 2),
+        fit_text(text, _font(size, True), room),
+        font=_font(size, True),
+        fill=CHALK,
+        anchor="mm",
+    )
+    # the jackpot badge
     draw.rounded_rectangle(
         (right - 260, 9, right, HEADER - 9), radius=14, fill=GOLD, outline=GOLD_DARK, width=3
     )
