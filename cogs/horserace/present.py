@@ -25,8 +25,9 @@ from bot.games.horserace.settings import DEFAULT_BANK
 from bot.games.horserace.symbols import emoji_name, unicode
 from bot.games.odds import Odds, odds_for
 from bot.games.replay_log import ReplayLog
+from bot.i18n import N_, _, _n
+from bot.i18n.formatting import money, number, signed
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
-from bot.words import count
 
 if TYPE_CHECKING:
     from bot.tables.table import Table
@@ -36,7 +37,7 @@ ODDS_WAIT = 0.2
 """Seconds a board waits for its odds. Exact odds take milliseconds (the first pre-race table of a board
 about 10 ms); on a bot too busy to give them in time the picture goes out without them rather than wait,
 and the computation carries on in its thread to fill the cache for the next roll."""
-RULES = """\
+RULES = N_("""\
 **Goal:** hold the card of the horse that reaches the Champion Circle first, and end with the most money.
 **Each race:** everyone pays the entry fee into the jackpot; all cards are dealt face up (2 per horse with \
 fewer than 7 players, otherwise 4).
@@ -49,21 +50,38 @@ the jackpot per card (whole dollars, the rest stays for the next race).
 **The end:** after the chosen number of races, when a player goes broke (that race is the last), or after the \
 chosen minutes. Most money wins. Anyone who must pay more than they have pays what they have.
 **Here:** press **Roll** on your turn (or let the bot roll for everyone with `rolls: auto`); a player who \
-doesn't roll before the deadline is rolled for."""
+doesn't roll before the deadline is rolled for.""")
+PHASES = {
+    "scratch": N_("scratch round"),
+    "race": N_("racing"),
+    "between": N_("between races"),
+    "over": N_("game over"),
+}
+"""The engine's phases as /horserace status names them."""
 
 
 class HorseRacePresenter(Presenter):
     def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
         s = table.settings
-        end = {
-            "races": f"after {count(int(s.get('races', 5)), 'race')}",
-            "broke": "when someone goes broke",
-            "minutes": f"after {s.get('minutes', 30)} minutes",
-        }[s.get("end", "races")]
+        mode = s.get("end", "races")
+        if mode == "broke":
+            end = _("when someone goes broke")
+        elif mode == "minutes":
+            end = _n("after {n} minute", "after {n} minutes", int(s.get("minutes", 30)))
+        else:
+            end = _n("after {n} race", "after {n} races", int(s.get("races", 5)))
+        rolls = _("auto") if s.get("rolls", "manual") == "auto" else _("manual")
         return [
-            ("Bank / fee", f"${s.get('bank', DEFAULT_BANK)} / ${s.get('fee', 1)}"),
-            ("Ends", end),
-            ("Rolls", f"{s.get('rolls', 'manual')} · {table.pace:g} s pace"),
+            (
+                _("Bank / fee"),
+                _(
+                    "{bank} / {fee}",
+                    bank=money(int(s.get("bank", DEFAULT_BANK))),
+                    fee=money(int(s.get("fee", 1))),
+                ),
+            ),
+            (_("Ends"), end),
+            (_("Rolls"), _("{rolls} · {pace} s pace", rolls=rolls, pace=number(table.pace))),
         ]
 
     # --- what the channel sees ---------------------------------------------------
@@ -84,7 +102,7 @@ class HorseRacePresenter(Presenter):
         lines = list(self._log(table))
         turn = view["turn"]
         out = Outgoing(
-            content="\n".join(lines) or "The dice are ready.",
+            content="\n".join(lines) or _("The dice are ready."),
             image=image,
             alt=alt_text(view, odds=chances),
         )
@@ -92,8 +110,12 @@ class HorseRacePresenter(Presenter):
         # A Roll button only for a person who rolls by hand (not an AI, not rolls the table takes itself).
         decision = next((d for d in table.human_pending() if d.player == turn), None)
         if not finished and turn is not None and decision is not None:
-            out.content += f"\n🎲 {table.seats[turn].mention()} to roll · deadline {table.deadline_mark()}"
-            out.controls = Controls(turn, decision.kind, (Choice(0, "Roll", style="primary", emoji="🎲"),))
+            out.content += "\n" + _(
+                "🎲 {who} to roll · deadline {deadline}",
+                who=table.seats[turn].mention(),
+                deadline=table.deadline_mark(),
+            )
+            out.controls = Controls(turn, decision.kind, (Choice(0, _("Roll"), style="primary", emoji="🎲"),))
         return f"board:{view['race']}", out
 
     def private_prompt(self, table: Table, seat: int, decision: Decision) -> Outgoing:
@@ -101,8 +123,12 @@ class HorseRacePresenter(Presenter):
 
     def hand(self, table: Table, seat: int) -> Outgoing:
         view = table.seat_view(seat)
-        held = ", ".join(str(h) for h in sorted(view["hands"][seat])) or "no cards (sitting out)"
-        return Outgoing(content=f"Your horses this race: {held}. Cash: ${view['cash'][seat]}.")
+        held = ", ".join(str(h) for h in sorted(view["hands"][seat])) or _("no cards (sitting out)")
+        return Outgoing(
+            content=_(
+                "Your horses this race: {horses}. Cash: {cash}.", horses=held, cash=money(view["cash"][seat])
+            )
+        )
 
     async def announce(self, table: Table, events: list[Event]) -> list[Outgoing]:
         names = [seat.shown for seat in table.seats]  # as message text (the board image draws _names)
@@ -145,39 +171,45 @@ class HorseRacePresenter(Presenter):
 
     def _setup_embed(self, data: dict[str, Any], names: list[str], line: str) -> discord.Embed:
         embed = discord.Embed(
-            title=f"🏇 Race {data['race']}", description=line, colour=discord.Colour.dark_green()
+            title=_("🏇 Race {race}", race=data["race"]), description=line, colour=discord.Colour.dark_green()
         )
         hands = [
             f"**{names[int(seat)]}**: {' '.join(horse_text(h) for h in sorted(horses)) or '—'}"
             for seat, horses in data["hands"].items()
         ]
-        embed.add_field(name="Cards (face up)", value="\n".join(hands)[:1024], inline=False)
+        embed.add_field(name=_("Cards (face up)"), value="\n".join(hands)[:1024], inline=False)
         return embed
 
     def _win_embed(self, data: dict[str, Any], names: list[str], line: str) -> discord.Embed:
         embed = discord.Embed(
-            title=f"🏆 Horse {data['horse']} wins race {data['race']}!", colour=discord.Colour.gold()
+            title=_("🏆 Horse {horse} wins race {race}!", horse=data["horse"], race=data["race"]),
+            colour=discord.Colour.gold(),
         )
         embed.description = line
-        payouts = [f"**{names[int(seat)]}** +${amount}" for seat, amount in data["payouts"].items()]
+        payouts = [f"**{names[int(seat)]}** {signed(amount)}" for seat, amount in data["payouts"].items()]
         embed.add_field(
-            name="Jackpot split", value="\n".join(payouts) or "Nobody held this horse.", inline=False
+            name=_("Jackpot split"), value="\n".join(payouts) or _("Nobody held this horse."), inline=False
         )
         if data["remainder"]:
-            embed.add_field(name="Carried over", value=f"${data['remainder']}")
+            embed.add_field(name=_("Carried over"), value=money(data["remainder"]))
         return embed
 
     def _standings_embed(self, data: dict[str, Any], names: list[str]) -> discord.Embed:
         lines = [
-            f"{place_mark(row['place'])} **{names[row['seat']]}** ${row['cash']}" for row in data["standings"]
+            f"{place_mark(row['place'])} **{names[row['seat']]}** {money(row['cash'])}"
+            for row in data["standings"]
         ]
         winners = [names[row["seat"]] for row in data["standings"] if row["won"]]
         embed = discord.Embed(
-            title=f"🏁 Final standings after {count(data['races'], 'race')}",
+            title=_n(
+                "🏁 Final standings after {n} race", "🏁 Final standings after {n} races", int(data["races"])
+            ),
             description="\n".join(lines),
             colour=discord.Colour.gold(),
         )
-        embed.add_field(name="Winner" if len(winners) == 1 else "Winners (tied)", value=", ".join(winners))
+        embed.add_field(
+            name=_("Winner") if len(winners) == 1 else _("Winners (tied)"), value=", ".join(winners)
+        )
         return embed
 
     async def snapshot(self, table: Table) -> list[Outgoing]:
@@ -185,28 +217,47 @@ class HorseRacePresenter(Presenter):
             return []  # a new game: the first race's setup message says it all
         view = table.public_view()
         hands = [
-            f"**{seat.shown}**: {', '.join(str(h) for h in sorted(view['hands'][i])) or '—'} · ${view['cash'][i]}"
+            f"**{seat.shown}**: {', '.join(str(h) for h in sorted(view['hands'][i])) or '—'} · "
+            + money(view["cash"][i])
             for i, seat in enumerate(table.seats)
         ]
-        race = f"Race {view['race']}" + (f" of {view['races']}" if view["races"] else "")
-        text = (
-            f"🏇 **{self.title}** · {race if view['race'] else 'about to start'} · jackpot ${view['jackpot']}"
+        if not view["race"]:
+            race = _("about to start")
+        elif view["races"]:
+            race = _("Race {race} of {races}", race=view["race"], races=view["races"])
+        else:
+            race = _("Race {race}", race=view["race"])
+        # The title as the catalog gives it, translated (the catalog marks it for translation).
+        title = _(self.entry.title)
+        text = _(
+            "🏇 **{title}** · {race} · jackpot {jackpot}",
+            title=title,
+            race=race,
+            jackpot=money(view["jackpot"]),
         )
         return [Outgoing(content=text + "\n" + "\n".join(hands))]
 
     def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
-        return "🎲 Rolled."
+        return _("🎲 Rolled.")
 
     def status_lines(self, table: Table) -> list[str]:
         view = table.public_view()
         turn = view["turn"]
-        lines = [f"Race {view['race']} · {view['phase']} · jackpot ${view['jackpot']}"]
+        phase = _(PHASES[view["phase"]]) if view["phase"] in PHASES else view["phase"]
+        lines = [
+            _(
+                "Race {race} · {phase} · jackpot {jackpot}",
+                race=view["race"],
+                phase=phase,
+                jackpot=money(view["jackpot"]),
+            )
+        ]
         if turn is not None:
-            lines.append(f"{table.seats[turn].shown} to roll")
+            lines.append(_("{who} to roll", who=table.seats[turn].shown))
         return lines
 
     def rules_text(self) -> str:
-        return RULES
+        return _(RULES)
 
 
 def horse_text(horse: int) -> str:
@@ -226,7 +277,7 @@ def _draw_replay(replay: ReplayLog) -> Animation:
 async def _odds(view: dict[str, Any]) -> Odds | None:
     """The board's exact odds, or None if they are not ready within ``ODDS_WAIT`` (see there)."""
     work = asyncio.ensure_future(asyncio.to_thread(odds_for, "horserace", view))
-    done, _ = await asyncio.wait({work}, timeout=ODDS_WAIT)
+    done, _pending = await asyncio.wait({work}, timeout=ODDS_WAIT)
     if not done:
         work.add_done_callback(
             lambda task: task.cancelled() or task.exception()

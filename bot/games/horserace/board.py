@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +28,13 @@ class Board:
     name: str
     title: str
     moves: dict[int, int]
+    titles: dict[str, str] = field(default_factory=dict)  # the title in other languages ("pt-BR": ...)
 
     def to_json(self) -> dict[str, Any]:
-        return {"name": self.name, "title": self.title, "moves": {str(h): m for h, m in self.moves.items()}}
+        data: dict[str, Any] = {"name": self.name, "title": self.title}
+        if self.titles:
+            data["titles"] = dict(self.titles)
+        return data | {"moves": {str(h): m for h, m in self.moves.items()}}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Board:
@@ -76,6 +80,11 @@ def parse_board(data: Any, source: str, expect_name: str | None) -> Board:
     title = data.get("title", name)
     if not isinstance(title, str):
         raise ContentError(f"{source}: field 'title' must be a string")
+    titles = data.get("titles", {})
+    if not isinstance(titles, dict) or not all(
+        isinstance(k, str) and isinstance(v, str) and v for k, v in titles.items()
+    ):
+        raise ContentError(f"{source}: field 'titles' must map language codes to non-empty titles")
     moves_raw = data.get("moves")
     if not isinstance(moves_raw, dict):
         raise ContentError(f"{source}: field 'moves' must be an object mapping '2'..'12' to move counts")
@@ -96,4 +105,4 @@ def parse_board(data: Any, source: str, expect_name: str | None) -> Board:
                 f"{source}: field 'moves.{horse}' must be a whole number from 1 to {MAX_MOVES}, got {value!r}"
             )
         moves[horse] = value
-    return Board(name=name, title=title, moves=moves)
+    return Board(name=name, title=title, moves=moves, titles=dict(titles))

@@ -388,6 +388,7 @@ class HorseRace(Game):
             "board": {
                 "name": self.board.name,
                 "title": self.board.title,
+                "titles": dict(self.board.titles),
                 "moves": {str(h): m for h, m in self.board.moves.items()},
             },
             "positions": {str(h): p for h, p in self.track.positions.items()},

@@ -1,6 +1,7 @@
 """One-line narration of the engine's events, for the channel and the game log.
 
-Seats are shown 1-based ("Seat 1" is seat 0) unless the host passes the players' names.
+Seats are shown 1-based ("Seat 1" is seat 0) unless the host passes the players' names. Every
+sentence is in the current language (``bot.i18n``): the host picks it, the narration only reads it.
 """
 
 from __future__ import annotations
@@ -9,24 +10,29 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from bot.games.base import Event
+from bot.i18n import _, _n
+from bot.i18n.formatting import money
 
 DIE_FACES = "⚀⚁⚂⚃⚄⚅"
 
 
 def seat_name(seat: int | None, names: Sequence[str] | None = None) -> str:
     if seat is None:
-        return "The table"
+        return _("The table")
     if names is not None and 0 <= seat < len(names):
         return names[seat]
-    return f"Seat {seat + 1}"
+    return _("Seat {number}", number=seat + 1)
 
 
 def dice_text(dice: Sequence[int]) -> str:
     return " ".join(DIE_FACES[d - 1] for d in dice) + f" ({sum(dice)})"
 
 
-def money(amount: int) -> str:
-    return f"${amount}"
+def joined(names: Sequence[str]) -> str:
+    """``Ann``, ``Ann and Bob``, ``Ann, Bob and Cid``."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def narrate(event: Event, names: Sequence[str] | None = None) -> str:
@@ -41,69 +47,129 @@ Namer = Callable[[int | None], str]
 
 
 def _race_setup(d: dict[str, Any], name: Namer) -> str:
-    of = f" of {d['races']}" if d.get("races") else ""
-    carried = f", {money(d['carried'])} carried over" if d["carried"] else ""
-    return (
-        f"Race {d['race']}{of}: {name(d['dealer'])} deals {d['deck']} cards; "
-        f"entry fees in{carried}, jackpot {money(d['jackpot'])}."
+    race = (
+        _("Race {race} of {races}", race=d["race"], races=d["races"])
+        if d.get("races")
+        else _("Race {race}", race=d["race"])
     )
+    deals = _n(
+        "{dealer} deals {n} card", "{dealer} deals {n} cards", int(d["deck"]), dealer=name(d["dealer"])
+    )
+    if d["carried"]:
+        fees = _(
+            "entry fees in, {carried} carried over, jackpot {jackpot}.",
+            carried=money(d["carried"]),
+            jackpot=money(d["jackpot"]),
+        )
+    else:
+        fees = _("entry fees in, jackpot {jackpot}.", jackpot=money(d["jackpot"]))
+    return f"{race}: {deals}; {fees}"
 
 
 def _scratch(d: dict[str, Any], name: Namer) -> str:
-    return (
-        f"{name(d['roller'])} rolls {dice_text(d['dice'])}: horse {d['horse']} is scratched "
-        f"into slot x{d['multiplier']} (rolling it costs {money(d['penalty'])})."
+    return _(
+        "{who} rolls {dice}: horse {horse} is scratched into slot x{multiplier} (rolling it costs {penalty}).",
+        who=name(d["roller"]),
+        dice=dice_text(d["dice"]),
+        horse=d["horse"],
+        multiplier=d["multiplier"],
+        penalty=money(d["penalty"]),
     )
 
 
 def _scratch_reroll(d: dict[str, Any], name: Namer) -> str:
-    return f"{name(d['roller'])} rolls {dice_text(d['dice'])}: horse {d['horse']} is already scratched, next player rolls."
+    return _(
+        "{who} rolls {dice}: horse {horse} is already scratched, next player rolls.",
+        who=name(d["roller"]),
+        dice=dice_text(d["dice"]),
+        horse=d["horse"],
+    )
 
 
 def _sit_out(d: dict[str, Any], name: Namer) -> str:
-    short = "" if d["paid"] == d["due"] else f" (all they had, of {money(d['due'])})"
-    return f"{name(d['seat'])} has no cards left, pays {money(d['paid'])}{short} and sits out this race."
+    if d["paid"] == d["due"]:
+        return _(
+            "{who} has no cards left, pays {paid} and sits out this race.",
+            who=name(d["seat"]),
+            paid=money(d["paid"]),
+        )
+    return _(
+        "{who} has no cards left, pays {paid} (all they had, of {due}) and sits out this race.",
+        who=name(d["seat"]),
+        paid=money(d["paid"]),
+        due=money(d["due"]),
+    )
 
 
 def _broke(d: dict[str, Any], name: Namer) -> str:
-    return f"{name(d['seat'])} is out of money and surrenders their cards: this is the last race."
+    return _("{who} is out of money and surrenders their cards: this is the last race.", who=name(d["seat"]))
 
 
 def _race_start(d: dict[str, Any], name: Namer) -> str:
     horses = ", ".join(str(h) for h in d["scratched"])
-    return f"They're off! Scratched: {horses}. {name(d['first'])} rolls first."
+    return _("They're off! Scratched: {horses}. {who} rolls first.", horses=horses, who=name(d["first"]))
 
 
 def _roll(d: dict[str, Any], name: Namer) -> str:
-    who = name(d["roller"])
+    said = {"who": name(d["roller"]), "dice": dice_text(d["dice"]), "horse": d["horse"]}
     if d["scratched"]:
         if d["roller"] is None:
-            return f"{who} rolls {dice_text(d['dice'])}: scratched horse {d['horse']}, nobody pays."
-        short = "" if d["paid"] == d["due"] else f" (all they had, of {money(d['due'])})"
-        return f"{who} rolls {dice_text(d['dice'])}: scratched horse {d['horse']} (x{d['multiplier']}), pays {money(d['paid'])}{short}."
+            return _("{who} rolls {dice}: scratched horse {horse}, nobody pays.", **said)
+        said |= {"multiplier": d["multiplier"], "paid": money(d["paid"])}
+        if d["paid"] == d["due"]:
+            return _("{who} rolls {dice}: scratched horse {horse} (x{multiplier}), pays {paid}.", **said)
+        return _(
+            "{who} rolls {dice}: scratched horse {horse} (x{multiplier}), pays {paid} (all they had, of {due}).",
+            **said,
+            due=money(d["due"]),
+        )
     if d["to"] >= d["moves"]:
-        return f"{who} rolls {dice_text(d['dice'])}: horse {d['horse']} gallops into the Champion Circle!"
-    return f"{who} rolls {dice_text(d['dice'])}: horse {d['horse']} moves to {d['to']} of {d['moves']}."
+        return _("{who} rolls {dice}: horse {horse} gallops into the Champion Circle!", **said)
+    return _(
+        "{who} rolls {dice}: horse {horse} moves to {to} of {moves}.", **said, to=d["to"], moves=d["moves"]
+    )
 
 
 def _race_won(d: dict[str, Any], name: Namer) -> str:
     payouts = d["payouts"]
     if not payouts:
-        return f"Horse {d['horse']} wins race {d['race']}, but nobody holds its card: the {money(d['jackpot'])} jackpot stays."
+        return _(
+            "Horse {horse} wins race {race}, but nobody holds its card: the {jackpot} jackpot stays.",
+            horse=d["horse"],
+            race=d["race"],
+            jackpot=money(d["jackpot"]),
+        )
     winners = ", ".join(f"{name(int(seat))} {money(amount)}" for seat, amount in payouts.items())
-    left = f"; {money(d['remainder'])} stays in the pot" if d["remainder"] else ""
-    return f"Horse {d['horse']} wins race {d['race']}! {money(d['share'])} per card: {winners}{left}."
+    said = {"horse": d["horse"], "race": d["race"], "share": money(d["share"]), "winners": winners}
+    if d["remainder"]:
+        return _(
+            "Horse {horse} wins race {race}! {share} per card: {winners}; {left} stays in the pot.",
+            **said,
+            left=money(d["remainder"]),
+        )
+    return _("Horse {horse} wins race {race}! {share} per card: {winners}.", **said)
 
 
 def _time_up(d: dict[str, Any], name: Namer) -> str:
-    return "Time is up: this race is the last." if d["finishing"] else "Time is up."
+    return _("Time is up: this race is the last.") if d["finishing"] else _("Time is up.")
 
 
 def _game_over(d: dict[str, Any], name: Namer) -> str:
     top = [s for s in d["standings"] if s["won"]]
-    who = " and ".join(name(s["seat"]) for s in top)
-    verb = "win" if len(top) > 1 else "wins"
-    return f"Game over after {d['races']} race(s): {who} {verb} with {money(top[0]['cash'])}."
+    said = {"who": joined([name(s["seat"]) for s in top]), "cash": money(top[0]["cash"])}
+    if len(top) > 1:
+        return _n(
+            "Game over after {n} race: {who} win with {cash}.",
+            "Game over after {n} races: {who} win with {cash}.",
+            int(d["races"]),
+            **said,
+        )
+    return _n(
+        "Game over after {n} race: {who} wins with {cash}.",
+        "Game over after {n} races: {who} wins with {cash}.",
+        int(d["races"]),
+        **said,
+    )
 
 
 _TELLERS: dict[str, Callable[[dict[str, Any], Namer], str]] = {

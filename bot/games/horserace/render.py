@@ -3,9 +3,10 @@
 Lanes run left to right and all end at the Champion Circle. Every lane spans the whole width, its
 squares as wide as its length allows (horse 2's three squares are wide, horse 7's seventeen narrow),
 so a token's place along its lane is how far through its race it is, and no part of the picture is
-left empty. Right of the finish line each horse's row shows its chance to win when odds are given. The lanes, labels and frames depend only on the board, so
-they are drawn once per layout and cached; each frame draws the tokens, scratches, dice and
-money on a copy.
+left empty. Right of the finish line each horse's row shows its chance to win when odds are given. The lanes, labels and frames depend only on the board (and the
+language of their words), so they are drawn once per layout and language and cached; each frame
+draws the tokens, scratches, dice and money on a copy. Every word is in the current language
+(``bot.i18n``), read at draw time.
 """
 
 from __future__ import annotations
@@ -17,11 +18,14 @@ from typing import Any
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.games import catalog
 from bot.games.horserace.board import HORSES
-from bot.games.horserace.narration import seat_name
+from bot.games.horserace.narration import joined, seat_name
 from bot.games.horserace.scratch import MULTIPLIERS
 from bot.games.odds import Odds
 from bot.games.text_fit import fit_text
+from bot.i18n import Language, _, _n, current
+from bot.i18n.formatting import money
 from bot.paths import FONT_BOLD, FONT_REGULAR
 
 # Discord shows the picture about 520 px wide, so sizes are chosen for that: text that matters is
@@ -52,6 +56,7 @@ ODDS_BAR_W = 78
 LABEL_CX = LANES_X - LABEL_W // 2  # centre of the horse-number badges left of the lanes
 CHIP_H = 32
 CHIPS_RIGHT = LANES_X - LABEL_W - 4  # holder chips are right-aligned against the badges
+TITLE_W = 400  # the game's and the board's titles, top left
 
 TURF = (20, 83, 45)
 TURF_DARK = (14, 60, 33)
@@ -108,12 +113,25 @@ def _slot_x(horse_moves: int, position: int, cell: float | None = None) -> int:
 # --- the static background ---------------------------------------------------
 
 
+def game_title() -> str:
+    """The game's name as the bot's catalog gives it, in the current language."""
+    return _(catalog.entry("horserace").title)
+
+
+def board_title(board: dict[str, Any]) -> str:
+    """The layout's title in the current language (its ``titles``), else as written."""
+    return str((board.get("titles") or {}).get(current()) or board.get("title", board["name"]))
+
+
 @lru_cache(maxsize=8)
-def _background(moves: tuple[int, ...], title: str) -> Image.Image:
+def _background(moves: tuple[int, ...], title: str, language: Language) -> Image.Image:
+    """``language`` is part of the cache key: the labels drawn here are words."""
     image = Image.new("RGB", (WIDTH, HEIGHT), TURF)
     draw = ImageDraw.Draw(image)
     draw.rectangle((0, 0, WIDTH, HEADER), fill=TURF_DARK)
-    draw.text((MARGIN, 7), "THE HORSE RACE GAME", font=_font(26, True), fill=GOLD)
+    draw.text(
+        (MARGIN, 7), fit_text(game_title().upper(), _font(26, True), TITLE_W), font=_font(26, True), fill=GOLD
+    )
     draw.text((MARGIN, 38), fit_text(title, _font(22), 400), font=_font(22), fill=CHALK)
     for horse, length in zip(HORSES, moves, strict=True):
         y = _lane_y(horse)
@@ -143,7 +161,7 @@ def _background(moves: tuple[int, ...], title: str) -> Image.Image:
     draw.rounded_rectangle(CIRCLE_BOX, radius=18, fill=TURF_DARK, outline=GOLD, width=4)
     # the panel: four scratch slots, the dice, the table
     draw.rounded_rectangle((MARGIN, PANEL_Y, WIDTH - MARGIN, PANEL_Y + PANEL_H), radius=12, fill=PANEL)
-    draw.text((MARGIN + 14, PANEL_Y + 10), "SCRATCHES", font=_font(22, True), fill=GOLD)
+    draw.text((MARGIN + 14, PANEL_Y + 10), _("SCRATCHES"), font=_font(22, True), fill=GOLD)
     for slot, mult in enumerate(MULTIPLIERS, start=1):
         x = _scratch_slot_x(slot)
         draw.rounded_rectangle((x, SLOT_TOP, x + SLOT_W, SLOT_BOTTOM), radius=10, outline=GOLD_DARK, width=2)
@@ -152,7 +170,7 @@ def _background(moves: tuple[int, ...], title: str) -> Image.Image:
         draw.ellipse(
             (x + SLOT_W // 2 - 26, cy - 26, x + SLOT_W // 2 + 26, cy + 26), outline=GOLD_DARK, width=2
         )
-    draw.text((DICE_X, PANEL_Y + 10), "LAST ROLL", font=_font(22, True), fill=GOLD)
+    draw.text((DICE_X, PANEL_Y + 10), _("LAST ROLL"), font=_font(22, True), fill=GOLD)
     draw.line((DICE_X - 16, PANEL_Y + 14, DICE_X - 16, PANEL_Y + PANEL_H - 14), fill=TURF, width=2)
     draw.line((STATUS_X - 16, PANEL_Y + 14, STATUS_X - 16, PANEL_Y + PANEL_H - 14), fill=TURF, width=2)
     return image
@@ -171,10 +189,6 @@ def _draw_badge(
     cx, cy = LABEL_CX, y + LANE_H // 2
     draw.ellipse((cx - 20, cy - 20, cx + 20, cy + 20), fill=fill, outline=outline, width=width)
     draw.text((cx, cy), str(horse), font=_font(22, True), fill=ink, anchor="mm")
-
-
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
 
 
 SLOT_W, SLOT_GAP = 90, 8
@@ -209,7 +223,7 @@ def render_board(view: dict[str, Any], *, odds: Odds | None = None) -> bytes:
 def board_image(view: dict[str, Any], *, odds: Odds | None = None) -> Image.Image:
     """The board as a palette image (what ``render_board`` encodes; replays reuse it)."""
     moves = tuple(int(view["board"]["moves"][str(h)]) for h in HORSES)
-    image = _background(moves, str(view["board"].get("title", view["board"]["name"]))).copy()
+    image = _background(moves, board_title(view["board"]), current()).copy()
     draw = ImageDraw.Draw(image)
     names: Sequence[str] | None = view.get("names")
     scratched = {entry["horse"]: entry for entry in view["scratched"]}
@@ -250,7 +264,7 @@ def board_image(view: dict[str, Any], *, odds: Odds | None = None) -> Image.Imag
         )
         cx = ODDS_BAR_X + 22
         _draw_token(draw, cx, y + LANE_H // 2, int(winner), radius=19, ring=GOLD)
-        draw.text((cx + 30, y + LANE_H // 2), "WINNER", font=_font(22, True), fill=GOLD, anchor="lm")
+        draw.text((cx + 30, y + LANE_H // 2), _("WINNER"), font=_font(22, True), fill=GOLD, anchor="lm")
     _draw_scratch_slots(draw, view["scratched"], last)
     _draw_dice(draw, last, names)
     _draw_status(draw, view, names, use_names)
@@ -283,20 +297,38 @@ def _draw_odds(draw: ImageDraw.ImageDraw, y: int, horse: int, odds: Odds) -> Non
 def _draw_header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     race = view["race"]
     if race:
-        of = f" of {view['races']}" if view.get("races") else ""
-        text = f"Race {race}{of}"
+        text = (
+            _("Race {race} of {races}", race=race, races=view["races"])
+            if view.get("races")
+            else _("Race {race}", race=race)
+        )
     else:
-        text = "Before the first race"
+        text = _("Before the first race")
     if view.get("last_race") and view["phase"] != "over":
-        text += " - last race"
-    draw.text((WIDTH // 2 + 20, HEADER // 2), text, font=_font(30, True), fill=CHALK, anchor="mm")
-    # the jackpot badge
+        text = _("{race} - last race", race=text)
+    # Between the titles on the left and the jackpot badge, smaller type if a language needs the room.
     right = WIDTH - MARGIN
+    left = MARGIN + max(
+        _font(26, True).getlength(fit_text(game_title().upper(), _font(26, True), TITLE_W)),
+        _font(22).getlength(fit_text(board_title(view["board"]), _font(22), TITLE_W)),
+    )
+    room = right - 260 - left - 32
+    size = next((size for size in (30, 28, 26, 24) if _font(size, True).getlength(text) <= room), 22)
+    half = min(room, _font(size, True).getlength(text)) / 2
+    centre = min(max(WIDTH // 2 + 20, left + 16 + half), right - 260 - 16 - half)
+    draw.text(
+        (centre, HEADER // 2),
+        fit_text(text, _font(size, True), room),
+        font=_font(size, True),
+        fill=CHALK,
+        anchor="mm",
+    )
+    # the jackpot badge
     draw.rounded_rectangle(
         (right - 260, 9, right, HEADER - 9), radius=14, fill=GOLD, outline=GOLD_DARK, width=3
     )
-    draw.text((right - 242, HEADER // 2), "JACKPOT", font=_font(22, True), fill=INK, anchor="lm")
-    draw.text((right - 16, HEADER // 2), f"${view['jackpot']}", font=_font(34, True), fill=INK, anchor="rm")
+    draw.text((right - 242, HEADER // 2), _("JACKPOT"), font=_font(22, True), fill=INK, anchor="lm")
+    draw.text((right - 16, HEADER // 2), money(view["jackpot"]), font=_font(34, True), fill=INK, anchor="rm")
 
 
 def _holders(hands: Sequence[Sequence[int]]) -> dict[int, list[int]]:
@@ -334,7 +366,12 @@ def _chips_show_names(
 
 
 def _chip_label(seat: int, names: Sequence[str] | None, use_names: bool) -> str:
-    return _short_name(seat, names) if use_names else f"P{seat + 1}"
+    return _short_name(seat, names) if use_names else _player_code(seat)
+
+
+def _player_code(seat: int) -> str:
+    """A seat in two characters, where a name does not fit: "P3" (player 3)."""
+    return _("P{number}", number=seat + 1)
 
 
 def _draw_holders(
@@ -358,7 +395,7 @@ def _short_name(seat: int, names: Sequence[str] | None) -> str:
     if names is not None and 0 <= seat < len(names):
         name = names[seat]
         return name if len(name) <= 5 else name[:4] + "."
-    return f"P{seat + 1}"
+    return _player_code(seat)
 
 
 def _draw_scratched_lane(
@@ -372,8 +409,9 @@ def _draw_scratched_lane(
     )
     font = _font(22, True)
     room = FINISH_X - start - 12
-    label = f"SCRATCHED  x{entry['multiplier']}"
-    for shorter in (f"OUT x{entry['multiplier']}", f"x{entry['multiplier']}"):
+    multiplier = entry["multiplier"]
+    label = _("SCRATCHED  x{multiplier}", multiplier=multiplier)
+    for shorter in (_("OUT x{multiplier}", multiplier=multiplier), f"x{multiplier}"):
         if draw.textlength(label, font=font) <= room:
             break
         label = shorter
@@ -434,7 +472,7 @@ def _draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, value: int) 
 
 def _draw_dice(draw: ImageDraw.ImageDraw, last: dict[str, Any], names: Sequence[str] | None) -> None:
     if not last:
-        draw.text((DICE_X, PANEL_Y + 90), "no roll yet", font=_font(22), fill=CHALK, anchor="lm")
+        draw.text((DICE_X, PANEL_Y + 90), _("no roll yet"), font=_font(22), fill=CHALK, anchor="lm")
         return
     d1, d2 = last["dice"]
     top, size = PANEL_Y + 44, 60
@@ -448,13 +486,18 @@ def _draw_dice(draw: ImageDraw.ImageDraw, last: dict[str, Any], names: Sequence[
         anchor="lm",
     )
     kind = last.get("kind")
-    what = {
-        "move": f"horse {last['horse']} "
-        + ("wins!" if last.get("to", 0) >= last.get("moves", 99) else "moves"),
-        "penalty": f"scratched! pays ${last.get('paid', 0)}",
-        "scratch": f"scratches {last['horse']} (x{last.get('multiplier')})",
-        "reroll": f"{last['horse']} already out",
-    }.get(kind, "")
+    horse = last.get("horse")
+    if kind == "move":
+        won = last.get("to", 0) >= last.get("moves", 99)
+        what = _("horse {horse} wins!", horse=horse) if won else _("horse {horse} moves", horse=horse)
+    elif kind == "penalty":
+        what = _("scratched! pays {paid}", paid=money(last.get("paid", 0)))
+    elif kind == "scratch":
+        what = _("scratches {horse} (x{multiplier})", horse=horse, multiplier=last.get("multiplier"))
+    elif kind == "reroll":
+        what = _("{horse} already out", horse=horse)
+    else:
+        what = ""
     colour = (255, 110, 110) if kind == "penalty" else CHALK
     room = STATUS_X - 28 - DICE_X
     roller = fit_text(seat_name(last.get("roller"), names), _font(22, True), room)
@@ -482,7 +525,7 @@ def _draw_status(
     for seat, cash in enumerate(view["cash"]):
         col, row = divmod(seat, TABLE_ROWS)
         cx, cy = x + col * col_w, PANEL_Y + 46 + row * 26
-        cash_text = f"${cash}"
+        cash_text = money(cash)
         cash_w = draw.textlength(cash_text, font=cash_font)
         marker = "D " if seat == view.get("dealer") else ""
         cash_right = cx + col_w - 16
@@ -498,7 +541,7 @@ def _table_name(seat: int, names: Sequence[str] | None, use_names: bool, columns
     says "P3" too (followed by the name when it fits), so a chip can be looked up."""
     if use_names or names is None and columns == 1:
         return seat_name(seat, names)
-    short = f"P{seat + 1}"
+    short = _player_code(seat)
     if names is None:
         return short
     both = f"{short} {seat_name(seat, names)}"
@@ -510,11 +553,15 @@ def _status_line(view: dict[str, Any], names: Sequence[str] | None) -> str:
     if phase == "over":
         best = max(view["cash"])
         top = [seat_name(seat, names) for seat, cash in enumerate(view["cash"]) if cash == best]
-        return f"Game over: {' and '.join(top)} {'win' if len(top) > 1 else 'wins'}"
+        if len(top) > 1:
+            return _("Game over: {who} win", who=joined(top))
+        return _("Game over: {who} wins", who=joined(top))
     if phase == "between":
-        return "Waiting for the next race" if view["race"] else "Waiting for the first race"
+        return _("Waiting for the next race") if view["race"] else _("Waiting for the first race")
     who = seat_name(view.get("turn"), names)
-    return f"{who} to roll" + (" (scratch round)" if phase == "scratch" else "")
+    if phase == "scratch":
+        return _("{who} to roll (scratch round)", who=who)
+    return _("{who} to roll", who=who)
 
 
 # --- for screen readers ------------------------------------------------------
@@ -525,41 +572,59 @@ def alt_text(view: dict[str, Any], *, odds: Odds | None = None) -> str:
     names: Sequence[str] | None = view.get("names")
     moves = {int(h): int(m) for h, m in view["board"]["moves"].items()}
     parts: list[str] = []
-    if view["race"]:
-        of = f" of {view['races']}" if view.get("races") else ""
-        parts.append(f"The Horse Race Game, race {view['race']}{of}.")
+    game = game_title()
+    if view["race"] and view.get("races"):
+        parts.append(_("{game}, race {race} of {races}.", game=game, race=view["race"], races=view["races"]))
+    elif view["race"]:
+        parts.append(_("{game}, race {race}.", game=game, race=view["race"]))
     else:
-        parts.append("The Horse Race Game, before the first race.")
-    parts.append(f"Jackpot ${view['jackpot']}.")
+        parts.append(_("{game}, before the first race.", game=game))
+    parts.append(_("Jackpot {amount}.", amount=money(view["jackpot"])))
     if view["scratched"]:
-        parts.append(
-            "Scratched: "
-            + ", ".join(f"horse {e['horse']} (x{e['multiplier']})" for e in view["scratched"])
-            + "."
+        horses = ", ".join(
+            _("horse {horse} (x{multiplier})", horse=e["horse"], multiplier=e["multiplier"])
+            for e in view["scratched"]
         )
+        parts.append(_("Scratched: {horses}.", horses=horses))
     out = {e["horse"] for e in view["scratched"]}
     running = [h for h in HORSES if h not in out]
     if view.get("winner") is not None:
-        parts.append(f"Horse {view['winner']} is in the Champion Circle.")
+        parts.append(_("Horse {horse} is in the Champion Circle.", horse=view["winner"]))
     if view["phase"] in ("scratch", "race") or view.get("winner") is not None:
         ahead = sorted(running, key=lambda h: (moves[h] - int(view["positions"][str(h)]), h))
         positions = [
-            f"{h}: {moves[h] - int(view['positions'][str(h)])} to go"
+            _("{horse}: {left} to go", horse=h, left=moves[h] - int(view["positions"][str(h)]))
             for h in ahead
             if h != view.get("winner")
         ]
         if positions:
-            parts.append("Horses, closest to the circle first: " + "; ".join(positions) + ".")
+            parts.append(_("Horses, closest to the circle first: {horses}.", horses="; ".join(positions)))
     if odds is not None and view.get("winner") is None:
         ranked = sorted(running, key=lambda h: (-odds.win.get(str(h), 0.0), h))
-        how = "exact" if odds.exact else f"from {odds.samples:,} simulated races"
-        parts.append(
-            f"Odds ({how}): " + "; ".join(f"horse {h} {odds.percent(str(h))}% to win" for h in ranked) + "."
+        chances = "; ".join(
+            _("horse {horse} {percent}% to win", horse=h, percent=odds.percent(str(h))) for h in ranked
         )
+        if odds.exact:
+            parts.append(_("Odds (exact): {chances}.", chances=chances))
+        else:
+            parts.append(
+                _n(
+                    "Odds (from {n} simulated race): {chances}.",
+                    "Odds (from {n} simulated races): {chances}.",
+                    odds.samples,
+                    chances=chances,
+                )
+            )
     last = view.get("last_roll")
     if last:
         parts.append(
-            f"Last roll: {seat_name(last.get('roller'), names)} rolled {last['dice'][0]} and {last['dice'][1]}, total {last['total']}."
+            _(
+                "Last roll: {who} rolled {a} and {b}, total {total}.",
+                who=seat_name(last.get("roller"), names),
+                a=last["dice"][0],
+                b=last["dice"][1],
+                total=last["total"],
+            )
         )
     parts.append(_status_line(view, names) + ".")
     return " ".join(parts)

@@ -12,6 +12,7 @@ from typing import Any
 from bot.games.animation import Animation, animate
 from bot.games.horserace.render import board_image
 from bot.games.odds import Odds
+from bot.i18n import _, _n
 
 
 def race_replay(
@@ -43,10 +44,17 @@ def race_replay(
 def replay_alt_text(views: Sequence[dict[str, Any]]) -> str:
     last = views[-1]
     rolls = sum(1 for v in views if v.get("last_roll"))
-    parts = [f"Animated replay of Horse Race race {last.get('race', 1)}: {rolls} rolls, one picture each."]
+    parts = [
+        _n(
+            "Animated replay of Horse Race race {race}: {n} roll, one picture each.",
+            "Animated replay of Horse Race race {race}: {n} rolls, one picture each.",
+            rolls,
+            race=last.get("race", 1),
+        )
+    ]
     scratched = [str(e["horse"]) for e in last.get("scratched") or []]
     if scratched:
-        parts.append("Scratched: " + ", ".join(scratched) + ".")
+        parts.append(_("Scratched: {horses}.", horses=", ".join(scratched)))
     if last.get("winner") is not None:
-        parts.append(f"Horse {last['winner']} wins.")
+        parts.append(_("Horse {horse} wins.", horse=last["winner"]))
     return " ".join(parts)[:1000]

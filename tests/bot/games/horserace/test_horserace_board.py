@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from bot.games.base import ContentError
-from bot.games.horserace.board import HORSES, available_boards, load_board
+from bot.games.horserace.board import HORSES, Board, available_boards, load_board
 
 STANDARD = {2: 3, 3: 6, 4: 8, 5: 11, 6: 14, 7: 17, 8: 14, 9: 11, 10: 8, 11: 6, 12: 3}
 
@@ -52,6 +52,8 @@ def test_a_valid_file_loads(tmp_path):
         (lambda d: d.update({"moves": [3, 6]}), "'moves'"),
         (lambda d: d.update({"name": "other"}), "'name'"),
         (lambda d: d.update({"title": 5}), "'title'"),
+        (lambda d: d.update({"titles": {"pt-BR": ""}}), "'titles'"),
+        (lambda d: d.update({"titles": ["Tabuleiro"]}), "'titles'"),
     ],
 )
 def test_a_broken_file_names_the_file_and_the_field(tmp_path, mutate, field):
@@ -83,3 +85,9 @@ def test_board_names_cannot_walk_out_of_the_folder():
 
 def test_every_horse_has_a_lane():
     assert HORSES == tuple(range(2, 13))
+
+
+def test_a_board_title_may_come_in_other_languages_and_survives_a_round_trip():
+    board = load_board("standard")
+    assert board.titles["pt-BR"] == "Tabuleiro padrão"
+    assert Board.from_json(board.to_json()) == board

@@ -9,6 +9,6 @@ def test_the_demo_plays_to_the_end_and_prints_standings(capsys, tmp_path):
     png = tmp_path / "board.png"
     assert cli(["demo", "horserace", "--players", "3", "--races", "1", "--quiet", "--png", str(png)]) == 0
     out = capsys.readouterr().out
-    assert "Game over after 1 race(s)" in out
+    assert "Game over after 1 race:" in out
     assert "1. Seat" in out
     assert png.read_bytes().startswith(b"\x89PNG")

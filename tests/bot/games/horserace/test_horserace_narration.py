@@ -7,7 +7,9 @@ import pytest
 from bot.games.base import Action
 from bot.games.horserace.game import HorseRace
 from bot.games.horserace.narration import narrate
+from bot.i18n import speaking
 from tests.bot.games.horserace.horserace_table import rolls, start_race, step, table
+from tests.english import english_in
 
 
 def whole_game_events() -> list:
@@ -54,3 +56,12 @@ def test_a_penalty_roll_says_who_pays_what():
     start_race(game, dice)
     line = narrate(rolls(game, dice, 8)[0])
     assert "scratched horse 8 (x3), pays $3" in line
+
+
+def test_every_event_is_narrated_in_portuguese_for_a_portuguese_reader():
+    events = whole_game_events()
+    with speaking("pt-BR"):
+        lines = [narrate(event) for event in events]
+    assert all(english_in(line) == [] for line in lines), [line for line in lines if english_in(line)]
+    assert any(": Lugar 1 distribui" in line for line in lines)
+    assert any("Fim de jogo depois de 2 corridas" in line for line in lines)

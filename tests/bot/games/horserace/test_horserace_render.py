@@ -4,13 +4,18 @@ from __future__ import annotations
 
 import io
 
-from PIL import Image
+import pytest
+from PIL import Image, ImageDraw
 
 from bot.games.base import Action
+from bot.games.catalog import entry
 from bot.games.horserace.ai import play_out
 from bot.games.horserace.game import HorseRace
 from bot.games.horserace.render import alt_text, render_board
+from bot.games.odds import Odds, odds_for
+from bot.i18n import speaking
 from tests.bot.games.horserace.horserace_table import rolls, start_race, table
+from tests.english import english_in
 
 
 def mid_race() -> HorseRace:
@@ -111,3 +116,43 @@ def test_odds_are_drawn_and_read_out_as_percentages() -> None:
     best = max(chances.win, key=lambda h: chances.win[h])
     assert f"horse {best} {chances.percent(best)}% to win" in text
     assert "Odds (exact)" in text
+
+
+def drawn_words(view: dict, monkeypatch: pytest.MonkeyPatch, odds: Odds | None = None) -> list[str]:
+    """Every text the picture draws (background included: its cache is emptied first)."""
+    from bot.games.horserace import render
+
+    drawn: list[str] = []
+    original = ImageDraw.ImageDraw.text
+
+    def text(self: ImageDraw.ImageDraw, xy: object, words: str, *args: object, **kwargs: object) -> None:
+        drawn.append(words)
+        original(self, xy, words, *args, **kwargs)  # type: ignore[arg-type]
+
+    with monkeypatch.context() as patch:
+        patch.setattr(ImageDraw.ImageDraw, "text", text)
+        render._background.cache_clear()
+        render_board(view, odds=odds)
+    return drawn
+
+
+def test_the_picture_and_its_alt_text_speak_the_readers_language(monkeypatch: pytest.MonkeyPatch):
+    game = mid_race()
+    view = dict(game.view(None), names=["Ann", "Bob", "Cid", "Dee", "Eve"])
+    chances = odds_for("horserace", view)
+    english = drawn_words(view, monkeypatch, chances)
+    with speaking("pt-BR"):
+        portuguese = drawn_words(view, monkeypatch, chances)
+        alt = alt_text(view, odds=chances)
+        png = render_board(view, odds=chances)
+    assert {"JACKPOT", "SCRATCHES", "LAST ROLL"} <= set(english)
+    assert {"POTE", "RISCADOS", "ÚLTIMA ROLAGEM", "Tabuleiro padrão"} <= set(portuguese)
+    # The game's title is the catalog's, translated with the shared messages (by i18n-common).
+    names = [*view["names"], entry("horserace").title]
+    assert english_in(" ".join(portuguese), allowed=names) == []
+    assert alt != alt_text(view, odds=chances) and "Pote de" in alt
+    assert english_in(alt, allowed=names) == []
+    # The cached background is kept per language: English after Portuguese is English again.
+    assert png != render_board(view, odds=chances)
+    with speaking("pt-BR"):
+        assert render_board(view, odds=chances) == png

@@ -9,7 +9,9 @@ from PIL import Image
 from bot.games.base import Action
 from bot.games.horserace.game import HorseRace
 from bot.games.horserace.odds import odds
-from bot.games.horserace.replay import race_replay
+from bot.games.horserace.replay import race_replay, replay_alt_text
+from bot.i18n import speaking
+from tests.english import english_in
 
 
 def test_a_replay_has_one_frame_per_roll_and_holds_the_winner() -> None:
@@ -30,3 +32,15 @@ def test_a_replay_has_one_frame_per_roll_and_holds_the_winner() -> None:
     assert len(replay.data) < 8 * 1024 * 1024
     assert f"Horse {views[-1]['winner']} wins." in replay.alt
     assert replay.alt.startswith("Animated replay of Horse Race race 1:")
+
+
+def test_a_replay_is_described_in_the_readers_language() -> None:
+    game = HorseRace.new(3, 2)
+    views = []
+    while not views or views[-1]["winner"] is None:
+        d = game.pending()[0]
+        game.apply(Action(d.player, d.kind, d.options[0]))
+        views.append(game.view(None))
+    with speaking("pt-BR"):
+        alt = replay_alt_text(views)
+    assert alt.startswith("Replay animado da corrida 1") and english_in(alt) == []
