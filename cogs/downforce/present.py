@@ -16,7 +16,7 @@ from discord.utils import escape_markdown
 
 from bot.games.base import Decision, Event
 from bot.games.downforce.cards import bid_value
-from bot.games.downforce.narration import both, colour_name, option_label
+from bot.games.downforce.narration import bet_name, both, colour_name, option_label
 from bot.games.downforce.powers import summary, title
 from bot.games.downforce.render import alt_text, render_track
 from bot.games.downforce.replay import race_replay
@@ -384,9 +384,9 @@ class DownforcePresenter(Presenter):
         else:
             number = len(view["my_bets"])
             out.content = _(
-                "**Your secret {place} bet** (yellow line at row {row}): which car will win the race? Nobody "
+                "**Your secret {bet}** (yellow line at row {row}): which car will win the race? Nobody "
                 "sees it until the end.",
-                place=ordinal(number + 1),
+                bet=bet_name(number),
                 row=view["bet_line"],
             )
             choices = [
@@ -435,10 +435,7 @@ class DownforcePresenter(Presenter):
         if view.get("my_bid"):
             embed.add_field(name=_("Your secret bid"), value=card_label(view["my_bid"]), inline=False)
         if view["my_bets"]:
-            bets = [
-                _("{place} bet: {car}", place=ordinal(b["index"] + 1), car=car(b["car"]))
-                for b in view["my_bets"]
-            ]
+            bets = [_("{bet}: {car}", bet=bet_name(b["index"]), car=car(b["car"])) for b in view["my_bets"]]
             embed.add_field(name=_("Your secret bets"), value="\n".join(bets), inline=False)
         embed.set_footer(text=_("Spent at auction: {money}", money=money(view["spent"][seat])))
         return Outgoing(embed=embed)
@@ -544,8 +541,8 @@ class DownforcePresenter(Presenter):
             rows = [f"{car(c['car'])} {ordinal(c['place'])}: {signed(c['prize'])}" for c in score["cars"]]
             rows += [
                 _(
-                    "{place} bet {car} (row {row}) → {finish}: {paid}",
-                    place=ordinal(b["index"] + 1),
+                    "{bet} {car} (row {row}) → {finish}: {paid}",
+                    bet=bet_name(b["index"]),
                     car=car(b["car"]),
                     row=b["line"],
                     finish=ordinal(b["place"]),

@@ -15,7 +15,7 @@ from bot.games.base import JSON, Event
 from bot.games.downforce.cards import WILD, parse_card
 from bot.games.downforce.powers import EXTRA, summary, title
 from bot.games.downforce.track import FINISH
-from bot.i18n import _, _n, _p
+from bot.i18n import N_, _, _n, _p
 from bot.i18n.formatting import money, ordinal
 
 
@@ -46,6 +46,12 @@ def card_text(lines: Sequence[Sequence[JSON]]) -> str:
 def millions(value: int) -> str:
     """Downforce money (millions): ``$12M`` (``$ 12 mi`` in Portuguese)."""
     return _("{amount}M", amount=money(value))
+
+
+def bet_name(index: int) -> str:
+    """``1st bet`` for bet ``index`` 0 (``1ª aposta``: the ordinal agrees with the noun)."""
+    names = (N_("1st bet"), N_("2nd bet"), N_("3rd bet"))
+    return _(names[index]) if 0 <= index < len(names) else _("bet {number}", number=index + 1)
 
 
 def both(names: Sequence[str]) -> str:
@@ -335,11 +341,11 @@ _HANDLERS = {
         "The first car crossed the yellow line at row {row}: everyone bets in secret.", row=d["line"]
     ),
     "bet_placed": lambda d: _(
-        "{seat} has placed a secret {place} bet.", seat=seat_name(d["seat"]), place=ordinal(d["index"] + 1)
+        "{seat} has placed their secret {bet}.", seat=seat_name(d["seat"]), bet=bet_name(d["index"])
     ),
     "bet_secret": lambda d: _(
-        "Your {place} bet: {colour} (now in position {position}).",
-        place=ordinal(d["index"] + 1),
+        "Your {bet}: {colour} (now in position {position}).",
+        bet=bet_name(d["index"]),
         colour=colour_name(d["car"]),
         position=d["position"],
     ),
