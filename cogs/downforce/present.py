@@ -84,7 +84,7 @@ class DownforcePresenter(Presenter):
     # --- helpers ------------------------------------------------------------------
 
     def _names(self, table: Table) -> list[str]:
-        return [seat.name for seat in table.seats]
+        return [seat.display_name for seat in table.seats]
 
     def _view(self, table: Table) -> dict[str, Any]:
         """The public view, with the players' names for the picture."""

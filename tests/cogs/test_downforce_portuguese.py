@@ -10,12 +10,10 @@ import re
 import pytest
 
 from bot.i18n import speaking
-from bot.i18n.catalogs import load
-from bot.i18n.tool import everything, game_kinds
 from bot.tables.seats import AI_NAMES
 from tests.cogs.conftest import World, private_answer
 from tests.cogs.downforce_player import DownforceTable
-from tests.english import _words, english_in, vocabulary
+from tests.english import english_in, vocabulary
 from tests.fakediscord import FakeMessage, running_bot, text_of
 
 LOBBY = re.compile(r"g:\d+:lobby:(join|ai)")
@@ -33,25 +31,6 @@ def portuguese_words() -> dict[str, str]:
             "deadline": _("Deadline"),
             "to play": _("{player} to play", player="{mention}"),
         }
-
-
-def untranslated_shared_words() -> set[str]:
-    """Words of the shared messages (lobby, My hand, /status...) that the shared catalog has not
-    translated yet: they belong to the shared catalog, not to Downforce, and stop being excused
-    here the moment it translates them. Downforce's own messages are never excused."""
-    games = game_kinds()
-    catalog = load("pt-BR").catalog
-    words: set[str] = set()
-    for key, item in everything().items():
-        if item.area(games) == "downforce":
-            continue
-        message = catalog.get(key[1], context=key[0])
-        strings = message.string if message is not None else ""
-        strings = strings if isinstance(strings, tuple | list) else (strings,)
-        if message is None or not all(strings):
-            for text in item.id if isinstance(item.id, tuple) else (item.id,):
-                words |= _words(re.sub(r"\{[^}]*\}", " ", text))
-    return words
 
 
 def everything_seen(world: World) -> list[tuple[str, str]]:
@@ -72,14 +51,13 @@ def everything_seen(world: World) -> list[tuple[str, str]]:
 
 
 @pytest.fixture
-def excused() -> set[str]:
+def warm_vocabulary() -> None:
     """Read the catalogs before the test's event loop runs (the slash-command strings are read by
     running the bot's command tree, which needs its own loop)."""
     vocabulary()
-    return untranslated_shared_words()
 
 
-async def test_a_whole_game_in_portuguese_shows_no_english(world: World, excused: set[str]) -> None:
+async def test_a_whole_game_in_portuguese_shows_no_english(world: World, warm_vocabulary: None) -> None:
     fake = world.fake
     world.guild.preferred_locale = "pt-BR"
     for user in world.users.values():
@@ -125,13 +103,18 @@ async def test_a_whole_game_in_portuguese_shows_no_english(world: World, excused
     assert any("Posições:" in (a.description or "") for m in table.channel() for a in m.attachments)
     assert any("Minha mão" in text or "Sua mão" in text for where, text in seen if "carol" in where)
     assert len(asked) == 4 and any("Objetivo" in text for text in asked)
+    assert table.clicked, "no end space, wild colour or power was chosen with a button"
+    print(f"channel buttons pressed: {sorted(set(table.clicked))}")
 
     names = ["alice", "bob", "carol", "dave", "mod", TRACK, *AI_NAMES]
-    if excused:
-        print(f"shared words not translated yet (excused here): {sorted(excused)[:40]}")
+    assert len(seen) > 100
     leaks = []
+    # Known gap in shared code (bot/tables/lobby.py, i18n-common's): the lobby's kick menu lists an AI
+    # seat by its stored name, "Ada (AI)". Only that exact menu line is excused.
+    stored_ai = re.compile(rf"^(?:{'|'.join(AI_NAMES)}) \(AI\)$", re.MULTILINE)
     for where, text in seen + [("private answer", text) for text in asked]:
-        found = [w for w in english_in(text, allowed=names) if w not in excused]
+        text = stored_ai.sub("", text)
+        found = english_in(text, allowed=names)
         if found:
-            leaks.append(f"{where}: {found} in {text[:200]!r}")
+            leaks.append(f"{where}: {found} in {text!r}")
     assert leaks == [], "\n".join(leaks[:20])
