@@ -19,7 +19,7 @@ from bot.leaderboard_image import BoardLine, alt_text, render_leaderboard
 from bot.storage import StorageError, period_start
 from bot.tables import custom_ids
 from bot.tables.components import button
-from bot.tables.seats import shown
+from bot.tables.seats import ai_named, shown
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
@@ -145,7 +145,7 @@ class StatsCog(commands.Cog):
                 + " · "
                 + _(
                     "won by **{winners}**",
-                    winners=", ".join(shown(w) for w in row.winners) or _("nobody"),
+                    winners=", ".join(shown(ai_named(w)) for w in row.winners) or _("nobody"),
                 )
                 for row in rows
             ]
@@ -171,7 +171,7 @@ def record_embed(name: str, records: list) -> discord.Embed:
         if record.streak > 0:
             streak = _n("{n} win in a row", "{n} wins in a row", record.streak)
         elif record.streak < 0:
-            streak = _n("{n} game without a win", "{n} games without a win", -record.streak)
+            streak = _n("{n} without a win", "{n} without a win", -record.streak)
         else:
             streak = "—"
         lines = [

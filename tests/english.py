@@ -9,8 +9,10 @@ for translation, or one the catalog lacks.
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Iterable
+from concurrent.futures import ThreadPoolExecutor
 from functools import cache
 
 from bot.i18n.catalogs import load
@@ -28,10 +30,21 @@ def _words(text: str) -> set[str]:
     return {w.lower() for w in WORD.findall(text) if len(w) >= 2}
 
 
+def _messages() -> dict:
+    """``everything()`` walks the slash commands with ``asyncio.run``, which an async test's running
+    loop forbids in its own thread: there it runs in a thread of its own."""
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return everything()
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(everything).result()
+
+
 @cache
 def vocabulary() -> frozenset[str]:
     english: set[str] = set()
-    for item in everything().values():
+    for item in _messages().values():
         for message in item.id if isinstance(item.id, tuple) else (item.id,):
             english |= _words(re.sub(r"\{[^}]*\}", " ", message))
     portuguese: set[str] = set()

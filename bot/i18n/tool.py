@@ -102,13 +102,13 @@ def from_commands() -> dict[tuple[str | None, str], Found]:
     from bot.i18n.commands import context_for
 
     found: dict[tuple[str | None, str], Found] = {}
+    walking = [""]  # the top command being walked: a choice's context names only the choice itself
 
     class Recorder(app_commands.Translator):
         async def translate(self, string, locale, context):  # type: ignore[no-untyped-def]
             item = Found(string.message, context_for(context.location))
-            found.setdefault(item.key, item).places.append(
-                f"/{group_of(context.data)}/{context.location.name}"
-            )
+            group = walking[0] if isinstance(context.data, app_commands.Choice) else group_of(context.data)
+            found.setdefault(item.key, item).places.append(f"/{group}/{context.location.name}")
             return None
 
     async def walk() -> None:
@@ -117,6 +117,7 @@ def from_commands() -> dict[tuple[str | None, str], Found]:
             await bot.load_extension(extension)
         recorder = Recorder()
         for command in bot.tree.get_commands():
+            walking[0] = command.name
             await command.get_translated_payload(bot.tree, recorder)
         await bot.http.close()
 

@@ -60,7 +60,7 @@ def _lobby_message(table: Table, note: str = "") -> Outgoing:
     view.add_item(button(custom_ids.lobby(gid, "cancel"), _p("button", "Cancel"), style="danger"))
     kickable = [(i, s) for i, s in enumerate(table.seats) if s.user_id != table.host_id]
     if kickable:  # at most 14 seats besides the host's: always one menu
-        options = [discord.SelectOption(label=s.name[:100], value=str(i)) for i, s in kickable]
+        options = [discord.SelectOption(label=s.display_name[:100], value=str(i)) for i, s in kickable]
         view.add_item(select(custom_ids.kick(gid), options, placeholder=_("Remove a seat (host only)")))
     return Outgoing(content=note, embed=embed, view=view)
 

@@ -175,6 +175,7 @@ class Tables:
                 meta=meta,
             )
             self.by_id[game_id] = table
+        await self.bot.languages.refresh(interaction.guild_id)  # the lobby speaks the server's language
         # The timer first: a lobby whose message could not be posted must still close by itself.
         self._lobby_timers[game_id] = asyncio.create_task(expire_lobby(table, self.bot.timing.lobby_seconds))
         lobby: discord.Message | None
@@ -329,10 +330,10 @@ class Tables:
             except Exception:
                 log.exception("Could not resume game %s", game.id)
 
-    async def _say(self, game: StoredGame, message: str, **values: Any) -> None:
+    async def _say(self, stored: StoredGame, message: str, /, **values: Any) -> None:
         """A note in a stored game's channel, in its server's language (``message``: marked)."""
-        channel_id = game.channel_id
-        language = await self.bot.languages.refresh(game.guild_id)
+        channel_id = stored.channel_id
+        language = await self.bot.languages.refresh(stored.guild_id)
         with speaking(language):
             text = _(message, **{k: _(v) if k == "game" else v for k, v in values.items()})
         channel = self.bot.get_channel(channel_id)

@@ -38,9 +38,7 @@ class Seat:
     @property
     def display_name(self) -> str:
         """The name in the reader's language: an AI seat's stored " (AI)" is translated ("Ada (IA)")."""
-        if self.is_ai and self.name.endswith(AI_SUFFIX):
-            return _("{name} (AI)", name=self.name.removesuffix(AI_SUFFIX))
-        return self.name
+        return ai_named(self.name) if self.is_ai else self.name
 
     @property
     def shown(self) -> str:
@@ -87,6 +85,11 @@ def ai_seat(taken: list[Seat], level: str = "normal") -> Seat:
 def ai_level_name(level: str) -> str:
     """An AI level as the reader says it."""
     return _(AI_LEVEL_NAMES[level]) if level in AI_LEVEL_NAMES else level
+
+
+def ai_named(name: str) -> str:
+    """A stored name of an AI seat ("Ada (AI)", as results keep it) in the reader's language."""
+    return _("{name} (AI)", name=name.removesuffix(AI_SUFFIX)) if name.endswith(AI_SUFFIX) else name
 
 
 def shown(name: str) -> str:

@@ -23,6 +23,7 @@ import discord
 from bot import i18n
 from bot.games.base import Action, Decision, Event, Game, SeatResult
 from bot.i18n import N_, Language, _, _n, speaking
+from bot.i18n.formatting import number
 from bot.storage import LeaseLost, PlayerResult, StakeRecord, StorageError
 from bot.tables import custom_ids, threads, viewing
 from bot.tables.components import add_controls, button
@@ -203,10 +204,13 @@ class Table:
         with speaking(self.language):
             names = ", ".join(sorted({self.seats[d.player].shown for d in late if d.player is not None}))
             return _n(
-                "⏳ The deadline passed while I was away: {names}, you get {n} more second (until {deadline}).",
-                "⏳ The deadline passed while I was away: {names}, you get {n} more seconds (until {deadline}).",
-                round(grace),
+                "⏳ The deadline passed while I was away: {names}, you get {seconds} more second "
+                "(until {deadline}).",
+                "⏳ The deadline passed while I was away: {names}, you get {seconds} more seconds "
+                "(until {deadline}).",
+                1 if grace == 1 else 2,  # 1.5 seconds: a plural in both languages
                 names=names,
+                seconds=number(grace),
                 deadline=self.deadline_mark(),
             )
 
