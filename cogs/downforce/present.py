@@ -17,14 +17,17 @@ from discord.utils import escape_markdown
 
 from bot.games.animation import Animation
 from bot.games.base import Decision, Event
-from bot.games.downforce.narration import option_label
-from bot.games.downforce.powers import SUMMARY, TITLES
+from bot.games.downforce.cards import bid_value
+from bot.games.downforce.narration import bet_name, both, colour_name, option_label
+from bot.games.downforce.powers import summary, title
 from bot.games.downforce.render import alt_text, render_track
 from bot.games.downforce.replay import race_replay
 from bot.games.downforce.rules import RULES as GAME_RULES
 from bot.games.downforce.track import FINISH
 from bot.games.odds import Odds, odds_for
 from bot.games.replay_log import ReplayLog
+from bot.i18n import N_, _, _n, _p
+from bot.i18n.formatting import number
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from cogs.downforce.picture import marked_spaces, render_choice
 from cogs.downforce.words import (
@@ -44,19 +47,24 @@ if TYPE_CHECKING:
 
 COLOUR = discord.Colour.from_rgb(214, 40, 40)
 BETTING = {
-    "standard": "standard (9/6/3, 6/4/2, 3/2/1)",
-    "odds": "odds (position when you bet x 3/2/1, 2/1/0, 1/0/0)",
-    "odds-winner-only": "odds, winner only (position x 3, 2, 1)",
+    "standard": N_("standard (9/6/3, 6/4/2, 3/2/1)"),
+    "odds": N_("odds (position when you bet x 3/2/1, 2/1/0, 1/0/0)"),
+    "odds-winner-only": N_("odds, winner only (position x 3, 2, 1)"),
 }
-RULES = (
-    GAME_RULES
-    + """
-**Here:** your hand comes by DM (no DM? press **My hand**). Bids, the card you play and your bets are \
-picked there, in secret; end spaces and wild colours are buttons in the channel for the player on turn. \
-A player who misses the deadline is played by the AI."""
+HERE = N_(
+    """**Here:** your hand comes by DM (no DM? press **My hand**). Bids, the card you play and your bets \
+are picked there, in secret; end spaces and wild colours are buttons in the channel for the player on \
+turn. A player who misses the deadline is played by the AI."""
 )
-NO_DM = "I've sent you a DM. No DM? Press My hand."
-POWERS = {"off": "off", "base": "the six base powers", "all": "six of all twelve powers"}
+NO_DM = N_("I've sent you a DM. No DM? Press My hand.")
+POWERS = {"off": N_("off"), "base": N_("the six base powers"), "all": N_("six of all twelve powers")}
+PHASES = {
+    "auction": N_("auctions"),
+    "keep": N_("keeping powers"),
+    "race": N_("racing"),
+    "bet": N_("secret bets"),
+    "over": N_("over"),
+}
 # Decisions shown as buttons in the channel, for the seat that takes them (not always the one on turn).
 CHANNEL_KINDS = ("wild", "move", "power", "ignore", "defensive")
 ODDS_BUDGET_MS = 150
@@ -66,18 +74,20 @@ ODDS_BUDGET_MS = 150
 class DownforcePresenter(Presenter):
     def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
         s = table.settings
+        # Ruling: track names are proper names, kept as the Portuguese rules keep them.
         track = str(s.get("track", "river-station")).replace("-", " ").title()
+        betting, powers = str(s.get("betting", "standard")), str(s.get("powers", "off"))
         return [
-            ("Track", track),
-            ("Betting", BETTING.get(str(s.get("betting", "standard")), str(s.get("betting")))),
-            ("Powers", POWERS.get(str(s.get("powers", "off")), str(s.get("powers")))),
-            ("Pace", f"{table.pace:g} s between AI cards"),
+            (_("Track"), track),
+            (_("Betting"), _(BETTING[betting]) if betting in BETTING else betting),
+            (_("Powers"), _(POWERS[powers]) if powers in POWERS else powers),
+            (_("Pace"), _("{seconds} s between AI cards", seconds=number(table.pace))),
         ]
 
     # --- helpers ------------------------------------------------------------------
 
     def _names(self, table: Table) -> list[str]:
-        return [seat.name for seat in table.seats]
+        return [seat.display_name for seat in table.seats]
 
     def _view(self, table: Table) -> dict[str, Any]:
         """The public view, with the players' names for the picture."""
@@ -110,7 +120,7 @@ class DownforcePresenter(Presenter):
 
     def _waiting(self, table: Table) -> str:
         names = sorted({table.seats[d.player].name for d in table.human_pending() if d.player is not None})
-        return ", ".join(escape_markdown(n) for n in names) or "nobody"
+        return ", ".join(escape_markdown(n) for n in names) or _("nobody")
 
     # --- the live prompt ---------------------------------------------------------------
 
@@ -140,18 +150,28 @@ class DownforcePresenter(Presenter):
         colour = auction["colour"]
         slot = view["cars"][colour]["grid_slot"]
         embed = discord.Embed(
-            title=f"Auction {auction['number']} of 6 — the {car(colour)} car", colour=COLOUR
+            title=_("Auction {number} of 6 — the {car} car", number=auction["number"], car=car(colour)),
+            colour=COLOUR,
         )
         power = ((view.get("powers") or {}).get("by_car") or {}).get(colour)
-        with_power = f" It comes with the **{TITLES[power]}** power: {SUMMARY[power]}." if power else ""
+        with_power = (
+            " " + _("It comes with the **{power}** power: {does}.", power=title(power), does=summary(power))
+            if power
+            else ""
+        )
         embed.description = (
-            f"Grid slot {slot}. Everyone bidding picks a card from their hand in secret: the bid is that "
-            f"card's **{colour}** speed (0 if it has none). Bids are revealed together; the highest wins the "
-            f"car and its Speed-8 card, and pays the bid. Your card comes back to your hand." + with_power
+            _(
+                "Grid slot {slot}. Everyone bidding picks a card from their hand in secret: the bid is that "
+                "card's **{colour}** speed (0 if it has none). Bids are revealed together; the highest wins "
+                "the car and its Speed-8 card, and pays the bid. Your card comes back to your hand.",
+                slot=slot,
+                colour=colour_name(colour),
+            )
+            + with_power
         )
         names = self._names(table)
         embed.add_field(
-            name="Bidding",
+            name=_("Bidding"),
             value=", ".join(escape_markdown(names[s]) for s in auction["eligible"]),
             inline=False,
         )
@@ -160,41 +180,52 @@ class DownforcePresenter(Presenter):
             for a in view["auctions"]
         ]
         if sold:
-            embed.add_field(name="Sold", value="\n".join(sold), inline=False)
-        embed.add_field(name="Waiting for", value=self._waiting(table), inline=False)
-        embed.add_field(name="Deadline", value=table.deadline_mark())
-        embed.set_footer(text=NO_DM)
+            embed.add_field(name=_("Sold"), value="\n".join(sold), inline=False)
+        embed.add_field(name=_("Waiting for"), value=self._waiting(table), inline=False)
+        embed.add_field(name=_("Deadline"), value=table.deadline_mark())
+        embed.set_footer(text=_(NO_DM))
         return Outgoing(embed=embed, hand_button=True)
 
     def _bet_prompt(self, table: Table, view: dict[str, Any]) -> Outgoing:
-        embed = discord.Embed(title=f"🟡 Yellow line at row {view['bet_line']} — secret bets", colour=COLOUR)
+        embed = discord.Embed(
+            title=_("🟡 Yellow line at row {row} — secret bets", row=view["bet_line"]), colour=COLOUR
+        )
         embed.description = (
-            "Everyone bets in secret on the car they think will win the race. Bets are revealed at the end.\n"
+            _(
+                "Everyone bets in secret on the car they think will win the race. Bets are revealed at the end."
+            )
+            + "\n"
             + places(view, self._names(table))
         )
-        embed.add_field(name="Betting", value=BETTING.get(view["settings"]["betting"], ""), inline=False)
-        embed.add_field(name="Waiting for", value=self._waiting(table), inline=False)
-        embed.add_field(name="Deadline", value=table.deadline_mark())
-        embed.set_footer(text=NO_DM)
+        embed.add_field(name=_("Betting"), value=self._betting(view), inline=False)
+        embed.add_field(name=_("Waiting for"), value=self._waiting(table), inline=False)
+        embed.add_field(name=_("Deadline"), value=table.deadline_mark())
+        embed.set_footer(text=_(NO_DM))
         return Outgoing(embed=embed, hand_button=True)
 
     def _keep_prompt(self, table: Table) -> Outgoing:
-        embed = discord.Embed(title="Powers — keep one", colour=COLOUR)
-        embed.description = (
+        embed = discord.Embed(title=_("Powers — keep one"), colour=COLOUR)
+        embed.description = _(
             "Players who won several power cards keep one of them, in secret; the kept powers are shown "
             "together when the race starts."
         )
-        embed.add_field(name="Waiting for", value=self._waiting(table), inline=False)
-        embed.add_field(name="Deadline", value=table.deadline_mark())
-        embed.set_footer(text=NO_DM)
+        embed.add_field(name=_("Waiting for"), value=self._waiting(table), inline=False)
+        embed.add_field(name=_("Deadline"), value=table.deadline_mark())
+        embed.set_footer(text=_(NO_DM))
         return Outgoing(embed=embed, hand_button=True)
 
     def _play_prompt(self, table: Table, view: dict[str, Any]) -> Outgoing:
         seat = table.seats[view["turn"]]
         left = view["hand_sizes"][view["turn"]]
-        text = (
-            f"🏎️ Card {view['cards_played'] + 1}: {seat.mention()} to play ({left} cards in hand) · "
-            f"pick your card in DM or with **My hand** · deadline {table.deadline_mark()}"
+        text = _n(
+            "🏎️ Card {number}: {player} to play ({n} card in hand) · pick your card in DM or with **My hand** · "
+            "deadline {deadline}",
+            "🏎️ Card {number}: {player} to play ({n} cards in hand) · pick your card in DM or with **My hand** · "
+            "deadline {deadline}",
+            left,
+            number=view["cards_played"] + 1,
+            player=seat.mention(),
+            deadline=table.deadline_mark(),
         )
         return Outgoing(content=text, hand_button=True)
 
@@ -205,18 +236,25 @@ class DownforcePresenter(Presenter):
         card = view["card_in_play"]
         names = self._names(table)
         done = [line({"kind": "car_moved", "data": m}, names) for m in card["moves"]]
-        head = f"🃏 {seat.mention()} plays {card_label(card)}"
+        head = _("🃏 {player} plays {card}", player=seat.mention(), card=card_label(card))
         if done:
-            head += " · so far: " + " ".join(done)
+            head += _(" · so far: {moves}", moves=" ".join(done))
         decision = table.pending_for(turn, choice["kind"])
         out = Outgoing()
         asked = table.seats[turn]
         if choice["kind"] in ("power", "ignore", "defensive"):
             power = choice.get("power") or {"ignore": "strategic"}.get(choice["kind"], choice["kind"])
-            title = TITLES.get(power, power)
             out.content = (
-                f"{head}\n⚡ {asked.mention()}, your **{title}** power: {SUMMARY.get(power, '')}. "
-                f"Deadline {table.deadline_mark()} (then the AI picks the better option)."
+                head
+                + "\n"
+                + _(
+                    "⚡ {player}, your **{power}** power: {does}. Deadline {deadline} (then the AI picks the "
+                    "better option).",
+                    player=asked.mention(),
+                    power=title(power),
+                    does=summary(power),
+                    deadline=table.deadline_mark(),
+                )
             )
             if decision is not None:
                 seat_view = table.seat_view(turn)
@@ -232,21 +270,44 @@ class DownforcePresenter(Presenter):
                 out.controls = Controls(turn, choice["kind"], tuple(buttons))
             return out
         if choice["kind"] == "wild":
-            out.content = f"{head}\nName a colour for the wild {card['lines'][choice['line']][1]} · deadline {table.deadline_mark()}"
+            out.content = (
+                head
+                + "\n"
+                + _(
+                    "Name a colour for the wild {speed} · deadline {deadline}",
+                    speed=card["lines"][choice["line"]][1],
+                    deadline=table.deadline_mark(),
+                )
+            )
             if decision is not None:
                 buttons = [
-                    Choice(i, option, emoji=CAR_EMOJI.get(option))
+                    Choice(i, colour_name(option), emoji=CAR_EMOJI.get(option))
                     for i, option in enumerate(decision.options)
                 ]
                 out.controls = Controls(turn, "wild", tuple(buttons))
             return out
         colour = choice["car"]
-        extra = f" ({TITLES.get(choice['power'], choice['power'])} power)" if choice.get("power") else ""
-        whose = f"{asked.mention()}, where" if turn != view["turn"] else "Where"
-        out.content = (
-            f"{head}\n{whose} does the {car(colour)} car end its {choice.get('speed', 1)}{extra}? "
-            f"({where(view, colour)} now) · deadline {table.deadline_mark()}"
-        )
+        values = {
+            "car": car(colour),
+            "speed": choice.get("speed", 1),
+            "now": where(view, colour),
+            "deadline": table.deadline_mark(),
+        }
+        if choice.get("power"):
+            values["speed"] = _(
+                "{speed} ({power} power)", speed=values["speed"], power=title(choice["power"])
+            )
+        if turn != view["turn"]:
+            question = _(
+                "{player}, where does the {car} car end its {speed}? ({now} now) · deadline {deadline}",
+                player=asked.mention(),
+                **values,
+            )
+        else:
+            question = _(
+                "Where does the {car} car end its {speed}? ({now} now) · deadline {deadline}", **values
+            )
+        out.content = head + "\n" + question
         cache = table.notes.setdefault("choice_pictures", {})
         if key not in cache:
             cache.clear()
@@ -262,10 +323,12 @@ class DownforcePresenter(Presenter):
                 if option == FINISH:
                     buttons.append(Choice(i, label, style="success", emoji="🏁"))
                 else:
-                    style = "danger" if "dead end" in label else "primary"
+                    path = (choice.get("paths") or {}).get(option)
+                    dead_end = path is not None and len(path) < choice.get("speed", 0)
+                    style = "danger" if dead_end else "primary"
                     buttons.append(Choice(i, f"{letters.get(option, '?')} · {label}", style=style))
             out.controls = Controls(
-                turn, "move", tuple(buttons), menu=len(buttons) > 20, placeholder="End space"
+                turn, "move", tuple(buttons), menu=len(buttons) > 20, placeholder=_("End space")
             )
         return out
 
@@ -276,21 +339,26 @@ class DownforcePresenter(Presenter):
         out = self.hand(table, seat)
         if decision.kind == "bid":
             colour = view["auction"]["colour"]
-            out.content = (
-                f"**Auction {view['auction']['number']} of 6: the {car(colour)} car** "
-                f"(grid slot {view['cars'][colour]['grid_slot']}). Pick the card you bid: your bid is its "
-                f"{colour} speed. Nobody sees it until the bids are revealed together."
+            out.content = _(
+                "**Auction {number} of 6: the {car} car** (grid slot {slot}). Pick the card you bid: your bid "
+                "is its {colour} speed. Nobody sees it until the bids are revealed together.",
+                number=view["auction"]["number"],
+                car=car(colour),
+                slot=view["cars"][colour]["grid_slot"],
+                colour=colour_name(colour),
             )
-            choices = [
-                Choice(i, option_label(view, "bid", option)[:100])
-                for i, option in enumerate(decision.options)
+            cards = {c["id"]: c for c in view["hand"]}
+            bids = [
+                (bid_value(tuple(map(tuple, cards[o]["lines"])), colour) if o in cards else 0, i, o)
+                for i, o in enumerate(decision.options)
             ]
-            choices.sort(key=lambda c: -int(c.label.split(":")[0].removeprefix("bid ")))
+            bids.sort(key=lambda b: -b[0])  # the strongest bid first, as the menu lists them
+            choices = [Choice(i, option_label(view, "bid", option)[:100]) for _bid, i, option in bids]
             out.controls = Controls(
-                seat, "bid", tuple(choices), menu=True, placeholder="Choose your bid card"
+                seat, "bid", tuple(choices), menu=True, placeholder=_("Choose your bid card")
             )
         elif decision.kind == "keep":
-            out.content = (
+            out.content = _(
                 "**You won several power cards: keep one.** It works for every car you own. Nobody sees "
                 "your choice until the race starts."
             )
@@ -301,22 +369,34 @@ class DownforcePresenter(Presenter):
             out.controls = Controls(seat, "keep", tuple(choices))
         elif decision.kind == "play":
             out.content = (
-                f"**Your turn: card {view['cards_played'] + 1}.** Pick the card to play; you move every car "
-                "on it, in order.\n" + places(view, self._names(table))
+                _(
+                    "**Your turn: card {number}.** Pick the card to play; you move every car on it, in order.",
+                    number=view["cards_played"] + 1,
+                )
+                + "\n"
+                + places(view, self._names(table))
             )
             cards = {c["id"]: c for c in view["hand"]}
             choices = [Choice(i, card_label(cards[option])) for i, option in enumerate(decision.options)]
-            out.controls = Controls(seat, "play", tuple(choices), menu=True, placeholder="Choose your card")
+            out.controls = Controls(
+                seat, "play", tuple(choices), menu=True, placeholder=_("Choose your card")
+            )
         else:
             number = len(view["my_bets"])
-            out.content = (
-                f"**Your secret {ordinal(number + 1)} bet** (yellow line at row {view['bet_line']}): which car "
-                "will win the race? Nobody sees it until the end."
+            out.content = _(
+                "**Your secret {bet}** (yellow line at row {row}): which car will win the race? Nobody "
+                "sees it until the end.",
+                bet=bet_name(number),
+                row=view["bet_line"],
             )
             choices = [
                 Choice(
                     i,
-                    f"{option} · {ordinal(view['cars'][option]['position'])} now",
+                    _(
+                        "{colour} · {place} now",
+                        colour=colour_name(option),
+                        place=ordinal(view["cars"][option]["position"]),
+                    ),
                     emoji=CAR_EMOJI.get(option),
                     style="primary",
                 )
@@ -327,27 +407,37 @@ class DownforcePresenter(Presenter):
 
     def hand(self, table: Table, seat: int) -> Outgoing:
         view = table.seat_view(seat)
-        embed = discord.Embed(title=f"Your hand — Downforce game #{table.game_id}", colour=COLOUR)
-        embed.description = "\n".join(card_label(c) for c in view["hand"]) or "*No cards left.*"
+        embed = discord.Embed(
+            title=_("Your hand — Downforce game #{game}", game=table.game_id), colour=COLOUR
+        )
+        embed.description = "\n".join(card_label(c) for c in view["hand"]) or _("*No cards left.*")
         mine = [c for c, info in view["cars"].items() if info["owner"] == seat]
         if mine:
-            cars = [f"{car(c)} (paid {money(view['cars'][c]['price'])}, {where(view, c)})" for c in mine]
-            embed.add_field(name="Your cars", value="\n".join(cars), inline=False)
+            cars = [
+                _(
+                    "{car} (paid {price}, {where})",
+                    car=car(c),
+                    price=money(view["cars"][c]["price"]),
+                    where=where(view, c),
+                )
+                for c in mine
+            ]
+            embed.add_field(name=_("Your cars"), value="\n".join(cars), inline=False)
         powers = view.get("powers")
         if powers:
             won = powers["won"].get(str(seat), [])
             kept = view.get("my_power")
             if kept:
-                embed.add_field(name="Your power", value=f"{TITLES[kept]}: {SUMMARY[kept]}", inline=False)
+                embed.add_field(name=_("Your power"), value=f"{title(kept)}: {summary(kept)}", inline=False)
             elif won:
-                text = "\n".join(f"{TITLES[p]}: {SUMMARY[p]}" for p in won)
-                embed.add_field(name="Your power cards", value=text[:1024], inline=False)
+                text = "\n".join(f"{title(p)}: {summary(p)}" for p in won)
+                embed.add_field(name=_("Your power cards"), value=text[:1024], inline=False)
         if view.get("my_bid"):
-            embed.add_field(name="Your secret bid", value=card_label(view["my_bid"]), inline=False)
+            embed.add_field(name=_("Your secret bid"), value=card_label(view["my_bid"]), inline=False)
         if view["my_bets"]:
-            bets = [f"{ordinal(b['index'] + 1)} bet: {car(b['car'])}" for b in view["my_bets"]]
-            embed.add_field(name="Your secret bets", value="\n".join(bets), inline=False)
-        embed.set_footer(text=f"Spent at auction: {money(view['spent'][seat])}")
+            bets = [_("{bet}: {car}", bet=bet_name(b["index"]), car=car(b["car"])) for b in view["my_bets"]]
+            embed.add_field(name=_("Your secret bets"), value="\n".join(bets), inline=False)
+        embed.set_footer(text=_("Spent at auction: {money}", money=money(view["spent"][seat])))
         return Outgoing(embed=embed)
 
     def tell(self, table: Table, seat: int, events: list[Event]) -> list[Outgoing]:
@@ -356,8 +446,11 @@ class DownforcePresenter(Presenter):
         for event in events:
             if event.kind == "dealt":
                 hand = self.hand(table, seat)
-                hand.content = (
-                    f"🃏 Downforce game #{table.game_id}: you were dealt {len(event.data['cards'])} cards."
+                hand.content = _n(
+                    "🃏 Downforce game #{game}: you were dealt {n} card.",
+                    "🃏 Downforce game #{game}: you were dealt {n} cards.",
+                    len(event.data["cards"]),
+                    game=table.game_id,
                 )
                 out.append(hand)
         return out
@@ -380,7 +473,9 @@ class DownforcePresenter(Presenter):
                 out.append(Outgoing(content="🃏 " + line(event, names)))
             elif event.kind == "card_resolved":
                 frame = await self._picture(table, f"card{data['number']}.png", frame=True)
-                frame.content = f"**Card {data['number']}** · {line(event, names)}"
+                frame.content = _(
+                    "**Card {number}** · {what}", number=data["number"], what=line(event, names)
+                )
                 out.append(frame)
             elif event.kind in ("power_used", "animal_moved", "powers_kept", "keep_open"):
                 out.append(Outgoing(content="⚡ " + line(event, names)))
@@ -399,11 +494,20 @@ class DownforcePresenter(Presenter):
         each = view["hand_sizes"][0] if view["hand_sizes"] else 0
         left_out = next((e.data["left_out"] for e in events if e.kind == "auction_order"), 0)
         embed.description = (
-            f"**The grid, pole first:** {grid}\n**Auction order:** {order}\n"
-            f"Each player holds {each} cards (sent by DM); {left_out} are out of the race. "
-            f"Betting: {BETTING.get(view['settings']['betting'], '')}."
+            _("**The grid, pole first:** {grid}", grid=grid)
+            + "\n"
+            + _("**Auction order:** {order}", order=order)
+            + "\n"
+            + _n(
+                "Each player holds {n} card (sent by DM); {out} are out of the race.",
+                "Each player holds {n} cards (sent by DM); {out} are out of the race.",
+                each,
+                out=number(left_out),
+            )
+            + " "
+            + _("Betting: {betting}.", betting=self._betting(view))
         )
-        embed.add_field(name="Players", value=", ".join(escape_markdown(n) for n in names), inline=False)
+        embed.add_field(name=_("Players"), value=", ".join(escape_markdown(n) for n in names), inline=False)
         picture = await self._picture(table, "grid.png")
         embed.set_image(url="attachment://grid.png")
         picture.embed = embed
@@ -412,10 +516,10 @@ class DownforcePresenter(Presenter):
     async def _race_start(self, table: Table, event: Event) -> Outgoing:
         names = self._names(table)
         view = table.public_view()
-        embed = discord.Embed(title="🏎️ The race starts", colour=COLOUR)
+        embed = discord.Embed(title=_("🏎️ The race starts"), colour=COLOUR)
         embed.description = line(event, names) + "\n" + places(view, names)
         spent = [f"{escape_markdown(names[i])} {money(v)}" for i, v in enumerate(event.data["spent"])]
-        embed.add_field(name="Spent at auction", value=" · ".join(spent), inline=False)
+        embed.add_field(name=_("Spent at auction"), value=" · ".join(spent), inline=False)
         picture = await self._picture(table, "start.png")
         embed.set_image(url="attachment://start.png")
         picture.embed = embed
@@ -423,8 +527,8 @@ class DownforcePresenter(Presenter):
 
     def _scores_embed(self, table: Table, data: dict[str, Any]) -> discord.Embed:
         names = self._names(table)
-        winners = " and ".join(escape_markdown(names[w]) for w in data["winners"])
-        embed = discord.Embed(title="🏆 Final scores", colour=discord.Colour.gold())
+        winners = both([escape_markdown(names[w]) for w in data["winners"]])
+        embed = discord.Embed(title=_("🏆 Final scores"), colour=discord.Colour.gold())
         ranking = sorted(data["scores"], key=lambda s: (s["place"], s["seat"]))
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         embed.description = "\n".join(
@@ -436,18 +540,35 @@ class DownforcePresenter(Presenter):
         for score in ranking:
             rows = [f"{car(c['car'])} {ordinal(c['place'])}: {signed(c['prize'])}" for c in score["cars"]]
             rows += [
-                f"{ordinal(b['index'] + 1)} bet {car(b['car'])} (row {b['line']}) → {ordinal(b['place'])}: "
-                f"{signed(b['paid'])}"
+                _(
+                    "{bet} {car} (row {row}) → {finish}: {paid}",
+                    bet=bet_name(b["index"]),
+                    car=car(b["car"]),
+                    row=b["line"],
+                    finish=ordinal(b["place"]),
+                    paid=signed(b["paid"]),
+                )
                 for b in score["bets"]
             ]
             rows.append(
-                f"prizes {money(score['prizes'])} + bets {money(score['bet_winnings'])} − spent "
-                f"{money(score['spent'])} = **{money(score['money'])}**"
+                _(
+                    "prizes {prizes} + bets {bets} − spent {spent} = **{money}**",
+                    prizes=money(score["prizes"]),
+                    bets=money(score["bet_winnings"]),
+                    spent=money(score["spent"]),
+                    money=money(score["money"]),
+                )
             )
             embed.add_field(name=names[score["seat"]][:256], value="\n".join(rows)[:1024], inline=False)
-        verb = "Winner" if len(data["winners"]) == 1 else "Winners (tied)"
+        verb = _("Winner") if len(data["winners"]) == 1 else _("Winners (tied)")
         embed.add_field(name=verb, value=f"🎉 {winners}", inline=False)
-        embed.set_footer(text="Bets revealed · results saved · /leaderboard · /stats")
+        embed.set_footer(
+            text=_(
+                "Bets revealed · results saved · /{leaderboard} · /{stats}",
+                leaderboard=_p("command name", "leaderboard"),
+                stats=_p("command name", "stats"),
+            )
+        )
         return embed
 
     async def snapshot(self, table: Table) -> list[Outgoing]:
@@ -457,42 +578,63 @@ class DownforcePresenter(Presenter):
         if view["phase"] == "over":
             return []
         picture = await self._picture(table, "resumed.png")
-        picture.content = f"🏎️ Downforce game #{table.game_id}: {view['cards_played']} cards played so far."
+        picture.content = _n(
+            "🏎️ Downforce game #{game}: {n} card played so far.",
+            "🏎️ Downforce game #{game}: {n} cards played so far.",
+            view["cards_played"],
+            game=table.game_id,
+        )
         return [picture]
 
     def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
         view = table.seat_view(seat)
         if decision.kind == "bid":  # the bid card is back in the hand already
             card = next((c for c in view["hand"] if c["id"] == choice), None)
-            shown = f": {card_label(card)}" if card else ""
-            return f"🤫 Your bid card is in{shown}. The bids are revealed together when everyone has picked."
+            if card:
+                return _(
+                    "🤫 Your bid card is in: {card}. The bids are revealed together when everyone has picked.",
+                    card=card_label(card),
+                )
+            return _("🤫 Your bid card is in. The bids are revealed together when everyone has picked.")
         if decision.kind == "play":
             last = view["last_card"]
-            return f"🃏 You played {card_label(last)}." if last else "🃏 Card played."
+            return _("🃏 You played {card}.", card=card_label(last)) if last else _("🃏 Card played.")
         if decision.kind == "wild":
-            return f"The wild line is {car(choice)}."
+            return _("The wild line is {car}.", car=car(choice))
         if decision.kind == "move":
-            return "✅ Moved to the finish." if choice == FINISH else "✅ Moved."
+            return _("✅ Moved to the finish.") if choice == FINISH else _("✅ Moved.")
         if decision.kind == "keep":
-            return (
-                f"🤫 You keep {TITLES.get(choice, choice)}; the kept powers are shown when the race starts."
+            return _(
+                "🤫 You keep {power}; the kept powers are shown when the race starts.", power=title(choice)
             )
         if decision.kind in ("power", "ignore", "defensive"):
             return f"✅ {option_label(view, decision.kind, choice)}."
-        return f"🤫 Your bet on the {car(choice)} car is in; bets are revealed at the end."
+        return _("🤫 Your bet on the {car} car is in; bets are revealed at the end.", car=car(choice))
 
     def status_lines(self, table: Table) -> list[str]:
         view = table.public_view()
         names = self._names(table)
-        lines = [f"{view['track']['title']} · {view['phase']} · {view['cards_played']} cards played"]
+        lines = [
+            _n(
+                "{track} · {phase} · {n} card played",
+                "{track} · {phase} · {n} cards played",
+                view["cards_played"],
+                track=view["track"]["title"],
+                phase=_(PHASES[view["phase"]]) if view["phase"] in PHASES else view["phase"],
+            )
+        ]
         if view["turn"] is not None:
-            lines.append(f"{escape_markdown(names[view['turn']])} to play")
+            lines.append(_("{player} to play", player=escape_markdown(names[view["turn"]])))
         if view["phase"] != "auction":
             lines.append(places(view, names))
         return lines
 
     def rules_text(self) -> str:
-        return RULES
+        return _(GAME_RULES) + "\n" + _(HERE)
+
+    def _betting(self, view: dict[str, Any]) -> str:
+        betting = view["settings"]["betting"]
+        return _(BETTING[betting]) if betting in BETTING else str(betting)
 
 
 def _draw_replay(replay: ReplayLog) -> Animation:

@@ -7,11 +7,19 @@ from typing import Any
 
 from discord.utils import escape_markdown
 
-from bot.games.downforce.narration import narrate
-from bot.games.downforce.scoring import ORDINALS
+from bot.games.downforce.narration import colour_name, millions, narrate, seat_name
+from bot.i18n import _
+from bot.i18n.formatting import ordinal as place_of
+from bot.i18n.formatting import signed as signed_money
 
 CAR_EMOJI = {"black": "⚫", "blue": "🔵", "green": "🟢", "yellow": "🟡", "orange": "🟠", "red": "🔴"}
-SEAT = re.compile(r"\bSeat (\d+)\b")
+
+
+def _seat_pattern() -> re.Pattern[str]:
+    """``Seat 2`` as the narration writes it in the current language (``{number}`` is the seat)."""
+    marker = "\x00"
+    text = re.escape(seat_name(0).replace("1", marker, 1)).replace(re.escape(marker), r"(\d+)")
+    return re.compile(rf"\b{text}\b")
 
 
 def named(text: str, names: list[str]) -> str:
@@ -21,7 +29,7 @@ def named(text: str, names: list[str]) -> str:
         index = int(match.group(1)) - 1
         return f"**{escape_markdown(names[index])}**" if 0 <= index < len(names) else match.group(0)
 
-    return SEAT.sub(name, text)
+    return _seat_pattern().sub(name, text)
 
 
 def line(event: Any, names: list[str]) -> str:
@@ -30,24 +38,28 @@ def line(event: Any, names: list[str]) -> str:
 
 
 def car(colour: str) -> str:
-    return f"{CAR_EMOJI.get(colour, '')} {colour}".strip()
+    return f"{CAR_EMOJI.get(colour, '')} {colour_name(colour)}".strip()
 
 
 def money(value: int) -> str:
-    return f"-${-value}M" if value < 0 else f"${value}M"
+    return millions(value)
 
 
 def signed(value: int) -> str:
-    return f"+${value}M" if value > 0 else money(value)
+    """``+$5M``: a gain shows its sign."""
+    return _("{amount}M", amount=signed_money(value))
 
 
 def ordinal(place: int) -> str:
-    return ORDINALS[place - 1] if 1 <= place <= len(ORDINALS) else str(place)
+    return place_of(place)
 
 
 def card_label(card: dict[str, Any]) -> str:
     """A card as a menu line: ``🔴 red 4 · 🔵 blue 2 · wild 3``."""
-    parts = [car(c) + f" {n}" if c in CAR_EMOJI else f"{c} {n}" for c, n in card["lines"]]
+    parts = [
+        car(c) + f" {n}" if c in CAR_EMOJI else _("{colour} {speed}", colour=colour_name(c), speed=n)
+        for c, n in card["lines"]
+    ]
     return " · ".join(parts)
 
 
@@ -55,11 +67,11 @@ def where(view: dict[str, Any], colour: str) -> str:
     """Where a car is, as the places panel says it: ``finished 1st`` or ``row 12``."""
     info = view["cars"][colour]
     if info["finished"]:
-        return f"finished {ordinal(info['place'])}"
+        return _("finished {place}", place=ordinal(info["place"]))
     if info["space"] is None:
-        return "off the track"
+        return _("off the track")
     space = next((s for s in view["track"]["spaces"] if s["id"] == info["space"]), None)
-    return f"row {space['row']}" if space else str(info["space"])
+    return _("row {row}", row=space["row"]) if space else str(info["space"])
 
 
 def places(view: dict[str, Any], names: list[str]) -> str:

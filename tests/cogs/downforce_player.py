@@ -5,6 +5,7 @@ and wild colours with buttons in the channel."""
 from __future__ import annotations
 
 import re
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from tests.cogs.conftest import World
@@ -13,6 +14,14 @@ from tests.fakediscord import FakeMessage, FakeUser, text_of
 CHANNEL_ID = re.compile(r"g:\d+:d:(\d+):(\d+):(move|wild|power|ignore|defensive):i\d+")
 BET_ID = re.compile(r"g:\d+:d:(\d+):(\d+):(bet|keep):i\d+")
 MENU_ID = re.compile(r"gs:\d+:(\d+):(\d+):(bid|play)")
+HAND_ID = re.compile(r"g:\d+:hand")
+# The few words the player reads to know where the game is, in the language the table speaks.
+ENGLISH = {
+    "final": "Final scores",
+    "waiting": "Waiting for",
+    "deadline": "Deadline",
+    "to play": "{mention} to play",
+}
 
 
 @dataclass
@@ -25,6 +34,7 @@ class DownforceTable:
     # (user, prompt state) "My hand" was pressed for
     hand_asked: set[tuple[str, str]] = field(default_factory=set)
     clicked: list[str] = field(default_factory=list)  # the kinds of channel buttons pressed, in order
+    words: dict[str, str] = field(default_factory=lambda: dict(ENGLISH))
 
     @property
     def fake(self):  # noqa: ANN201 - the fake's type is long and obvious here
@@ -41,7 +51,7 @@ class DownforceTable:
         return "\n".join(parts)
 
     def finished(self) -> bool:
-        return any("Final scores" in m.text for m in self.channel())
+        return any(self.words["final"] in m.text for m in self.channel())
 
     def channel_buttons(self) -> list[tuple[FakeMessage, str, int]]:
         found = []
@@ -65,7 +75,9 @@ class DownforceTable:
         return found
 
     def prompt_with_hand_button(self) -> FakeMessage | None:
-        with_hand = [m for m in self.channel() if any(b.label == "My hand" for b in m.buttons)]
+        with_hand = [
+            m for m in self.channel() if any(HAND_ID.fullmatch(b.custom_id or "") for b in m.buttons)
+        ]
         return with_hand[-1] if with_hand else None
 
     def signature(self) -> tuple[object, ...]:
@@ -118,21 +130,34 @@ class DownforceTable:
         if prompt is None:
             return False
         text = prompt.text
-        waiting = text.split("Waiting for")[-1].split("Deadline")[0] if "Waiting for" in text else ""
-        if user.name not in waiting and f"{user.mention} to play" not in text:
+        words = self.words
+        waiting = (
+            text.split(words["waiting"])[-1].split(words["deadline"])[0] if words["waiting"] in text else ""
+        )
+        if user.name not in waiting and words["to play"].format(mention=user.mention) not in text:
             return False
         state = (user.name, f"{prompt.id}:{len(prompt.edits)}")
         if state in self.hand_asked:
             return False
         self.hand_asked.add(state)
-        ix = await self.fake.click_button(user, prompt, "My hand")
+        hand = next(b for b in prompt.buttons if HAND_ID.fullmatch(b.custom_id or ""))
+        ix = await self.fake.click(user, prompt, hand.custom_id or "")
         await ix.wait_response()
         return True
 
-    async def play_to_the_end(self, dm_less: set[str] = frozenset(), steps: int = 2000) -> None:  # type: ignore[assignment]
-        for _ in range(steps):
+    async def play_to_the_end(
+        self,
+        dm_less: set[str] = frozenset(),  # type: ignore[assignment]
+        steps: int = 2000,
+        between: Callable[[int], Awaitable[None]] | None = None,
+    ) -> None:
+        """Play until the final scores; ``between(step)`` runs before each step (a player asking for
+        the status or the rules mid-game)."""
+        for step in range(steps):
             if self.finished():
                 return
+            if between is not None:
+                await between(step)
             before = self.signature()
             if not await self.step(set(dm_less)):
                 await self.fake.wait_for(

@@ -64,6 +64,12 @@ async def test_a_downforce_game_survives_sigkill_mid_race(world: World) -> None:
             assert [r.seat for r in results] == list(range(len(seats)))  # stored once per seat
             expected = uninterrupted(entry("downforce"), game.seed, seats, game.settings)
             assert [r.cash for r in results] == expected
+            # The results are stored before the final scores are posted (with the replay, which takes
+            # a few seconds to encode): wait for them as a player would.
+            await world.fake.wait_for(
+                lambda: any("Final scores" in m.text for m in world.fake.channel_messages(channel)),
+                timeout=60,
+            )
             channel_text = "\n".join(m.text for m in world.fake.channel_messages(channel))
             assert "carries on from where it stopped" in channel_text
             assert "Final scores" in channel_text

@@ -1,25 +1,64 @@
 """One line of table talk per event, e.g.
-``Seat 2 plays red 4, blue 2, wild 3 (wild: green): red moves 4 to row 9, blue is blocked, green finishes 1st.``
+``Seat 2 plays red 4, blue 2, wild 3 (green): red moves 4 to row 9, blue is blocked, green finishes 1st.``
 
-Pure functions of an event's kind and data; private events (a dealt hand, a bid card, a secret
-bet) are narrated for their owner only, so the host must check ``visible_to`` as for any event.
-Seats are shown counting from 1, as players count them.
+Pure functions of an event's kind and data, in the reader's language (``bot.i18n``: the caller
+chooses it); private events (a dealt hand, a bid card, a secret bet) are narrated for their owner
+only, so the host must check ``visible_to`` as for any event. Seats are shown counting from 1, as
+players count them.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from bot.games.base import JSON, Event
-from bot.games.downforce.powers import EXTRA, SUMMARY, TITLES
-from bot.games.downforce.scoring import ORDINALS
+from bot.games.downforce.cards import WILD, parse_card
+from bot.games.downforce.powers import EXTRA, summary, title
 from bot.games.downforce.track import FINISH
+from bot.i18n import N_, _, _n, _p
+from bot.i18n.formatting import money, ordinal
 
 
 def seat_name(seat: int) -> str:
-    return f"Seat {seat + 1}"
+    return _("Seat {number}", number=seat + 1)
 
 
-def _money(value: int) -> str:
-    return f"-${-value}M" if value < 0 else f"${value}M"
+def colour_name(colour: str | None) -> str:
+    """A car's colour (or ``wild``) as the reader says it; car colours are masculine in Portuguese,
+    like ``carro``."""
+    names = {
+        "black": _p("car colour", "black"),
+        "blue": _p("car colour", "blue"),
+        "green": _p("car colour", "green"),
+        "yellow": _p("car colour", "yellow"),
+        "orange": _p("car colour", "orange"),
+        "red": _p("car colour", "red"),
+        WILD: _p("card line", "wild"),
+    }
+    return names.get(colour or "", str(colour))
+
+
+def card_text(lines: Sequence[Sequence[JSON]]) -> str:
+    """A card in words: ``red 4, blue 2, wild 3``."""
+    return ", ".join(_("{colour} {speed}", colour=colour_name(str(c)), speed=n) for c, n in lines)
+
+
+def millions(value: int) -> str:
+    """Downforce money (millions): ``$12M`` (``$ 12 mi`` in Portuguese)."""
+    return _("{amount}M", amount=money(value))
+
+
+def bet_name(index: int) -> str:
+    """``1st bet`` for bet ``index`` 0 (``1ª aposta``: the ordinal agrees with the noun)."""
+    names = (N_("1st bet"), N_("2nd bet"), N_("3rd bet"))
+    return _(names[index]) if 0 <= index < len(names) else _("bet {number}", number=index + 1)
+
+
+def both(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{first} and {last}", first=", ".join(names[:-1]), last=names[-1])
 
 
 def option_label(view: dict[str, JSON], kind: str, option: JSON) -> str:
@@ -33,36 +72,37 @@ def option_label(view: dict[str, JSON], kind: str, option: JSON) -> str:
     """
     if kind in ("bid", "play"):
         card = next((c for c in view.get("hand", []) if c["id"] == option), None)
-        text = card["text"] if card else str(option)
+        text = card_text(card["lines"]) if card else str(option)
         if kind == "bid" and card and view.get("auction"):
             colour = view["auction"]["colour"]
             value = next((n for c, n in card["lines"] if c == colour), 0)
-            return f"bid {value}: {text}"
+            return _("bid {value}: {card}", value=value, card=text)
         return text
     if kind == "keep":
-        return f"{TITLES.get(option, option)}: {SUMMARY.get(option, '')}"
+        return _("{power}: {does}", power=title(str(option)), does=summary(str(option)))
     if kind == "power":
         choice = view.get("choice") or {}
-        power = TITLES.get(choice.get("power"), "the power")
+        power = title(choice["power"]) if choice.get("power") else _("the power")
         if option == "yes":
-            return f"Use {power}" + (f" ({choice['car']} car)" if choice.get("car") else "")
-        return "No, thanks"
+            if choice.get("car"):
+                return _("Use {power} ({colour} car)", power=power, colour=colour_name(choice["car"]))
+            return _("Use {power}", power=power)
+        return _("No, thanks")
     if kind == "ignore":
-        return "Ignore none" if option == "none" else f"Ignore {option}"
+        return _("Ignore none") if option == "none" else _("Ignore {colour}", colour=colour_name(str(option)))
     if kind in ("wild", "bet", "defensive"):
-        return f"{option} car"
+        return _("{colour} car", colour=colour_name(str(option)))
     if kind == "move":
         if option == FINISH:
-            return "the finish"
+            return _("the finish")
         space = next((s for s in view["track"]["spaces"] if s["id"] == option), None)
         if space is None:
             return str(option)
-        label = f"row {space['row']}, lane {space['lane'] + 1}"
         choice = view.get("choice") or {}
         path = (choice.get("paths") or {}).get(option)
         if path is not None and len(path) < choice.get("speed", 0):
-            label += " (dead end)"
-        return label
+            return _("row {row}, lane {lane} (dead end)", row=space["row"], lane=space["lane"] + 1)
+        return _("row {row}, lane {lane}", row=space["row"], lane=space["lane"] + 1)
     return str(option)
 
 
@@ -77,148 +117,246 @@ def narrate(event: Event | dict[str, JSON]) -> str:
 
 
 def _grid(d: dict[str, JSON]) -> str:
-    cars = ", ".join(f"{i + 1}. {c}" for i, c in enumerate(d["order"]))
-    return f"The grid, pole first: {cars}."
+    cars = ", ".join(f"{i + 1}. {colour_name(c)}" for i, c in enumerate(d["order"]))
+    return _("The grid, pole first: {cars}.", cars=cars)
 
 
 def _auction_open(d: dict[str, JSON]) -> str:
-    who = "everyone" if d.get("everyone") else ", ".join(seat_name(s) for s in d["eligible"])
-    power = f" with the {TITLES[d['power']]} power" if d.get("power") else ""
-    return (
-        f"Auction {d['number']} of 6: the {d['colour']} car{power} (grid slot {d['grid_slot']}); "
-        f"bidding: {who}."
+    colour = colour_name(d["colour"])
+    who = _("everyone") if d.get("everyone") else ", ".join(seat_name(s) for s in d["eligible"])
+    if d.get("power"):
+        return _(
+            "Auction {number} of 6: the {colour} car with the {power} power (grid slot {slot}); "
+            "bidding: {who}.",
+            number=d["number"],
+            colour=colour,
+            power=title(d["power"]),
+            slot=d["grid_slot"],
+            who=who,
+        )
+    return _(
+        "Auction {number} of 6: the {colour} car (grid slot {slot}); bidding: {who}.",
+        number=d["number"],
+        colour=colour,
+        slot=d["grid_slot"],
+        who=who,
     )
 
 
 def _power_used(d: dict[str, JSON]) -> str:
     power = d["power"]
     who = seat_name(d["seat"])
-    car = d.get("car")
+    car = colour_name(d.get("car"))
     if power == "tricky":
-        return f"{who} plays Tricky: the card moves bottom line first."
+        return _("{seat} plays {power}: the card moves bottom line first.", seat=who, power=title(power))
     if power == "strategic":
-        return f"{who} plays Strategic: the {car} line is ignored."
+        return _(
+            "{seat} plays {power}: the {colour} line is ignored.", seat=who, power=title(power), colour=car
+        )
     if power == "daring":
-        return f"Daring: the {car} car goes on to make 3 spaces."
+        return _("{power}: the {colour} car goes on to make 3 spaces.", power=title(power), colour=car)
     if power == "defensive":
-        return f"Defensive: none of {who}'s cars moved, so the {car} car moves 3."
+        return _(
+            "{power}: none of {seat}'s cars moved, so the {colour} car moves 3.",
+            power=title(power),
+            seat=who,
+            colour=car,
+        )
     if power == "experienced":
-        return f"{who} plays Experienced: the {car} car takes the space just left ahead of it."
-    return f"{who} plays {TITLES[power]}: the {car} car moves {EXTRA.get(power, 0)} more."
+        return _(
+            "{seat} plays {power}: the {colour} car takes the space just left ahead of it.",
+            seat=who,
+            power=title(power),
+            colour=car,
+        )
+    return _n(
+        "{seat} plays {power}: the {colour} car moves {n} more.",
+        "{seat} plays {power}: the {colour} car moves {n} more.",
+        EXTRA.get(power, 0),
+        seat=who,
+        power=title(power),
+        colour=car,
+    )
+
+
+def animal_name(kind: str) -> str:
+    return {
+        "antelope": _("antelope"),
+        "elephant": _("elephant"),
+        "python": _("python"),
+    }.get(kind, kind)
 
 
 def _animal_moved(d: dict[str, JSON]) -> str:
     if d["to"] is None:
-        return f"The {d['kind']} leaves the track."
-    return f"A car passed the {d['kind']}: it wanders on to row {d['row']}."
+        return _("The {animal} leaves the track.", animal=animal_name(d["kind"]))
+    return _(
+        "A car passed the {animal}: it wanders on to row {row}.", animal=animal_name(d["kind"]), row=d["row"]
+    )
 
 
 def _powers_kept(d: dict[str, JSON]) -> str:
-    kept = ", ".join(f"{seat_name(int(s))} {TITLES[p]}" for s, p in d["powers"].items())
-    return f"Powers kept: {kept}." if kept else "Nobody holds a power."
+    kept = ", ".join(f"{seat_name(int(s))} {title(p)}" for s, p in d["powers"].items())
+    return _("Powers kept: {kept}.", kept=kept) if kept else _("Nobody holds a power.")
 
 
 def _auction_won(d: dict[str, JSON]) -> str:
     bids = ", ".join(f"{seat_name(int(s))} {v}" for s, v in d["bids"].items())
-    text = f"{seat_name(d['seat'])} wins the {d['colour']} car for {_money(d['price'])}"
+    colour = colour_name(d["colour"])
+    text = _(
+        "{seat} wins the {colour} car for {price}",
+        seat=seat_name(d["seat"]),
+        colour=colour,
+        price=millions(d["price"]),
+    )
     if bids:
-        text += f" (bids: {bids})"
+        text += _(" (bids: {bids})", bids=bids)
     if not d["bids"]:
-        text += " (the only seat still without a car)"
+        text += _(" (the only seat still without a car)")
     elif d["drawn"]:
-        text += "; a tie, settled by a draw"
+        text += _("; a tie, settled by a draw")
     elif d["tie"]:
-        text += "; a tie, won by the seat with fewer cars"
-    return text + f" and takes the {d['colour']} Speed-8 card."
+        text += _("; a tie, won by the seat with fewer cars")
+    return text + _(" and takes the {colour} Speed-8 card.", colour=colour)
 
 
 def _where(move: dict[str, JSON]) -> str:
-    car = move["car"]
+    car = colour_name(move["car"])
     if move["to"] == FINISH:
-        return f"{car} finishes {ORDINALS[move['place'] - 1]}"
+        return _("{colour} finishes {place}", colour=car, place=ordinal(move["place"]))
     if move["steps"] == 0:
-        return f"{car} is blocked"
-    row = move["row"]
-    short = " (dead end)" if move["steps"] < move["speed"] else ""
-    return f"{car} moves {move['steps']} to row {row}{short}"
+        return _("{colour} is blocked", colour=car)
+    if move["steps"] < move["speed"]:
+        return _(
+            "{colour} moves {steps} to row {row} (dead end)", colour=car, steps=move["steps"], row=move["row"]
+        )
+    return _("{colour} moves {steps} to row {row}", colour=car, steps=move["steps"], row=move["row"])
 
 
 def _card_resolved(d: dict[str, JSON]) -> str:
     wilds = set(d.get("wilds", []))
     text = ", ".join(
-        f"wild {n} ({c or 'unused'})" if i in wilds else f"{c} {n}" for i, (c, n) in enumerate(d["lines"])
+        _("wild {speed} ({colour})", speed=n, colour=colour_name(c) if c else _("unused"))
+        if i in wilds
+        else _("{colour} {speed}", colour=colour_name(c), speed=n)
+        for i, (c, n) in enumerate(d["lines"])
     )
-    head = f"{seat_name(d['seat'])} plays {text}"
     parts = [_where(m) for m in d["moves"]]
-    body = ", ".join(parts) if parts else "no car can use it"
-    tail = ""
-    if d["first_lines"]:
-        rows = " and ".join(str(r) for r in d["first_lines"])
-        tail = (
-            f"; yellow line{'s' if len(d['first_lines']) > 1 else ''} at row {rows} crossed: place your bets"
+    body = ", ".join(parts) if parts else _("no car can use it")
+    lines = d["first_lines"]
+    if lines:
+        return _n(
+            "{seat} plays {card}: {moves}; yellow line at row {rows} crossed: place your bets.",
+            "{seat} plays {card}: {moves}; yellow lines at rows {rows} crossed: place your bets.",
+            len(lines),
+            seat=seat_name(d["seat"]),
+            card=text,
+            moves=body,
+            rows=both([str(r) for r in lines]),
         )
-    return f"{head}: {body}{tail}."
+    return _("{seat} plays {card}: {moves}.", seat=seat_name(d["seat"]), card=text, moves=body)
 
 
 def _card_played(d: dict[str, JSON]) -> str:
-    return f"{seat_name(d['seat'])} plays card {d['number']}: {d['text']}."
+    card = card_text(parse_card(d["text"]))
+    return _("{seat} plays card {number}: {card}.", seat=seat_name(d["seat"]), number=d["number"], card=card)
 
 
 def _game_over(d: dict[str, JSON]) -> str:
     parts = [
-        f"{seat_name(s['seat'])} {_money(s['money'])} (prizes {s['prizes']}, bets {s['bet_winnings']}, "
-        f"spent {s['spent']})"
+        _(
+            "{seat} {money} (prizes {prizes}, bets {bets}, spent {spent})",
+            seat=seat_name(s["seat"]),
+            money=millions(s["money"]),
+            prizes=s["prizes"],
+            bets=s["bet_winnings"],
+            spent=s["spent"],
+        )
         for s in sorted(d["scores"], key=lambda s: (s["place"], s["seat"]))
     ]
-    who = " and ".join(seat_name(w) for w in d["winners"])
-    verb = "win" if len(d["winners"]) > 1 else "wins"
-    return f"Game over: {who} {verb}. " + "; ".join(parts) + "."
+    who = both([seat_name(w) for w in d["winners"]])
+    return _n(
+        "Game over: {who} wins. {scores}.",
+        "Game over: {who} win. {scores}.",
+        len(d["winners"]),
+        who=who,
+        scores="; ".join(parts),
+    )
 
 
 def _bets_revealed(d: dict[str, JSON]) -> str:
     parts = []
     for seat, bets in enumerate(d["bets"]):
         if bets:
-            parts.append(f"{seat_name(seat)}: " + ", ".join(b["car"] for b in bets))
-    return "Bets revealed: " + ("; ".join(parts) if parts else "nobody bet") + "."
+            parts.append(f"{seat_name(seat)}: " + ", ".join(colour_name(b["car"]) for b in bets))
+    if not parts:
+        return _("Bets revealed: nobody bet.")
+    return _("Bets revealed: {bets}.", bets="; ".join(parts))
 
 
 def _race_over(d: dict[str, JSON]) -> str:
-    how = "every car has finished" if d["ended_by"] == "finish" else "the cards ran out"
-    order = ", ".join(f"{i + 1}. {c}" for i, c in enumerate(d["order"]))
-    return f"The race is over ({how}): {order}."
+    order = ", ".join(f"{i + 1}. {colour_name(c)}" for i, c in enumerate(d["order"]))
+    if d["ended_by"] == "finish":
+        return _("The race is over (every car has finished): {order}.", order=order)
+    return _("The race is over (the cards ran out): {order}.", order=order)
+
+
+def _dealt(d: dict[str, JSON]) -> str:
+    count = len(d["cards"])
+    return _n("{seat} is dealt {n} card.", "{seat} is dealt {n} cards.", count, seat=seat_name(d["seat"]))
+
+
+def _auction_order(d: dict[str, JSON]) -> str:
+    order = ", ".join(colour_name(c) for c in d["order"])
+    return _("The cars go up for auction in this order: {order}.", order=order)
 
 
 _HANDLERS = {
     "grid": _grid,
-    "dealt": lambda d: f"{seat_name(d['seat'])} is dealt {len(d['cards'])} cards.",
-    "auction_order": lambda d: "The cars go up for auction in this order: " + ", ".join(d["order"]) + ".",
+    "dealt": _dealt,
+    "auction_order": _auction_order,
     "auction_open": _auction_open,
-    "bid_placed": lambda d: f"{seat_name(d['seat'])} has bid on the {d['colour']} car.",
-    "bid_card": lambda d: (
-        f"{seat_name(d['seat'])} bids {d['value']} on the {d['colour']} car (card {d['card']})."
+    "bid_placed": lambda d: _(
+        "{seat} has bid on the {colour} car.", seat=seat_name(d["seat"]), colour=colour_name(d["colour"])
+    ),
+    "bid_card": lambda d: _(
+        "{seat} bids {value} on the {colour} car (card {card}).",
+        seat=seat_name(d["seat"]),
+        value=d["value"],
+        colour=colour_name(d["colour"]),
+        card=d["card"],
     ),
     "auction_won": _auction_won,
-    "race_start": lambda d: (
-        f"The race starts: the {d['pole']} car is on pole, so {seat_name(d['first'])} plays first."
+    "race_start": lambda d: _(
+        "The race starts: the {colour} car is on pole, so {seat} plays first.",
+        colour=colour_name(d["pole"]),
+        seat=seat_name(d["first"]),
     ),
     "card_played": _card_played,
-    "wild_named": lambda d: f"The wild line becomes {d['colour']}.",
+    "wild_named": lambda d: _("The wild line becomes {colour}.", colour=colour_name(d["colour"])),
     "car_moved": lambda d: _where(d).capitalize() + ".",
     "card_resolved": _card_resolved,
-    "turn": lambda d: f"{seat_name(d['seat'])} to play.",
-    "bets_open": lambda d: (
-        f"The first car crossed the yellow line at row {d['line']}: everyone bets in secret."
+    "turn": lambda d: _("{seat} to play.", seat=seat_name(d["seat"])),
+    "bets_open": lambda d: _(
+        "The first car crossed the yellow line at row {row}: everyone bets in secret.", row=d["line"]
     ),
-    "bet_placed": lambda d: f"{seat_name(d['seat'])} has placed a secret {ORDINALS[d['index']]} bet.",
-    "bet_secret": lambda d: f"Your {ORDINALS[d['index']]} bet: {d['car']} (now in position {d['position']}).",
+    "bet_placed": lambda d: _(
+        "{seat} has placed their secret {bet}.", seat=seat_name(d["seat"]), bet=bet_name(d["index"])
+    ),
+    "bet_secret": lambda d: _(
+        "Your {bet}: {colour} (now in position {position}).",
+        bet=bet_name(d["index"]),
+        colour=colour_name(d["car"]),
+        position=d["position"],
+    ),
     "race_over": _race_over,
-    "keep_open": lambda d: (
-        "Players with several powers now keep one in secret: "
-        + ", ".join(seat_name(s) for s in d["seats"])
-        + "."
+    "keep_open": lambda d: _(
+        "Players with several powers now keep one in secret: {seats}.",
+        seats=", ".join(seat_name(s) for s in d["seats"]),
     ),
-    "power_kept_secret": lambda d: f"You keep {TITLES[d['power']]}: {SUMMARY[d['power']]}.",
+    "power_kept_secret": lambda d: _(
+        "You keep {power}: {does}.", power=title(d["power"]), does=summary(d["power"])
+    ),
     "powers_kept": _powers_kept,
     "power_used": _power_used,
     "animal_moved": _animal_moved,

@@ -43,6 +43,8 @@ Rulings common to all:
 
 from __future__ import annotations
 
+from bot.i18n import N_, _
+
 BASE = ("aggressive", "determined", "strategic", "tricky", "unpredictable", "cunning")
 ADDITIONAL = ("ambitious", "experienced", "tough", "daring", "defensive", "reckless")
 ALL = BASE + ADDITIONAL
@@ -51,22 +53,47 @@ SETTINGS = ("off", "base", "all")
 # Extra spaces for the powers that add a move after a line.
 EXTRA = {"aggressive": 1, "determined": 2, "ambitious": 2, "tough": 2, "reckless": 2, "defensive": 3}
 
-TITLES = {p: p.capitalize() for p in ALL}
+# The names and rules of the powers as players read them (translated where shown: ``title``/``summary``).
+TITLES = {
+    "aggressive": N_("Aggressive"),
+    "determined": N_("Determined"),
+    "strategic": N_("Strategic"),
+    "tricky": N_("Tricky"),
+    "unpredictable": N_("Unpredictable"),
+    "cunning": N_("Cunning"),
+    "ambitious": N_("Ambitious"),
+    "experienced": N_("Experienced"),
+    "tough": N_("Tough"),
+    "daring": N_("Daring"),
+    "defensive": N_("Defensive"),
+    "reckless": N_("Reckless"),
+}
 
 SUMMARY = {
-    "aggressive": "your car on the card's top line may move 1 more space",
-    "determined": "on any turn, your car that moved only through rectangular spaces may move 2 more",
-    "strategic": "playing a card with all six colours, you may ignore one of them",
-    "tricky": "on your turn you may move the cars bottom line first",
-    "unpredictable": "your wild lines may take a colour already on the card",
-    "cunning": "you choose where your cars end, even on other players' turns",
-    "ambitious": "on any turn, your car that crosses a yellow line may move 2 more",
-    "experienced": "on any turn, when a car leaves the space straight ahead of yours, you may take it",
-    "tough": "on any turn, your car that ends beside a rumble strip may move 2 more",
-    "daring": "on your turn, your car that moves 1 or 2 spaces moves 3 instead",
-    "defensive": "if none of your cars moved on your turn, one of them moves 3",
-    "reckless": "on your turn, your car that went through a tight space may move 2 more",
+    "aggressive": N_("your car on the card's top line may move 1 more space"),
+    "determined": N_("on any turn, your car that moved only through rectangular spaces may move 2 more"),
+    "strategic": N_("playing a card with all six colours, you may ignore one of them"),
+    "tricky": N_("on your turn you may move the cars bottom line first"),
+    "unpredictable": N_("your wild lines may take a colour already on the card"),
+    "cunning": N_("you choose where your cars end, even on other players' turns"),
+    "ambitious": N_("on any turn, your car that crosses a yellow line may move 2 more"),
+    "experienced": N_("on any turn, when a car leaves the space straight ahead of yours, you may take it"),
+    "tough": N_("on any turn, your car that ends beside a rumble strip may move 2 more"),
+    "daring": N_("on your turn, your car that moves 1 or 2 spaces moves 3 instead"),
+    "defensive": N_("if none of your cars moved on your turn, one of them moves 3"),
+    "reckless": N_("on your turn, your car that went through a tight space may move 2 more"),
 }
+
+
+def title(power: str) -> str:
+    """A power's name in the reader's language."""
+    return _(TITLES[power]) if power in TITLES else power
+
+
+def summary(power: str) -> str:
+    """What a power does, in the reader's language."""
+    return _(SUMMARY[power]) if power in SUMMARY else ""
+
 
 # The normal AI's preference when it must keep one of several powers (strongest first).
 KEEP_ORDER = (

@@ -26,10 +26,12 @@ from typing import Any
 from PIL import Image, ImageDraw, ImageFont
 
 from bot.games.downforce.cards import COLOURS
-from bot.games.downforce.scoring import ORDINALS
+from bot.games.downforce.narration import animal_name, card_text, colour_name, seat_name
 from bot.games.downforce.track import FINISH
 from bot.games.odds import Odds
 from bot.games.text_fit import fit_text, wrap_text
+from bot.i18n import _, _p
+from bot.i18n.formatting import ordinal
 from bot.paths import FONT_BOLD, FONT_REGULAR
 
 WIDTH = 1200
@@ -62,7 +64,20 @@ CAR_RGB: dict[str, tuple[int, int, int]] = {
     "orange": (246, 134, 22),
     "red": (222, 38, 38),
 }
-CAR_LABEL = {"black": "Bk", "blue": "Bl", "green": "Gr", "yellow": "Ye", "orange": "Or", "red": "Rd"}
+
+
+def car_label(colour: str) -> str:
+    """The two letters on a car's disc, from its colour's name in the reader's language."""
+    return {
+        "black": _p("car disc", "Bk"),
+        "blue": _p("car disc", "Bl"),
+        "green": _p("car disc", "Gr"),
+        "yellow": _p("car disc", "Ye"),
+        "orange": _p("car disc", "Or"),
+        "red": _p("car disc", "Rd"),
+    }[colour]
+
+
 ODDS_W = 48
 """Width of a full (100%) odds bar in the places panel."""
 DARK_TEXT = {"yellow", "orange"}
@@ -160,7 +175,7 @@ def _background(key: str, track_json: str) -> tuple[Image.Image, Geometry, Image
             _chequer(draw, geo, s["id"])
     for slot, ident in enumerate(track.get("grid", []), start=1):
         if ident in geo.spaces:
-            (x, y), _, _ = geo.axes(ident)
+            (x, y), _f, _l = geo.axes(ident)
             draw.text((x, y), str(slot), font=_font(22, True), fill=(150, 150, 156), anchor="mm")
     return img, geo, _palette_for(img)
 
@@ -196,7 +211,7 @@ def _feature(draw: ImageDraw.ImageDraw, geo: Geometry, s: dict[str, Any]) -> Non
             fill=INK,
         )
         if ramp["to"] in geo.spaces:
-            (lx, ly), _, _ = geo.axes(ramp["to"])
+            (lx, ly), _f, _l = geo.axes(ramp["to"])
             steps = 10
             for i in range(0, steps, 2):
                 a = (x + (lx - x) * i / steps, y + (ly - y) * i / steps)
@@ -240,7 +255,7 @@ def _kerb(draw: ImageDraw.ImageDraw, a: tuple[float, float], b: tuple[float, flo
 def _chequer(draw: ImageDraw.ImageDraw, geo: Geometry, ident: str) -> None:
     c = geo.corners(ident, 1.0)
     front_left, front_right = c[1], c[2]
-    (_, _), f, _ = geo.axes(ident)
+    _centre, f, _left = geo.axes(ident)
     cells = 6
     depth = 12
     for i in range(cells):
@@ -274,7 +289,7 @@ def _car(draw: ImageDraw.ImageDraw, centre: tuple[float, float], colour: str, *,
         draw.ellipse((x - r - 6, y - r - 6, x + r + 6, y + r + 6), outline=(255, 255, 255), width=4)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=CAR_RGB[colour], outline=PAPER, width=3)
     ink = INK if colour in DARK_TEXT else PAPER
-    draw.text((x, y), CAR_LABEL[colour], font=_font(22, True), fill=ink, anchor="mm")
+    draw.text((x, y), car_label(colour), font=_font(22, True), fill=ink, anchor="mm")
 
 
 def _seat(seat: int | None, view: dict[str, Any]) -> str:
@@ -282,8 +297,8 @@ def _seat(seat: int | None, view: dict[str, Any]) -> str:
     ``Seat n``."""
     names = view.get("names") or []
     if seat is None:
-        return "unsold"
-    return str(names[seat]) if seat < len(names) else f"Seat {seat + 1}"
+        return _("unsold")
+    return str(names[seat]) if seat < len(names) else seat_name(seat)
 
 
 def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
@@ -298,17 +313,30 @@ def _status(view: dict[str, Any]) -> str:
     phase = view["phase"]
     if phase == "auction":
         a = view["auction"]
-        return f"Auction {a['number']} of 6: the {a['colour']} car"
+        return _(
+            "Auction {number} of 6: the {colour} car", number=a["number"], colour=colour_name(a["colour"])
+        )
     if phase == "keep":
-        return "Powers: players with several keep one in secret"
+        return _("Powers: players with several keep one in secret")
     if phase == "over":
-        how = "every car finished" if view.get("ended_by") == "finish" else "the cards ran out"
-        return f"Race over ({how})"
+        if view.get("ended_by") == "finish":
+            return _("Race over (every car finished)")
+        return _("Race over (the cards ran out)")
     played = view.get("cards_played", 0)
     if phase == "bet":
-        return f"Card {played}: secret bets at the yellow line on row {view['bet_line']}"
+        return _(
+            "Card {number}: secret bets at the yellow line on row {row}", number=played, row=view["bet_line"]
+        )
     turn = view.get("turn")
-    return f"Card {played} played" + (f" - {_seat(turn, view)} to play" if turn is not None else "")
+    if turn is None:
+        return _("Card {number} played", number=played)
+    return _("Card {number} played - {seat} to play", number=played, seat=_seat(turn, view))
+
+
+def _where(view: dict[str, Any], car: dict[str, Any], off: str) -> str:
+    if car["finished"]:
+        return _("finished")
+    return off if car["space"] is None else _row(view, car)
 
 
 def _places(
@@ -317,17 +345,15 @@ def _places(
     x0, y0, x1, y1 = box
     room = x1 - x0 - 62 - (ODDS_W + 62 if odds is not None else 0)
     draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=PAPER, width=2)
-    draw.text((x0 + 16, y0 + 10), "Places", font=_font(24, True), fill=PAPER)
+    draw.text((x0 + 16, y0 + 10), _("Places"), font=_font(24, True), fill=PAPER)
     y = y0 + 46
     cars = view["cars"]
     for colour in view["standings"]:
         car = cars[colour]
         rank = car["place"] or car["position"]
         draw.ellipse((x0 + 16, y + 2, x0 + 40, y + 26), fill=CAR_RGB[colour], outline=PAPER, width=2)
-        where = (
-            "finished" if car["finished"] else ("not on track" if car["space"] is None else _row(view, car))
-        )
-        text = f"{ORDINALS[rank - 1]} {colour} · {_seat(car['owner'], view)} · {where}"
+        where = _where(view, car, _("not on track"))
+        text = f"{ordinal(rank)} {colour_name(colour)} · {_seat(car['owner'], view)} · {where}"
         draw.text((x0 + 50, y), fit_text(text, _font(22), room), font=_font(22), fill=PAPER)
         if odds is not None:  # the chance to win: a bar in the car's colour and the percentage
             bx = x1 - 16 - 52 - ODDS_W
@@ -340,7 +366,7 @@ def _places(
         y += 31
     last = view.get("last_card")
     if last:
-        lines = wrap_text(f"Last card: {last['text']}", _font(22), x1 - x0 - 32)
+        lines = wrap_text(_("Last card: {card}", card=card_text(last["lines"])), _font(22), x1 - x0 - 32)
         for i, line in enumerate(lines[:2]):
             text = line if i == 0 or len(lines) <= 2 else fit_text(line + " …", _font(22), x1 - x0 - 32)
             draw.text((x0 + 16, y + 2 + 27 * i), text, font=_font(22), fill=YELLOW_LINE)
@@ -348,7 +374,7 @@ def _places(
 
 def _row(view: dict[str, Any], car: dict[str, Any]) -> str:
     space = next((s for s in view["track"]["spaces"] if s["id"] == car["space"]), None)
-    return f"row {space['row']}" if space else str(car["space"])
+    return _("row {row}", row=space["row"]) if space else str(car["space"])
 
 
 def render_track(view: dict[str, Any], odds: Odds | None = None) -> bytes:
@@ -376,11 +402,11 @@ def track_image(view: dict[str, Any], odds: Odds | None = None) -> Image.Image:
         space = view["cars"][colour]["space"]
         if space is None or space == FINISH or space not in geo.spaces:
             continue
-        (x, y), _, _ = geo.axes(space)
+        (x, y), _f, _l = geo.axes(space)
         _car(draw, (x, y), colour, moved=colour in moved)
     for animal in view.get("animals", []):
         if animal["at"] is not None and animal["path"][animal["at"]] in geo.spaces:
-            (x, y), _, _ = geo.axes(animal["path"][animal["at"]])
+            (x, y), _f, _l = geo.axes(animal["path"][animal["at"]])
             _animal(draw, (x, y), animal["kind"])
     _header(draw, view)
     _places(draw, view, _panel_box(geo), odds)
@@ -395,33 +421,38 @@ def _panel_box(geo: Geometry) -> tuple[int, int, int, int]:
 
 def alt_text(view: dict[str, Any], odds: Odds | None = None) -> str:
     """The picture in words, for screen readers (under 1000 characters), with the odds when drawn."""
-    title = view["track"].get("title", "the track")
+    title = view["track"].get("title", _("the track"))
     parts = [f"{title}. {_status(view)}."]
     order = []
     for colour in view["standings"]:
         car = view["cars"][colour]
         rank = car["place"] or car["position"]
-        where = (
-            "finished" if car["finished"] else ("off the track" if car["space"] is None else _row(view, car))
+        where = _where(view, car, _("off the track"))
+        order.append(
+            _(
+                "{place} {colour} ({seat}, {where})",
+                place=ordinal(rank),
+                colour=colour_name(colour),
+                seat=_seat(car["owner"], view),
+                where=where,
+            )
         )
-        order.append(f"{ORDINALS[rank - 1]} {colour} ({_seat(car['owner'], view)}, {where})")
-    parts.append("Places: " + ", ".join(order) + ".")
+    parts.append(_("Places: {cars}.", cars=", ".join(order)))
     if odds is not None:
         ranked = sorted(view["standings"], key=lambda c: -odds.win.get(c, 0.0))
-        parts.append("Chance to win: " + ", ".join(f"{c} {odds.percent(c)}%" for c in ranked) + ".")
+        chances = ", ".join(f"{colour_name(c)} {odds.percent(c)}%" for c in ranked)
+        parts.append(_("Chance to win: {cars}.", cars=chances))
     lines = view["track"]["lines"]
     crossed = {c["line"] for c in view.get("crossings", [])}
-    parts.append(
-        "Yellow lines on rows "
-        + ", ".join(f"{r}{' (crossed)' if r in crossed else ''}" for r in lines)
-        + f"; the finish is after row {max(s['row'] for s in view['track']['spaces'])}."
-    )
-    rows = {s["id"]: s["row"] for s in view["track"]["spaces"]}
+    rows = ", ".join(_("{row} (crossed)", row=r) if r in crossed else str(r) for r in lines)
+    last_row = max(s["row"] for s in view["track"]["spaces"])
+    parts.append(_("Yellow lines on rows {rows}; the finish is after row {last}.", rows=rows, last=last_row))
+    rows_of = {s["id"]: s["row"] for s in view["track"]["spaces"]}
     animals = [
-        f"{a['kind']} on row {rows.get(a['path'][a['at']], '?')}"
+        _("{animal} on row {row}", animal=animal_name(a["kind"]), row=rows_of.get(a["path"][a["at"]], "?"))
         for a in view.get("animals", [])
         if a["at"] is not None
     ]
     if animals:
-        parts.append("Animals: " + ", ".join(animals) + ".")
+        parts.append(_("Animals: {animals}.", animals=", ".join(animals)))
     return " ".join(parts)[:1000]

@@ -10,8 +10,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.games.animation import Animation, animate
+from bot.games.downforce.narration import colour_name
 from bot.games.downforce.render import track_image
 from bot.games.odds import Odds
+from bot.i18n import _, _n
 
 
 def race_replay(
@@ -40,12 +42,19 @@ def race_replay(
 
 def replay_alt_text(views: Sequence[dict[str, Any]]) -> str:
     last = views[-1]
-    title = last["track"].get("title", "the track")
+    title = last["track"].get("title", _("the track"))
     cards = last.get("cards_played", len(views))
-    parts = [f"Animated replay of the Downforce race on {title}: {cards} cards, one picture each."]
+    parts = [
+        _n(
+            "Animated replay of the Downforce race on {track}: {n} card, one picture each.",
+            "Animated replay of the Downforce race on {track}: {n} cards, one picture each.",
+            cards,
+            track=title,
+        )
+    ]
     finished = [c for c in last["standings"] if last["cars"][c]["finished"]]
     if finished:
-        parts.append("Finish order: " + ", ".join(finished) + ".")
+        parts.append(_("Finish order: {cars}.", cars=", ".join(colour_name(c) for c in finished)))
     elif last.get("standings"):
-        parts.append(f"{last['standings'][0]} leads.")
+        parts.append(_("{colour} leads.", colour=colour_name(last["standings"][0])).capitalize())
     return " ".join(parts)[:1000]

@@ -5,7 +5,11 @@ Kept next to the engine so the words and the code that enforces them change toge
 
 from __future__ import annotations
 
-RULES = """\
+from bot.i18n import N_
+
+# Shown translated: ``_(RULES)``.
+RULES = N_(
+    """\
 **Goal:** the most money at the end: race prizes for the cars you own, plus your bets, minus what you \
 paid for your cars.
 **The grid:** the six cars (black, blue, green, yellow, orange, red) start in a random order, shown to all.
@@ -24,6 +28,8 @@ car finishes 1st/2nd/3rd. *Odds betting:* the car's position when you bet times 
 (2nd), 1/0/0 (3rd); *winner only:* only bets on the winner pay.
 **The end:** when every car has finished, or nobody has a card left (cars still racing are ranked by \
 how far they got; ties: the left lane). Prizes 12/9/6/4/2/0. Equal money shares the win."""
+)
+
 
 POWERS = """\
 **Powers** (setting `powers`: off, base, or all twelve): a power card is shown with each car before its \
