@@ -19,7 +19,7 @@ from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, render_race
 from bot.games.hotstreak.replay import race_replay
 from bot.games.odds import Odds, odds_for
-from bot.i18n import N_, _, _n, current
+from bot.i18n import N_, _, _n, _p, current
 from bot.i18n.formatting import money, number, ordinal, percent, signed
 from bot.i18n.languages import babel_locale
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
@@ -402,7 +402,11 @@ class HotStreakPresenter(Presenter):
             name=_("Winner") if len(data["winners"]) == 1 else _("Winners (tied)"), value=f"🎉 {winners}"
         )
         embed.set_footer(
-            text=_("Results saved · /leaderboard · /stats")
+            text=_(
+                "Results saved · /{leaderboard} · /{stats}",
+                leaderboard=_p("command name", "leaderboard"),
+                stats=_p("command name", "stats"),
+            )
             if table.settled
             else _("⚠️ The results are not saved yet; I'll keep trying and say so here.")
         )
