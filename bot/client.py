@@ -15,6 +15,7 @@ from discord.ext import commands
 from bot import emojis
 from bot.config import Settings
 from bot.games.catalog import ENTRIES
+from bot.i18n import _
 from bot.i18n.commands import CommandTranslator
 from bot.languages import Languages
 from bot.storage import Storage
@@ -136,7 +137,7 @@ class RaceBot(commands.Bot):
 
     async def dispatch_page(self, interaction: discord.Interaction, page: BoardPage) -> None:
         if self._page_handler is None:
-            await interaction.response.send_message("This button no longer works.", ephemeral=True)
+            await interaction.response.send_message(_("This button no longer works."), ephemeral=True)
             return
         await self._page_handler(interaction, page)
 

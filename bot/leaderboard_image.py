@@ -1,4 +1,4 @@
-"""A leaderboard page as a picture (pure Pillow: rows in, PNG bytes out)."""
+"""A leaderboard page as a picture (pure Pillow: rows in, PNG bytes out), in the current language."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from bot.i18n import _, _n
+from bot.i18n.formatting import percent, signed
 from bot.paths import FONT_BOLD, FONT_REGULAR
-from bot.words import count
 
 WIDTH = 760
 ROW = 46
@@ -38,10 +39,11 @@ def render_leaderboard(title: str, subtitle: str, lines: list[BoardLine]) -> byt
     draw = ImageDraw.Draw(image)
     draw.text((24, 18), title, font=_font(True, 30), fill=(250, 250, 250))
     draw.text((24, 56), subtitle, font=_font(False, 18), fill=(170, 178, 195))
-    for label, x in (("Net", 470), ("Games", 560), ("Wins", 640), ("Win %", 736)):
+    headings = ((_("Net"), 470), (_("Games"), 560), (_("Wins"), 640), (_("Win %"), 736))
+    for label, x in headings:
         draw.text((x, 64), label, font=_font(True, 15), fill=(170, 178, 195), anchor="ra")
     if not lines:
-        draw.text((24, HEADER + 10), "No finished games yet.", font=_font(False, 20), fill=(200, 200, 200))
+        draw.text((24, HEADER + 10), _("No finished games yet."), font=_font(False, 20), fill=(200, 200, 200))
     for i, line in enumerate(lines):
         top = HEADER + i * ROW
         if i % 2 == 0:
@@ -63,7 +65,7 @@ def render_leaderboard(title: str, subtitle: str, lines: list[BoardLine]) -> byt
         draw.text((640, top + 10), str(line.wins), font=_font(False, 20), fill=(220, 220, 220), anchor="ra")
         draw.text(
             (736, top + 10),
-            f"{line.win_rate * 100:.0f}%",
+            percent(line.win_rate),
             font=_font(False, 20),
             fill=(220, 220, 220),
             anchor="ra",
@@ -74,15 +76,21 @@ def render_leaderboard(title: str, subtitle: str, lines: list[BoardLine]) -> byt
 
 
 def money(amount: int) -> str:
-    sign = "+" if amount > 0 else "-" if amount < 0 else ""
-    return f"{sign}${abs(amount)}"
+    """A net result with its sign (``+$5``), the reader's way."""
+    return signed(amount)
 
 
 def alt_text(title: str, lines: list[BoardLine]) -> str:
     if not lines:
-        return f"{title}: no finished games yet."
+        return _("{title}: no finished games yet.", title=title)
     body = "; ".join(
-        f"{line.rank}. {line.name}, {money(line.net)}, {count(line.wins, 'win')} in {count(line.games, 'game')}"
+        f"{line.rank}. {line.name}, {money(line.net)}, "
+        + _n(
+            "{n} win in {games}",
+            "{n} wins in {games}",
+            line.wins,
+            games=_n("{n} game", "{n} games", line.games),
+        )
         for line in lines
     )
     return f"{title}: {body}"[:1000]

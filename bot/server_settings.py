@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from bot.i18n import N_, _
+
 if TYPE_CHECKING:
     from bot.storage import Storage
 
@@ -18,34 +20,44 @@ if TYPE_CHECKING:
 @dataclass(frozen=True)
 class Setting:
     key: str
-    description: str  # shown by /config show and as the choice's name in /config set (at most 100 characters)
+    # Shown by /config show and as the choice's name in /config set (at most 100 characters); marked
+    # (``N_``), translated where shown.
+    description: str
     default: int | str | bool
     choices: tuple[str, ...] = ()  # a text setting's allowed values; empty for a number or yes/no
     minimum: int | None = None
     maximum: int | None = None
+    # What each choice means, for the admin's picker (``/config set``'s suggestions); marked. The value
+    # typed stays the English key (``thread``), so a setting reads the same in every language.
+    meanings: tuple[tuple[str, str], ...] = ()
 
     def parse(self, text: str) -> int | str | bool:
-        """The value ``text`` stands for; raises ValueError with a sentence a server admin can act on."""
+        """The value ``text`` stands for; raises ValueError with a sentence a server admin can act on,
+        in the admin's language."""
         text = text.strip()
         if isinstance(self.default, bool):
             lowered = text.lower()
-            if lowered in ("yes", "on", "true", "1"):
+            if lowered in ("yes", "on", "true", "1", _("yes").lower()):
                 return True
-            if lowered in ("no", "off", "false", "0"):
+            if lowered in ("no", "off", "false", "0", _("no").lower()):
                 return False
-            raise ValueError(f"`{self.key}` is yes or no.")
+            raise ValueError(_("`{setting}` is yes or no.", setting=self.key))
         if isinstance(self.default, int):
             try:
                 number = int(text)
             except ValueError:
-                raise ValueError(f"`{self.key}` is a whole number.") from None
+                raise ValueError(_("`{setting}` is a whole number.", setting=self.key)) from None
             low = self.minimum if self.minimum is not None else -(2**31)
             high = self.maximum if self.maximum is not None else 2**31
             if not low <= number <= high:
-                raise ValueError(f"`{self.key}` is between {low} and {high}.")
+                raise ValueError(
+                    _("`{setting}` is between {low} and {high}.", setting=self.key, low=low, high=high)
+                )
             return number
         if self.choices and text.lower() not in self.choices:
-            raise ValueError(f"`{self.key}` is one of: {', '.join(self.choices)}.")
+            raise ValueError(
+                _("`{setting}` is one of: {choices}.", setting=self.key, choices=", ".join(self.choices))
+            )
         return text.lower() if self.choices else text[:100]
 
     def read(self, stored: dict[str, Any]) -> int | str | bool:
@@ -59,8 +71,13 @@ class Setting:
 
     def show(self, value: int | str | bool) -> str:
         if isinstance(value, bool):
-            return "yes" if value else "no"
+            return _("yes") if value else _("no")
         return str(value)
+
+    def meaning(self, value: str) -> str:
+        """What a choice means, in the reader's language ("" if it goes without saying)."""
+        found = dict(self.meanings).get(value, "")
+        return _(found) if found else ""
 
 
 SETTINGS: dict[str, Setting] = {}
@@ -76,7 +93,7 @@ def declare(setting: Setting) -> Setting:
 MAX_HOSTED = declare(
     Setting(
         "max_hosted_tables",
-        "Most open games one member may host at once (games they left still count)",
+        N_("Most open games one member may host at once (games they left still count)"),
         2,
         minimum=1,
         maximum=25,
@@ -85,7 +102,7 @@ MAX_HOSTED = declare(
 MAX_GAMES = declare(
     Setting(
         "max_running_games",
-        "Most games open at once in this server (lobbies count)",
+        N_("Most games open at once in this server (lobbies count)"),
         10,
         minimum=1,
         maximum=200,
@@ -95,9 +112,10 @@ MAX_GAMES = declare(
 WHERE = declare(
     Setting(
         "where",
-        "Where a game is played: in a thread of its own, or in the channel",
+        N_("Where a game is played: in a thread of its own, or in the channel"),
         "thread",
         choices=("thread", "channel"),
+        meanings=(("thread", N_("in a thread of its own")), ("channel", N_("in the channel"))),
     )
 )
 
@@ -105,9 +123,15 @@ WHERE = declare(
 LANGUAGE = declare(
     Setting(
         "language",
-        "The language of the bot's messages in this server (auto: the server's Discord language)",
+        N_("The language of the bot's messages in this server (auto: the server's Discord language)"),
         "auto",
         choices=("auto", "en", "pt-br"),
+        # Each language named in itself, as a reader looking for their own expects.
+        meanings=(
+            ("auto", N_("the server's Discord language")),
+            ("en", "English"),
+            ("pt-br", "Português do Brasil"),
+        ),
     )
 )
 

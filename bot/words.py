@@ -2,5 +2,7 @@
 
 
 def count(n: int, noun: str) -> str:
-    """Counts as people write them ("1 game", "3 games"), not "1 games"."""
+    """Counts as English writes them ("1 game", "3 games"). English only: a message a player reads
+    counts with ``bot.i18n._n`` instead (its plural forms are the language's); kept for callers not yet
+    converted."""
     return f"{n} {noun}{'' if n == 1 else 's'}"

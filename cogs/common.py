@@ -15,13 +15,24 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.catalog import Entry, entry
+from bot.i18n import _, speaking
 from bot.storage import StorageError
 from bot.tables.presenter import Outgoing, Presenter
-from bot.tables.seats import Seat, shown
+from bot.tables.seats import AI_SUFFIX, Seat, shown
 from bot.tables.table import CANCEL_UNSAVED, SAVE_FAILED, Table, followup, reply
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
+
+
+def command_mention(group: str, command: str) -> str:
+    """A command as the reader's Discord shows it (``/hotstreak iniciar`` in Portuguese): the names'
+    translations are those of the slash commands (bot.i18n.commands)."""
+    from bot.i18n import current
+    from bot.i18n.commands import localized_name
+
+    language = current()
+    return f"/{localized_name(group, language)} {localized_name(command, language)}"
 
 
 # Every game's ``start`` takes ``where`` (the server's ``/config`` default when left out).
@@ -77,23 +88,31 @@ async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter:
     if table is None:
         await reply(
             interaction,
-            f"No {presenter.title} game in this channel. Start one with `/{presenter.entry.command} start`.",
+            _(
+                "No {game} game in this channel. Start one with `{command}`.",
+                game=presenter.title,
+                command=command_mention(presenter.entry.command, "start"),
+            ),
         )
         return
-    embed = discord.Embed(title=f"{presenter.title} — game #{table.game_id}", colour=discord.Colour.blurple())
+    embed = discord.Embed(
+        title=_("{game} — game #{number}", game=presenter.title, number=table.game_id),
+        colour=discord.Colour.blurple(),
+    )
     embed.add_field(
-        name="Players", value="\n".join(s.mention() + (" *(AI)*" if s.is_ai else "") for s in table.seats)
+        name=_("Players"),
+        value="\n".join(s.mention() + (_(" *(AI)*") if s.is_ai else "") for s in table.seats),
     )
     if table.engine is None:
-        embed.description = "Waiting in the lobby for the host to start."
+        embed.description = _("Waiting in the lobby for the host to start.")
     else:
         waiting = sorted({table.seats[d.player].shown for d in table.human_pending() if d.player is not None})
         lines = presenter.status_lines(table)
         if waiting:
-            lines.append("Waiting for: " + ", ".join(waiting))
+            lines.append(_("Waiting for: {names}", names=", ".join(waiting)))
         if table.deadline:
-            lines.append(f"Deadline: {table.deadline_mark()}")
-        embed.description = "\n".join(lines) or "The table is playing."
+            lines.append(_("Deadline: {deadline}", deadline=table.deadline_mark()))
+        embed.description = "\n".join(lines) or _("The table is playing.")
     await interaction.response.send_message(embed=embed, ephemeral=True)
 
 
@@ -102,10 +121,10 @@ async def cancel_game(bot: RaceBot, interaction: discord.Interaction, presenter:
         return
     table = table_here(bot, interaction, presenter)
     if table is None:
-        await reply(interaction, f"No {presenter.title} game in this channel.")
+        await reply(interaction, _("No {game} game in this channel.", game=presenter.title))
         return
     if not table.is_manager(interaction.user):
-        await reply(interaction, "Only the host or someone with Manage Server can cancel the game.")
+        await reply(interaction, _("Only the host or someone with Manage Server can cancel the game."))
         return
     # Closing writes to the database, which may wait for a lock longer than Discord's three seconds.
     # The answer is public either way (it fills the "thinking" placeholder): the channel learns the truth.
@@ -113,20 +132,32 @@ async def cancel_game(bot: RaceBot, interaction: discord.Interaction, presenter:
     async with table.lock:  # a move being stored and announced finishes first; then the truth is known
         if table.settled or (table.engine is not None and table.engine.is_over):
             await followup(
-                interaction, f"{presenter.title} game #{table.game_id} had just ended; its results stand."
+                interaction,
+                _(
+                    "{game} game #{number} had just ended; its results stand.",
+                    game=presenter.title,
+                    number=table.game_id,
+                ),
             )
             return
         if table.closed:
-            await followup(interaction, f"{presenter.title} game #{table.game_id} has already ended.")
+            await followup(
+                interaction,
+                _("{game} game #{number} has already ended.", game=presenter.title, number=table.game_id),
+            )
             return
-        why = f"Cancelled by {shown(interaction.user.display_name)}."
+        why = f"Cancelled by {shown(interaction.user.display_name)}."  # stored with the game, in English
         if not await bot.tables.close(table, "cancelled", why, keep_if_unsaved=True):
             await followup(interaction, CANCEL_UNSAVED)
             return
-    await interaction.followup.send(
-        f"🛑 {presenter.title} game #{table.game_id} was cancelled by {interaction.user.mention}. "
-        "No results were recorded."
-    )
+    with speaking(table.language):  # public: the channel's language, not the canceller's
+        notice = _(
+            "🛑 {game} game #{number} was cancelled by {player}. No results were recorded.",
+            game=presenter.title,
+            number=table.game_id,
+            player=interaction.user.mention,
+        )
+    await interaction.followup.send(notice)
 
 
 async def leave_game(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
@@ -135,10 +166,10 @@ async def leave_game(bot: RaceBot, interaction: discord.Interaction, presenter: 
     table = table_here(bot, interaction, presenter)
     seat = None if table is None else table.seat_of(interaction.user.id)
     if table is None or seat is None:
-        await reply(interaction, f"You're not in a {presenter.title} game in this channel.")
+        await reply(interaction, _("You're not in a {game} game in this channel.", game=presenter.title))
         return
     if table.engine is None:
-        await reply(interaction, "Use the lobby's **Leave** button to leave before the game starts.")
+        await reply(interaction, _("Use the lobby's **Leave** button to leave before the game starts."))
         return
     # Answer first, privately: the table's lock is held while a step is announced at the game's pace,
     # and the database may wait for a lock; either can outlast the three seconds Discord gives.
@@ -146,26 +177,32 @@ async def leave_game(bot: RaceBot, interaction: discord.Interaction, presenter: 
     async with table.lock:
         seat = table.seat_of(interaction.user.id)  # again: the seats may have changed while waiting
         if seat is None or table.closed:
-            await followup(interaction, "You're no longer in this game.")
+            await followup(interaction, _("You're no longer in this game."))
             return
         old = table.seats[seat]
         seats = list(table.seats)
-        seats[seat] = Seat(name=f"{old.name} (AI)", ai="normal", left_user_id=old.user_id)
+        seats[seat] = Seat(name=f"{old.name}{AI_SUFFIX}", ai="normal", left_user_id=old.user_id)
         try:
             await bot.storage.update_game(table.game_id, seats=[s.to_json() for s in seats])
         except StorageError:
             await followup(interaction, SAVE_FAILED)
             return
         table.seats = seats
-    await followup(interaction, "You left the game; an AI plays your seat from now on.")
-    await table.send(
-        Outgoing(content=f"👋 {interaction.user.mention} left; an AI plays their seat from now on.")
-    )
+    await followup(interaction, _("You left the game; an AI plays your seat from now on."))
+    with speaking(table.language):
+        farewell = Outgoing(
+            content=_(
+                "👋 {player} left; an AI plays their seat from now on.", player=interaction.user.mention
+            )
+        )
+    await table.send(farewell)
     table.wake.set()
 
 
 async def send_rules(interaction: discord.Interaction, presenter: Presenter) -> None:
-    embed = discord.Embed(title=f"How to play {presenter.title}", description=presenter.rules_text()[:4000])
+    embed = discord.Embed(
+        title=_("How to play {game}", game=presenter.title), description=presenter.rules_text()[:4000]
+    )
     await interaction.response.send_message(embed=embed, ephemeral=True)
 
 

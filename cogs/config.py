@@ -13,14 +13,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from bot.i18n import N_, _
 from bot.server_settings import SETTINGS, Setting
 from bot.storage import StorageError
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
 
-ONLY_MANAGERS = "Only members with **Manage Server** can change this server's settings."
-STORAGE_DOWN = "I can't reach the settings right now (storage problem); please try again in a moment."
+ONLY_MANAGERS = N_("Only members with **Manage Server** can change this server's settings.")
+STORAGE_DOWN = N_("I can't reach the settings right now (storage problem); please try again in a moment.")
+NOTHING_CHANGED = N_(
+    "I can't reach the settings right now (storage problem); please try again in a moment. Nothing was changed."
+)
 
 SETTING_CHOICES = [
     app_commands.Choice(name=f"{s.key}: {s.description}"[:100], value=s.key) for s in SETTINGS.values()
@@ -43,7 +47,7 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="This 
     async def _allowed(self, interaction: discord.Interaction) -> bool:
         if may_configure(interaction):
             return True
-        await interaction.response.send_message(ONLY_MANAGERS, ephemeral=True)
+        await interaction.response.send_message(_(ONLY_MANAGERS), ephemeral=True)
         return False
 
     @app_commands.command(name="show", description="Every setting of this server and its value")
@@ -54,18 +58,26 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="This 
         try:
             stored = await self.bot.storage.get_server_settings(interaction.guild_id or 0)
         except StorageError:
-            await interaction.followup.send(STORAGE_DOWN, ephemeral=True)
+            await interaction.followup.send(_(STORAGE_DOWN), ephemeral=True)
             return
-        embed = discord.Embed(title="Server settings", colour=discord.Colour.blurple())
+        embed = discord.Embed(title=_("Server settings"), colour=discord.Colour.blurple())
         for setting in SETTINGS.values():
             value = setting.read(stored)
-            note = "" if setting.key in stored else " *(default)*"
+            note = "" if setting.key in stored else _(" *(default)*")
+            meaning = setting.meaning(str(value))
             embed.add_field(
                 name=setting.key,
-                value=f"**{setting.show(value)}**{note}\n{setting.description}",
+                value=f"**{setting.show(value)}**{f' ({meaning})' if meaning else ''}{note}\n"
+                f"{_(setting.description)}",
                 inline=False,
             )
-        embed.set_footer(text="Change one with /config set, or put it back with /config reset.")
+        embed.set_footer(
+            text=_(
+                "Change one with {set}, or put it back with {reset}.",
+                set=config_command("set"),
+                reset=config_command("reset"),
+            )
+        )
         await interaction.followup.send(embed=embed, ephemeral=True)
 
     @app_commands.command(name="set", description="Change one setting of this server")
@@ -76,22 +88,27 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="This 
             return
         chosen = SETTINGS.get(setting)
         if chosen is None:
-            await interaction.response.send_message(f"There is no setting `{setting}`.", ephemeral=True)
+            await interaction.response.send_message(
+                _("There is no setting `{setting}`.", setting=setting), ephemeral=True
+            )
             return
         try:
             parsed = chosen.parse(value)
         except ValueError as error:
-            await interaction.response.send_message(f"That value doesn't fit: {error}", ephemeral=True)
+            await interaction.response.send_message(
+                _("That value doesn't fit: {reason}", reason=error), ephemeral=True
+            )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             await self.bot.storage.set_server_setting(interaction.guild_id or 0, chosen.key, parsed)
         except StorageError:
-            await interaction.followup.send(STORAGE_DOWN + " Nothing was changed.", ephemeral=True)
+            await interaction.followup.send(_(NOTHING_CHANGED), ephemeral=True)
             return
         await self.bot.languages.refresh(interaction.guild_id, force=True)
         await interaction.followup.send(
-            f"✅ `{chosen.key}` is now **{chosen.show(parsed)}**.", ephemeral=True
+            _("✅ `{setting}` is now **{value}**.", setting=chosen.key, value=chosen.show(parsed)),
+            ephemeral=True,
         )
 
     @set.autocomplete("value")
@@ -102,7 +119,11 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="This 
         if chosen is None:
             return []
         options = _suggestions(chosen)
-        return [app_commands.Choice(name=o, value=o) for o in options if typed.lower() in o.lower()][:25]
+        return [
+            app_commands.Choice(name=_suggestion_name(chosen, o), value=o)
+            for o in options
+            if typed.lower() in _suggestion_name(chosen, o).lower()
+        ][:25]
 
     @app_commands.command(name="reset", description="Put one setting back to its default")
     @app_commands.describe(setting="Which setting")
@@ -112,17 +133,24 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="This 
             return
         chosen = SETTINGS.get(setting)
         if chosen is None:
-            await interaction.response.send_message(f"There is no setting `{setting}`.", ephemeral=True)
+            await interaction.response.send_message(
+                _("There is no setting `{setting}`.", setting=setting), ephemeral=True
+            )
             return
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             await self.bot.storage.clear_server_setting(interaction.guild_id or 0, chosen.key)
         except StorageError:
-            await interaction.followup.send(STORAGE_DOWN + " Nothing was changed.", ephemeral=True)
+            await interaction.followup.send(_(NOTHING_CHANGED), ephemeral=True)
             return
         await self.bot.languages.refresh(interaction.guild_id, force=True)
         await interaction.followup.send(
-            f"✅ `{chosen.key}` is back to its default, **{chosen.show(chosen.default)}**.", ephemeral=True
+            _(
+                "✅ `{setting}` is back to its default, **{value}**.",
+                setting=chosen.key,
+                value=chosen.show(chosen.default),
+            ),
+            ephemeral=True,
         )
 
 
@@ -130,8 +158,22 @@ def _suggestions(setting: Setting) -> list[str]:
     if setting.choices:
         return list(setting.choices)
     if isinstance(setting.default, bool):
-        return ["yes", "no"]
+        return [_("yes"), _("no")]
     return [str(setting.default)]
+
+
+def _suggestion_name(setting: Setting, value: str) -> str:
+    """A suggestion as the admin reads it: the value to type, and what it means in their language."""
+    meaning = setting.meaning(value)
+    return f"{value} — {meaning}"[:100] if meaning else value
+
+
+def config_command(name: str) -> str:
+    """``/config set`` as the reader's Discord shows it (``/config definir`` in Portuguese)."""
+    from bot.i18n import current
+    from bot.i18n.commands import localized_name
+
+    return f"/{localized_name('config', current())} {localized_name(name, current())}"
 
 
 async def setup(bot: RaceBot) -> None:

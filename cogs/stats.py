@@ -13,20 +13,24 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.catalog import titles
-from bot.leaderboard_image import BoardLine, alt_text, money, render_leaderboard
+from bot.i18n import N_, Language, _, _n, speaking
+from bot.i18n.formatting import percent, signed
+from bot.leaderboard_image import BoardLine, alt_text, render_leaderboard
 from bot.storage import StorageError, period_start
 from bot.tables import custom_ids
 from bot.tables.components import button
 from bot.tables.seats import shown
-from bot.words import count
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
 
 PER_PAGE = 10
-GAME_TITLES = titles()  # from the catalog: a new game is offered here by its catalog line
-PERIODS = {"all": "All time", "month": "This month", "week": "This week"}
-STORAGE_DOWN = "I can't read the results right now (storage problem); please try again later."
+GAME_TITLES = titles()  # from the catalog: a new game is offered here by its catalog line (marked titles)
+PERIODS = {"all": N_("All time"), "month": N_("This month"), "week": N_("This week")}
+STORAGE_DOWN = N_("I can't read the results right now (storage problem); please try again later.")
+
+# Ruling: /leaderboard, /stats and /history answer in public, so they speak the server's language
+# (like the games' public messages), whoever asked; a failure is told privately, in the asker's.
 
 
 class StatsCog(commands.Cog):
@@ -34,29 +38,44 @@ class StatsCog(commands.Cog):
         self.bot = bot
         bot.set_page_handler(self.on_page)
 
+    async def _public(self, interaction: discord.Interaction) -> Language:
+        return await self.bot.languages.refresh(interaction.guild_id)
+
     async def board(self, guild_id: int, game: str, period: str, page: int) -> dict:
         kind = None if game == "all" else game
         rows, total = await self.bot.storage.leaderboard(guild_id, kind, period_start(period), page, PER_PAGE)
         pages = max(1, -(-total // PER_PAGE))
-        title = f"Leaderboard — {GAME_TITLES.get(game, 'all games')}"
-        subtitle = f"{PERIODS[period]} · page {page + 1} of {pages} · {total} players"
+        which = _(GAME_TITLES[game]) if game in GAME_TITLES else _("all games")
+        title = _("Leaderboard — {game}", game=which)
+        subtitle = " · ".join(
+            [
+                _(PERIODS[period]),
+                _("page {page} of {pages}", page=page + 1, pages=pages),
+                _n("{n} player", "{n} players", total),
+            ]
+        )
         lines = [BoardLine(r.rank, r.name, r.net, r.games, r.wins, r.win_rate) for r in rows]
         image = await asyncio.to_thread(render_leaderboard, title, subtitle, lines)
         text = "\n".join(
-            f"`{line.rank:>3}.` **{shown(line.name)}** {money(line.net)} · {count(line.games, 'game')} · "
-            f"{count(line.wins, 'win')} ({line.win_rate:.0%})"
+            f"`{line.rank:>3}.` **{shown(line.name)}** {signed(line.net)} · "
+            + _n("{n} game", "{n} games", line.games)
+            + " · "
+            + _n("{n} win", "{n} wins", line.wins)
+            + f" ({percent(line.win_rate)})"
             for line in lines
         )
         embed = discord.Embed(
-            title=title, description=text or "No finished games yet.", colour=discord.Colour.gold()
+            title=title, description=text or _("No finished games yet."), colour=discord.Colour.gold()
         )
         embed.set_footer(text=subtitle)
         embed.set_image(url="attachment://leaderboard.png")
         file = discord.File(io.BytesIO(image), filename="leaderboard.png", description=alt_text(title, lines))
         view = discord.ui.View(timeout=None)
-        view.add_item(button(custom_ids.board_page(game, period, page - 1), "◀ Previous", disabled=page <= 0))
         view.add_item(
-            button(custom_ids.board_page(game, period, page + 1), "Next ▶", disabled=page + 1 >= pages)
+            button(custom_ids.board_page(game, period, page - 1), _("◀ Previous"), disabled=page <= 0)
+        )
+        view.add_item(
+            button(custom_ids.board_page(game, period, page + 1), _("Next ▶"), disabled=page + 1 >= pages)
         )
         return {"embed": embed, "file": file, "view": view}
 
@@ -73,22 +92,24 @@ class StatsCog(commands.Cog):
     ) -> None:
         await interaction.response.defer()
         try:
-            page = await self.board(interaction.guild_id or 0, game, period, 0)
+            with speaking(await self._public(interaction)):
+                page = await self.board(interaction.guild_id or 0, game, period, 0)
         except StorageError:
-            await interaction.followup.send(STORAGE_DOWN, ephemeral=True)
+            await interaction.followup.send(_(STORAGE_DOWN), ephemeral=True)
             return
         await interaction.followup.send(**page)
 
     async def on_page(self, interaction: discord.Interaction, click: custom_ids.BoardPage) -> None:
         game, period, page = click.scope, click.period, click.page
         if game not in GAME_TITLES and game != "all" or period not in PERIODS or page < 0:
-            await interaction.response.send_message("This button is not valid any more.", ephemeral=True)
+            await interaction.response.send_message(_("This button is not valid any more."), ephemeral=True)
             return
         await interaction.response.defer()
         try:
-            content = await self.board(interaction.guild_id or 0, game, period, page)
+            with speaking(await self._public(interaction)):
+                content = await self.board(interaction.guild_id or 0, game, period, page)
         except StorageError:
-            await interaction.followup.send(STORAGE_DOWN, ephemeral=True)
+            await interaction.followup.send(_(STORAGE_DOWN), ephemeral=True)
             return
         file = content.pop("file")
         await interaction.edit_original_response(attachments=[file], **content)
@@ -102,31 +123,10 @@ class StatsCog(commands.Cog):
         try:
             records = await self.bot.storage.player_stats(interaction.guild_id or 0, target.id)
         except StorageError:
-            await interaction.followup.send(STORAGE_DOWN, ephemeral=True)
+            await interaction.followup.send(_(STORAGE_DOWN), ephemeral=True)
             return
-        embed = discord.Embed(title=f"{shown(target.display_name)}'s record", colour=discord.Colour.teal())
-        if not records:
-            embed.description = "No finished games in this server yet."
-        for record in records:
-            streak = (
-                f"{record.streak} win{'s' if record.streak != 1 else ''} in a row"
-                if record.streak > 0
-                else f"{-record.streak} without a win"
-                if record.streak < 0
-                else "—"
-            )
-            lines = [
-                f"Games **{record.games}** · wins **{record.wins}** ({record.wins / max(1, record.games):.0%})",
-                f"Total winnings **{money(record.total_net)}** · best **{money(record.best_net)}**",
-                f"Current streak: {streak}",
-            ]
-            if record.favourite_stake:
-                lines.append(f"Favourite bet: **{record.favourite_stake}**")
-            if record.stakes_won or record.stakes_lost:
-                lines.append(f"Bets: {record.stakes_won} won, {record.stakes_lost} lost")
-            embed.add_field(
-                name=GAME_TITLES.get(record.kind, record.kind), value="\n".join(lines), inline=False
-            )
+        with speaking(await self._public(interaction)):
+            embed = record_embed(shown(target.display_name), records)
         await interaction.followup.send(embed=embed)
 
     @app_commands.command(name="history", description="The last games in this server and who won")
@@ -136,20 +136,64 @@ class StatsCog(commands.Cog):
         try:
             rows = await self.bot.storage.history(interaction.guild_id or 0, 10)
         except StorageError:
-            await interaction.followup.send(STORAGE_DOWN, ephemeral=True)
+            await interaction.followup.send(_(STORAGE_DOWN), ephemeral=True)
             return
-        lines = [
-            f"`#{row.game_id}` {GAME_TITLES.get(row.kind, row.kind)} · <t:{int(row.finished_at)}:R> · "
-            f"{row.players} players · won by **{', '.join(shown(w) for w in row.winners) or 'nobody'}**"
-            for row in rows
-        ]
-        embed = discord.Embed(
-            title="Recent games",
-            description="\n".join(lines) or "No finished games yet.",
-            colour=discord.Colour.blue(),
-        )
+        with speaking(await self._public(interaction)):
+            lines = [
+                f"`#{row.game_id}` {game_title(row.kind)} · <t:{int(row.finished_at)}:R> · "
+                + _n("{n} player", "{n} players", row.players)
+                + " · "
+                + _(
+                    "won by **{winners}**",
+                    winners=", ".join(shown(w) for w in row.winners) or _("nobody"),
+                )
+                for row in rows
+            ]
+            embed = discord.Embed(
+                title=_("Recent games"),
+                description="\n".join(lines) or _("No finished games yet."),
+                colour=discord.Colour.blue(),
+            )
         embed.timestamp = datetime.fromtimestamp(time.time(), UTC)
         await interaction.followup.send(embed=embed)
+
+
+def game_title(kind: str) -> str:
+    return _(GAME_TITLES[kind]) if kind in GAME_TITLES else kind
+
+
+def record_embed(name: str, records: list) -> discord.Embed:
+    """A player's record per game, in the current language."""
+    embed = discord.Embed(title=_("{name}'s record", name=name), colour=discord.Colour.teal())
+    if not records:
+        embed.description = _("No finished games in this server yet.")
+    for record in records:
+        if record.streak > 0:
+            streak = _n("{n} win in a row", "{n} wins in a row", record.streak)
+        elif record.streak < 0:
+            streak = _n("{n} game without a win", "{n} games without a win", -record.streak)
+        else:
+            streak = "—"
+        lines = [
+            _(
+                "Games **{games}** · wins **{wins}** ({rate})",
+                games=record.games,
+                wins=record.wins,
+                rate=percent(record.wins / max(1, record.games)),
+            ),
+            _(
+                "Total winnings **{total}** · best **{best}**",
+                total=signed(record.total_net),
+                best=signed(record.best_net),
+            ),
+            _("Current streak: {streak}", streak=streak),
+        ]
+        if record.favourite_stake:
+            lines.append(_("Favourite bet: **{bet}**", bet=record.favourite_stake))
+        if record.stakes_won or record.stakes_lost:
+            lines.append(_("Bets: {won} won, {lost} lost", won=record.stakes_won, lost=record.stakes_lost))
+        embed.add_field(name=game_title(record.kind), value="\n".join(lines), inline=False)
+    return embed
 
 
 async def setup(bot: RaceBot) -> None:

@@ -16,6 +16,7 @@ from importlib import import_module
 from typing import Any
 
 from bot.games.base import JSON, Decision, Game
+from bot.i18n import N_
 
 Choose = Callable[[dict[str, JSON], Decision, str, random.Random], JSON]
 """An AI: ``choose(view, decision, level, rng)`` -> one of ``decision.options``, from that seat's view only."""
@@ -35,7 +36,7 @@ class Start:
 @dataclass(frozen=True)
 class Entry:
     kind: str  # stored with every game; never rename
-    title: str
+    title: str  # English, marked: shown translated (``Presenter.title``, ``_(entry.title)``)
     engine: str  # "module:Class" of the ``Game``
     ai: str  # "module:function" with the ``Choose`` signature
     start: str  # "module:function": ``(Start) -> dict`` the engine's settings, fixed at Start
@@ -114,7 +115,7 @@ class Entry:
 ENTRIES: tuple[Entry, ...] = (
     Entry(
         kind="hotstreak",
-        title="Hot Streak",
+        title=N_("Hot Streak"),
         engine="bot.games.hotstreak.game:HotStreak",
         ai="bot.games.hotstreak.ai:choose",
         start="bot.games.hotstreak.start:engine_settings",
@@ -128,7 +129,7 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         kind="horserace",
-        title="The Horse Race Game",
+        title=N_("The Horse Race Game"),
         engine="bot.games.horserace.game:HorseRace",
         ai="bot.games.horserace.ai:choose",
         start="bot.games.horserace.start:engine_settings",
@@ -143,7 +144,7 @@ ENTRIES: tuple[Entry, ...] = (
     ),
     Entry(
         kind="downforce",
-        title="Downforce",
+        title=N_("Downforce"),
         engine="bot.games.downforce.game:Downforce",
         ai="bot.games.downforce.ai:choose",
         start="bot.games.downforce.start:engine_settings",

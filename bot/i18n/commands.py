@@ -40,6 +40,14 @@ def translate(message: str, where: Where, language: Language) -> str | None:
     return text if len(text) <= limit else None
 
 
+def localized_name(name: str, language: Language) -> str:
+    """A command, group or option name as members speaking ``language`` see it (for messages that
+    tell them what to type)."""
+    if language == DEFAULT:
+        return name
+    return translate(name, Where.command_name, language) or name
+
+
 class CommandTranslator(app_commands.Translator):
     async def translate(
         self,

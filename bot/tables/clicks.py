@@ -13,11 +13,11 @@ import logging
 import discord
 
 from bot.games.base import JSON, Action, Decision, IllegalAction
-from bot.i18n import speaking
+from bot.i18n import _, speaking
 from bot.storage import StaleAction, StorageError
 from bot.tables import custom_ids
 from bot.tables.presenter import Outgoing
-from bot.tables.table import SAVE_FAILED, STALE, Table, followup, reply
+from bot.tables.table import SAVE_FAILED, STALE, UNREADABLE, Table, followup, reply
 
 log = logging.getLogger(__name__)
 
@@ -27,22 +27,22 @@ async def on_decision(table: Table, interaction: discord.Interaction, click: cus
     seat, n, kind = click.seat, click.n, click.kind
     mine = table.seat_of(interaction.user.id)
     if mine is None:
-        await reply(interaction, "You're not playing in this game.")
+        await reply(interaction, _("You're not playing in this game."))
         return
     if table.engine is None:
-        await reply(interaction, "The game hasn't started yet.")
+        await reply(interaction, _("The game hasn't started yet."))
         return
     if not 0 <= seat < len(table.seats):
-        await reply(interaction, "I couldn't read this button; it may be from an older version of the bot.")
+        await reply(interaction, UNREADABLE)
         return
     if mine != seat:
-        await reply(interaction, f"That's for {table.seats[seat].shown}, not you.")
+        await reply(interaction, _("That's for {name}, not you.", name=table.seats[seat].shown))
         return
     if n != table.acted[seat] or not any(d.player == seat and d.kind == kind for d in table.human_pending()):
         await reply(interaction, STALE)
         return
     if click.index is None and not click.legacy:
-        await reply(interaction, "Pick an option first.")
+        await reply(interaction, _("Pick an option first."))
         return
     await interaction.response.defer()
     async with table.lock:
@@ -57,7 +57,7 @@ async def on_decision(table: Table, interaction: discord.Interaction, click: cus
         try:
             events = await table.commit(Action(seat, kind, choice))
         except IllegalAction as error:
-            await followup(interaction, f"Not allowed: {error}")
+            await followup(interaction, _("Not allowed: {reason}", reason=error))
             return
         except (StaleAction, StorageError):
             log.exception("Could not store an action of game %s", table.game_id)
@@ -79,7 +79,7 @@ def private_message(table: Table, seat: int) -> Outgoing:
 async def show_hand(table: Table, interaction: discord.Interaction) -> None:
     seat = table.seat_of(interaction.user.id)
     if seat is None or table.engine is None:
-        await reply(interaction, "You're not playing in this game.")
+        await reply(interaction, _("You're not playing in this game."))
         return
     out = private_message(table, seat)
     await interaction.response.send_message(**table.message_kwargs(out), ephemeral=True)
@@ -88,12 +88,12 @@ async def show_hand(table: Table, interaction: discord.Interaction) -> None:
 async def on_ask(table: Table, interaction: discord.Interaction, topic: str) -> None:
     """A question button (a game's odds...): answered privately, to players and watchers alike."""
     if table.engine is None:
-        await reply(interaction, "The game hasn't started yet.")
+        await reply(interaction, _("The game hasn't started yet."))
         return
     await interaction.response.defer(ephemeral=True, thinking=True)
     out = await table.presenter.answer(table, table.seat_of(interaction.user.id), topic)
     if out is None:
-        await followup(interaction, "There's nothing to show for that right now.")
+        await followup(interaction, _("There's nothing to show for that right now."))
         return
     with contextlib.suppress(discord.HTTPException):
         await interaction.followup.send(**table.message_kwargs(out), ephemeral=True)
@@ -103,7 +103,7 @@ async def on_menu_page(table: Table, interaction: discord.Interaction, click: cu
     """Turn a long menu to another page, in the message that holds it."""
     seat = table.seat_of(interaction.user.id)
     if seat is None or table.engine is None or seat != click.seat:
-        await reply(interaction, "This menu isn't yours.")
+        await reply(interaction, _("This menu isn't yours."))
         return
     decision = table.engine.decision_for(seat, click.kind)
     if click.n != table.acted[seat] or decision is None:

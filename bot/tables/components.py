@@ -13,6 +13,7 @@ from typing import Any
 
 import discord
 
+from bot.i18n import _
 from bot.tables import custom_ids
 
 MENU_SIZE = 25  # Discord's most options in one select menu
@@ -126,13 +127,13 @@ def add_controls(view: discord.ui.View, game_id: int, n: int, controls: Controls
         discord.SelectOption(label=c.label[:100] or "—", value=custom_ids.menu_value(c.index), emoji=c.emoji)
         for c in shown
     ]
-    placeholder = controls.placeholder + (f" ({page + 1}/{count})" if count > 1 else "")
+    placeholder = controls.placeholder + (f" ({page + 1}/{count})" if count > 1 else "")  # page/pages
     view.add_item(select(custom_ids.menu(game_id, seat, n, kind), options, placeholder, row=0))
     if count > 1:
         view.add_item(
             button(
                 custom_ids.menu_page(game_id, seat, n, kind, page - 1),
-                "◀ Previous",
+                _("◀ Previous"),
                 disabled=page == 0,
                 row=1,
             )
@@ -140,7 +141,7 @@ def add_controls(view: discord.ui.View, game_id: int, n: int, controls: Controls
         view.add_item(
             button(
                 custom_ids.menu_page(game_id, seat, n, kind, page + 1),
-                "Next ▶",
+                _("Next ▶"),
                 disabled=page + 1 >= count,
                 row=1,
             )

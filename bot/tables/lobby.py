@@ -10,19 +10,20 @@ from typing import Any
 import discord
 
 from bot.games.catalog import Start
-from bot.i18n import speaking
+from bot.i18n import N_, _, _n, _p, speaking
 from bot.storage import StorageError
 from bot.tables import custom_ids, threads
 from bot.tables.components import button, select
 from bot.tables.presenter import Outgoing
-from bot.tables.seats import AI_LEVELS, Seat, ai_seat, shown
+from bot.tables.seats import AI_LEVELS, Seat, ai_level_name, ai_seat, shown
 from bot.tables.table import CANCEL_UNSAVED, SAVE_FAILED, Table, message_kwargs, now, reply
 
 
 def lobby_message(table: Table, note: str = "") -> Outgoing:
-    """The lobby as the channel sees it, in the server's language."""
+    """The lobby as the channel sees it, in the server's language (``note``: a marked message,
+    translated here)."""
     with speaking(table.language):
-        return _lobby_message(table, note)
+        return _lobby_message(table, _(note) if note else "")
 
 
 def _lobby_message(table: Table, note: str = "") -> Outgoing:
@@ -30,34 +31,37 @@ def _lobby_message(table: Table, note: str = "") -> Outgoing:
     capacity = int(table.settings.get("players", table.entry.max_players))
     lines = []
     for index, seat in enumerate(table.seats, start=1):
-        tag = " — host" if seat.user_id == table.host_id else ""
-        kind = f" *(AI, {seat.ai})*" if seat.is_ai else ""
+        tag = _(" — host") if seat.user_id == table.host_id else ""
+        kind = _(" *(AI, {level})*", level=ai_level_name(seat.ai)) if seat.ai else ""
         lines.append(f"`{index}.` {seat.mention()}{kind}{tag}")
     embed = discord.Embed(
-        title=f"{presenter.title} — lobby",
-        description="\n".join(lines) or "*Nobody yet.*",
+        title=_("{game} — lobby", game=presenter.title),
+        description="\n".join(lines) or _("*Nobody yet.*"),
         colour=discord.Colour.gold(),
     )
-    embed.add_field(name="Seats", value=f"{len(table.seats)} / {capacity}")
+    embed.add_field(name=_("Seats"), value=f"{len(table.seats)} / {capacity}")
     for name, value in presenter.lobby_fields(table):
         embed.add_field(name=name, value=value)
     closes = int(table.meta.get("lobby_closes", time.time()))
-    embed.add_field(name="Lobby closes", value=f"<t:{closes}:R>")
+    embed.add_field(name=_("Lobby closes"), value=f"<t:{closes}:R>")
     embed.set_footer(
-        text=f"Game #{table.game_id} · the host or a server manager can start early, kick or cancel"
+        text=_(
+            "Game #{number} · the host or a server manager can start early, kick or cancel",
+            number=table.game_id,
+        )
     )
     view = discord.ui.View(timeout=None)
     gid = table.game_id
     full = len(table.seats) >= capacity
-    view.add_item(button(custom_ids.lobby(gid, "join"), "Join", style="success", disabled=full))
-    view.add_item(button(custom_ids.lobby(gid, "leave"), "Leave"))
-    view.add_item(button(custom_ids.lobby(gid, "ai"), "Add AI", disabled=full))
-    view.add_item(button(custom_ids.lobby(gid, "start"), "Start", style="primary"))
-    view.add_item(button(custom_ids.lobby(gid, "cancel"), "Cancel", style="danger"))
+    view.add_item(button(custom_ids.lobby(gid, "join"), _p("button", "Join"), style="success", disabled=full))
+    view.add_item(button(custom_ids.lobby(gid, "leave"), _p("button", "Leave")))
+    view.add_item(button(custom_ids.lobby(gid, "ai"), _p("button", "Add AI"), disabled=full))
+    view.add_item(button(custom_ids.lobby(gid, "start"), _p("button", "Start"), style="primary"))
+    view.add_item(button(custom_ids.lobby(gid, "cancel"), _p("button", "Cancel"), style="danger"))
     kickable = [(i, s) for i, s in enumerate(table.seats) if s.user_id != table.host_id]
     if kickable:  # at most 14 seats besides the host's: always one menu
         options = [discord.SelectOption(label=s.name[:100], value=str(i)) for i, s in kickable]
-        view.add_item(select(custom_ids.kick(gid), options, placeholder="Remove a seat (host only)"))
+        view.add_item(select(custom_ids.kick(gid), options, placeholder=_("Remove a seat (host only)")))
     return Outgoing(content=note, embed=embed, view=view)
 
 
@@ -86,7 +90,7 @@ async def on_lobby(table: Table, interaction: discord.Interaction, op: str, kick
 async def _lobby_change(table: Table, interaction: discord.Interaction, op: str, kicked: int | None) -> bool:
     """Apply the click; True when the game should start now (Start pressed, or the table is full)."""
     if table.engine is not None or table.closed:
-        await reply(interaction, "This game has already started.")
+        await reply(interaction, _("This game has already started."))
         return False
     user = interaction.user
     manager = table.is_manager(user)
@@ -95,55 +99,58 @@ async def _lobby_change(table: Table, interaction: discord.Interaction, op: str,
     host_id = table.host_id
     if op == "join":
         if table.seat_of(user.id) is not None:
-            await reply(interaction, "You're already in this game.")
+            await reply(interaction, _("You're already in this game."))
             return False
         other = table.bot.tables.of_user(table.guild_id, user.id)
         if other is not None:
-            await reply(interaction, f"You're already playing in <#{other.place_id}>; one game at a time.")
+            where = f"<#{other.place_id}>"
+            await reply(
+                interaction, _("You're already playing in {channel}; one game at a time.", channel=where)
+            )
             return False
         if len(seats) >= capacity:
-            await reply(interaction, "The table is full.")
+            await reply(interaction, _("The table is full."))
             return False
         seats.append(Seat(name=user.display_name, user_id=user.id))
     elif op == "leave":
         index = table.seat_of(user.id)
         if index is None:
-            await reply(interaction, "You're not in this game.")
+            await reply(interaction, _("You're not in this game."))
             return False
         seats.pop(index)
         if user.id == table.host_id:
             successor = next((s for s in seats if s.user_id is not None), None)
             if successor is None:
                 await _close(
-                    table, interaction, "The host left and nobody else had joined, so the lobby closed."
+                    table, interaction, N_("The host left and nobody else had joined, so the lobby closed.")
                 )
                 return False
             host_id = successor.user_id  # type: ignore[assignment]
     elif op in ("ai", "start", "cancel", "kick") and not manager:
-        await reply(interaction, "Only the host or someone with Manage Server can do that.")
+        await reply(interaction, _("Only the host or someone with Manage Server can do that."))
         return False
     elif op == "ai":
         if len(seats) >= capacity:
-            await reply(interaction, "The table is full.")
+            await reply(interaction, _("The table is full."))
             return False
         level = str(table.settings.get("ai_level", "normal"))
         seats.append(ai_seat(seats, level if level in AI_LEVELS else "normal"))
     elif op == "kick":
         index = -1 if kicked is None else kicked
         if not 0 <= index < len(seats) or seats[index].user_id == table.host_id:
-            await reply(interaction, "That seat can't be removed.")
+            await reply(interaction, _("That seat can't be removed."))
             return False
         seats.pop(index)
     elif op == "cancel":
-        await _close(table, interaction, f"Cancelled by {shown(user.display_name)}.")
+        await _close(table, interaction, N_("Cancelled by {name}."), name=shown(user.display_name))
         return False
     elif op == "start":
         if len(seats) < table.entry.min_players:
-            await reply(interaction, f"At least {table.entry.min_players} players are needed (add an AI?).")
+            await reply(interaction, _at_least(table))
             return False
         return True
     else:
-        await reply(interaction, "Unknown lobby button.")
+        await reply(interaction, _("Unknown lobby button."))
         return False
     settings = {**table.settings, "host_id": host_id}
     try:
@@ -167,17 +174,17 @@ async def start_game(table: Table, message: discord.Message | None, *, full: boo
     """
     async with table.lock:
         if table.engine is not None or table.closed:
-            return "This game has already started."
+            return _("This game has already started.")
         capacity = int(table.settings.get("players", table.entry.max_players))
         if len(table.seats) < table.entry.min_players:
-            return f"At least {table.entry.min_players} players are needed (add an AI?)."
+            return _at_least(table)
         if full and len(table.seats) < capacity:
-            return "A seat was freed before the game could start."
+            return _("A seat was freed before the game could start.")
         try:
             engine_settings = await _engine_settings(table)
         except StorageError:
-            await table.send(Outgoing(content=SAVE_FAILED))
-            return SAVE_FAILED
+            await _say_unsaved(table)
+            return _(SAVE_FAILED)
         table.settings["engine"] = engine_settings
         try:
             await table.bot.storage.update_game(
@@ -187,11 +194,11 @@ async def start_game(table: Table, message: discord.Message | None, *, full: boo
                 seats=[s.to_json() for s in table.seats],
             )
         except StorageError:
-            await table.send(Outgoing(content=SAVE_FAILED))
-            return SAVE_FAILED
+            await _say_unsaved(table)
+            return _(SAVE_FAILED)
         table.start_engine([])
         if message is not None:
-            started = message_kwargs(lobby_message(table, "The game has started."), editing=True)
+            started = message_kwargs(lobby_message(table, N_("The game has started.")), editing=True)
             await table.edit(message, **{**started, "view": None})
         await threads.move_to_thread(table, message)
         assert table.engine is not None
@@ -217,12 +224,32 @@ async def _engine_settings(table: Table) -> dict[str, Any]:
     return table.entry.engine_settings(start)
 
 
-async def _close(table: Table, interaction: discord.Interaction, why: str) -> None:
-    if not await table.bot.tables.close(table, "cancelled", why, keep_if_unsaved=True):
+def _at_least(table: Table) -> str:
+    return _n(
+        "At least {n} player is needed (add an AI?).",
+        "At least {n} players are needed (add an AI?).",
+        table.entry.min_players,
+    )
+
+
+async def _say_unsaved(table: Table) -> None:
+    """The channel hears that the start could not be saved (in its language: the clicker's is private)."""
+    with speaking(table.language):
+        out = Outgoing(content=_(SAVE_FAILED))
+    await table.send(out)
+
+
+async def _close(table: Table, interaction: discord.Interaction, why: str, **values: str) -> None:
+    """Close the lobby; ``why`` (a marked message) is stored in English and shown in the channel's language."""
+    if not await table.bot.tables.close(table, "cancelled", why.format(**values), keep_if_unsaved=True):
         await reply(interaction, CANCEL_UNSAVED)
         return
+    with speaking(table.language):
+        shown_why = _(why, **values)
     with contextlib.suppress(discord.HTTPException):
-        await interaction.edit_original_response(content=f"🛑 {why}", embed=None, view=None, attachments=[])
+        await interaction.edit_original_response(
+            content=f"🛑 {shown_why}", embed=None, view=None, attachments=[]
+        )
 
 
 async def expire_lobby(table: Table, seconds: float) -> None:
@@ -230,6 +257,10 @@ async def expire_lobby(table: Table, seconds: float) -> None:
     await asyncio.sleep(seconds)
     if table.engine is None and not table.closed:
         await table.bot.tables.close(table, "cancelled", "Nobody started the game in time.")
-        await table.send(
-            Outgoing(content=f"🛑 The {table.presenter.title} lobby closed: nobody started it in time.")
-        )
+        with speaking(table.language):
+            out = Outgoing(
+                content=_(
+                    "🛑 The {game} lobby closed: nobody started it in time.", game=table.presenter.title
+                )
+            )
+        await table.send(out)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot.games.base import Decision, Event
-from bot.i18n import Language, current, in_language
+from bot.i18n import Language, _, current, in_language
 from bot.tables.components import Choice, Controls
 
 if TYPE_CHECKING:
@@ -78,7 +78,8 @@ class Presenter(ABC):
 
     @property
     def title(self) -> str:
-        return self.entry.title
+        """The game's title in the current language (the catalog's English is marked there)."""
+        return _(self.entry.title)
 
     @abstractmethod
     async def prompt(self, table: Table) -> tuple[str, Outgoing] | None:
@@ -120,4 +121,6 @@ class Presenter(ABC):
 
     def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
         """Extra lines for the lobby embed (pace, number of races...)."""
-        return [("Pace", f"{table.pace:g} s")]
+        from bot.i18n.formatting import number
+
+        return [(_("Pace"), _("{seconds} s", seconds=number(table.pace)))]

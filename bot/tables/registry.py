@@ -12,7 +12,7 @@ import discord
 
 from bot.games.base import GameError
 from bot.games.catalog import CATALOG, Entry
-from bot.i18n import speaking
+from bot.i18n import N_, _, _n, speaking
 from bot.server_settings import MAX_GAMES, MAX_HOSTED, WHERE
 from bot.storage import StorageError, StoredGame
 from bot.tables import clicks, custom_ids, routing
@@ -20,19 +20,19 @@ from bot.tables.delivery import TRANSIENT, deliver, new_run, nonce
 from bot.tables.lobby import expire_lobby, lobby_message, on_lobby, start_game
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat, ai_seat
-from bot.tables.table import SAVE_FAILED, Table, followup, message_kwargs, reply
-from bot.words import count
+from bot.tables.table import SAVE_FAILED, UNREADABLE, Table, followup, message_kwargs, reply
 
 if TYPE_CHECKING:
     from bot.tables.host import Host
 
 log = logging.getLogger(__name__)
 
-GONE = "This game has ended; these buttons no longer do anything."
-RESTARTING = "The bot is restarting; try again in a minute."
-STARTING = "I'm starting up; try again in a few seconds."
-STORAGE_BUSY = "I can't reach my storage right now; please try again in a moment."
-UNREADABLE = "I couldn't read this button; it may be from an older version of the bot."
+# Marked constants, translated by ``reply``/``followup`` (bot.tables.table).
+GONE = N_("This game has ended; these buttons no longer do anything.")
+RESTARTING = N_("The bot is restarting; try again in a minute.")
+STARTING = N_("I'm starting up; try again in a few seconds.")
+STORAGE_BUSY = N_("I can't reach my storage right now; please try again in a moment.")
+__all__ = ["GONE", "RESTARTING", "STARTING", "STORAGE_BUSY", "UNREADABLE", "Tables"]
 
 
 class Tables:
@@ -117,14 +117,20 @@ class Tables:
             if existing is not None:
                 title = existing.presenter.title
                 await reply(
-                    interaction, f"A {title} game is already running here (game #{existing.game_id})."
+                    interaction,
+                    _(
+                        "A {game} game is already running here (game #{number}).",
+                        game=title,
+                        number=existing.game_id,
+                    ),
                 )
                 return None
             other = self.of_user(interaction.guild_id, interaction.user.id)
             if other is not None:
+                where = f"<#{other.place_id}>"
                 await reply(
                     interaction,
-                    f"You're already playing in <#{other.place_id}>; finish or leave that game first.",
+                    _("You're already playing in {channel}; finish or leave that game first.", channel=where),
                 )
                 return None
             refusal = await self._over_a_cap(interaction.guild_id, interaction.user.id)
@@ -135,7 +141,7 @@ class Tables:
             await interaction.response.defer()
             seats = [Seat(name=interaction.user.display_name, user_id=interaction.user.id)]
             level = str(settings.get("ai_level", "normal"))
-            for _ in range(min(bots, int(settings["players"]) - 1)):
+            for _seat in range(min(bots, int(settings["players"]) - 1)):
                 seats.append(ai_seat(seats, level))
             settings["host_id"] = interaction.user.id
             if settings.get("where") not in WHERE.choices:  # not chosen: the server's default
@@ -206,14 +212,22 @@ class Tables:
             return STORAGE_BUSY
         most_hosted, most_games = MAX_HOSTED.read(stored), MAX_GAMES.read(stored)
         if hosted >= int(most_hosted):
-            return (
-                f"You already host {count(hosted, 'open game')} in this server, the most it allows "
-                f"(`{MAX_HOSTED.key}`, games you left included); let one end or cancel it first."
+            return _n(
+                "You already host {n} open game in this server, the most it allows "
+                "(`{setting}`, games you left included); let one end or cancel it first.",
+                "You already host {n} open games in this server, the most it allows "
+                "(`{setting}`, games you left included); let one end or cancel it first.",
+                hosted,
+                setting=MAX_HOSTED.key,
             )
         if games >= int(most_games):
-            return (
-                f"This server already has {count(games, 'open game')}, the most it allows "
-                f"(`{MAX_GAMES.key}`); try again when one has ended."
+            return _n(
+                "This server already has {n} open game, the most it allows (`{setting}`); "
+                "try again when one has ended.",
+                "This server already has {n} open games, the most it allows (`{setting}`); "
+                "try again when one has ended.",
+                games,
+                setting=MAX_GAMES.key,
             )
         return None
 
@@ -298,23 +312,29 @@ class Tables:
                         ", ".join(sorted(self.catalog)),
                     )
                     await self._say(
-                        game.channel_id, f"⚠️ I can't resume game #{game.id}: I don't know its game."
+                        game, N_("⚠️ I can't resume game #{number}: I don't know its game."), number=game.id
                     )
                     continue
                 damage = getattr(game, "damage", None)
                 if damage:
                     log.error("Stored game %s could not be read (%s); it was not resumed", game.id, damage)
-                    title = self.catalog[game.kind].title
                     await self._say(
-                        game.channel_id,
-                        f"⚠️ I can't resume {title} game #{game.id}: its saved data is damaged.",
+                        game,
+                        N_("⚠️ I can't resume {game} game #{number}: its saved data is damaged."),
+                        game=self.presenters[game.kind].entry.title,  # translated in _say
+                        number=game.id,
                     )
                     continue
                 await self._resume(game)
             except Exception:
                 log.exception("Could not resume game %s", game.id)
 
-    async def _say(self, channel_id: int, text: str) -> None:
+    async def _say(self, game: StoredGame, message: str, **values: Any) -> None:
+        """A note in a stored game's channel, in its server's language (``message``: marked)."""
+        channel_id = game.channel_id
+        language = await self.bot.languages.refresh(game.guild_id)
+        with speaking(language):
+            text = _(message, **{k: _(v) if k == "game" else v for k, v in values.items()})
         channel = self.bot.get_channel(channel_id)
         if isinstance(channel, discord.abc.Messageable):
             tag = nonce(channel_id, new_run(), 0, "s")  # one post, retried with its own nonce
@@ -344,17 +364,28 @@ class Tables:
         if table.home is None:  # the channel it was opened in (its thread is fetched when needed)
             await self.abandon(table)
             return
+        await self.bot.languages.refresh(game.guild_id)  # its messages speak the server's language
+        with speaking(table.language):
+            await self._carry_on(table, game, presenter)
+
+    async def _carry_on(self, table: Table, game: StoredGame, presenter: Presenter) -> None:
         if time.time() - game.updated_at > self.bot.timing.stale_after_seconds:
             if game.status != "lobby" and await self._settle_ended(table, game):
                 return
             await self.close(table, "abandoned", "Idle for too long.")
             await table.send(
-                Outgoing(content=f"🛑 {presenter.title} game #{game.id} was closed: it waited too long.")
+                Outgoing(
+                    content=_(
+                        "🛑 {game} game #{number} was closed: it waited too long.",
+                        game=presenter.title,
+                        number=game.id,
+                    )
+                )
             )
             return
         self.by_id[game.id] = table
         if game.status == "lobby":
-            await table.send(Outgoing(content="♻️ I restarted; here is the lobby again."))
+            await table.send(Outgoing(content=_("♻️ I restarted; here is the lobby again.")))
             await table.send(lobby_message(table))
             left = max(5.0, float(table.meta.get("lobby_closes", 0)) - time.time())
             self._lobby_timers[game.id] = asyncio.create_task(expire_lobby(table, left))
@@ -365,14 +396,24 @@ class Tables:
             log.exception("Game %s could not be replayed", game.id)
             await self.close(table, "abandoned", "Its stored history could not be replayed.")
             await table.send(
-                Outgoing(content=f"🛑 {presenter.title} game #{game.id} could not be resumed and was closed.")
+                Outgoing(
+                    content=_(
+                        "🛑 {game} game #{number} could not be resumed and was closed.",
+                        game=presenter.title,
+                        number=game.id,
+                    )
+                )
             )
             return
         table.adopt_stored_deadline()
         grace = table.grace_after_downtime()
         await table.send(
             Outgoing(
-                content=f"♻️ I restarted; {presenter.title} game #{game.id} carries on from where it stopped."
+                content=_(
+                    "♻️ I restarted; {game} game #{number} carries on from where it stopped.",
+                    game=presenter.title,
+                    number=game.id,
+                )
             )
         )
         if grace:
@@ -394,8 +435,10 @@ class Tables:
         await self.close(table, "abandoned", "The game's channel is gone.")
         await self._tell_players(
             table,
-            f"Your {table.presenter.title} game #{table.game_id} was closed: its channel is gone "
-            "or I can no longer post there. No results were recorded.",
+            N_(
+                "Your {game} game #{number} was closed: its channel is gone "
+                "or I can no longer post there. No results were recorded."
+            ),
         )
 
     async def _settle_ended(self, table: Table, game: StoredGame) -> bool:
@@ -408,18 +451,27 @@ class Tables:
         if table.engine is None or not table.engine.is_over:
             return False
         if await table.settle():
-            await table.send(
-                Outgoing(
-                    content=f"🏁 {table.presenter.title} game #{game.id} had ended; its results are saved now."
+            with speaking(table.language):
+                out = Outgoing(
+                    content=_(
+                        "🏁 {game} game #{number} had ended; its results are saved now.",
+                        game=table.presenter.title,
+                        number=game.id,
+                    )
                 )
-            )
+            await table.send(out)
         else:
             self.settle_later(table)
         return True
 
-    async def _tell_players(self, table: Table, text: str) -> None:
+    async def _tell_players(self, table: Table, message: str) -> None:
+        """``message`` (marked; ``{game}`` and ``{number}`` filled) to each player by DM, in their language."""
         for index in range(len(table.seats)):
-            await table.send(Outgoing(content=text, seat=index))
+            with speaking(table.seat_language(index)):
+                out = Outgoing(
+                    content=_(message, game=table.presenter.title, number=table.game_id), seat=index
+                )
+            await table.send(out)
 
     def settle_later(self, table: Table) -> None:
         """The results of an ended game could not be stored: keep trying while the bot runs (the next
@@ -428,22 +480,31 @@ class Tables:
             return
         task = asyncio.create_task(self._keep_settling(table), name=f"settle-{table.game_id}")
         self._settling[table.game_id] = task
-        task.add_done_callback(lambda _: self._settling.pop(table.game_id, None))
+        task.add_done_callback(lambda _task: self._settling.pop(table.game_id, None))
 
     async def _keep_settling(self, table: Table) -> None:
-        title = table.presenter.title
-        await table.send(
-            Outgoing(
-                content=f"⚠️ I couldn't save the results of {title} game #{table.game_id} yet; I'll keep trying."
+        with speaking(table.language):
+            worry = Outgoing(
+                content=_(
+                    "⚠️ I couldn't save the results of {game} game #{number} yet; I'll keep trying.",
+                    game=table.presenter.title,
+                    number=table.game_id,
+                )
             )
-        )
+        await table.send(worry)
         pause = self.bot.timing.storage_retry_seconds
         while not self.bot.stopping:
             await asyncio.sleep(pause)
             if await table.settle():
-                await table.send(
-                    Outgoing(content=f"✅ The results of {title} game #{table.game_id} are saved now.")
-                )
+                with speaking(table.language):
+                    saved = Outgoing(
+                        content=_(
+                            "✅ The results of {game} game #{number} are saved now.",
+                            game=table.presenter.title,
+                            number=table.game_id,
+                        )
+                    )
+                await table.send(saved)
                 return
             pause = min(pause * 2, 300.0)
 

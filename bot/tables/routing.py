@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot.i18n import N_, speaking
 from bot.storage import RoutedClick, StorageError
 from bot.tables import clicks, custom_ids
 from bot.tables.table import SAVE_FAILED, followup
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-ELSEWHERE = "This button belongs to a game's channel; use it there."
+ELSEWHERE = N_("This button belongs to a game's channel; use it there.")  # translated by followup
 TOKEN_LIFETIME = 15 * 60.0  # Discord's interaction tokens last 15 minutes
 
 
@@ -155,8 +156,11 @@ class Router:
                 click = custom_ids.parse(routed.custom_id, routed.values)
                 if isinstance(click, custom_ids.Decide):
                     interaction: Any = RoutedInteraction(self.bot, routed)
+                    # Ruling: the clicker's locale is not stored with the click (a schema change for
+                    # one sentence); it is answered in their language as known here, else the server's.
                     try:
-                        await clicks.on_decision(table, interaction, click)
+                        with speaking(self.bot.languages.person(routed.user_id, table.guild_id)):
+                            await clicks.on_decision(table, interaction, click)
                     except discord.HTTPException:
                         log.warning("Could not answer a click passed on for game %s", routed.game_id)
                 try:

@@ -7,7 +7,11 @@ from typing import Any
 
 import discord
 
+from bot.i18n import N_, _
+
 AI_LEVELS = ("easy", "normal")
+AI_LEVEL_NAMES = {"easy": N_("easy"), "normal": N_("normal")}
+AI_SUFFIX = " (AI)"  # stored with an AI seat's name; shown in the reader's language (``Seat.shown``)
 
 
 @dataclass
@@ -29,13 +33,20 @@ class Seat:
 
     @property
     def owner_name(self) -> str:
-        return self.name.removesuffix(" (AI)") if self.left_user_id is not None else self.name
+        return self.name.removesuffix(AI_SUFFIX) if self.left_user_id is not None else self.name
+
+    @property
+    def display_name(self) -> str:
+        """The name in the reader's language: an AI seat's stored " (AI)" is translated ("Ada (IA)")."""
+        if self.is_ai and self.name.endswith(AI_SUFFIX):
+            return _("{name} (AI)", name=self.name.removesuffix(AI_SUFFIX))
+        return self.name
 
     @property
     def shown(self) -> str:
         """The name as message text: names are display names, so markdown and mentions are escaped
         (a player called ``**bold**`` or ``@everyone`` is shown as typed and pings nobody)."""
-        return shown(self.name)
+        return shown(self.display_name)
 
     def mention(self) -> str:
         return f"<@{self.user_id}>" if self.user_id else f"**{self.shown}**"
@@ -71,6 +82,11 @@ def ai_seat(taken: list[Seat], level: str = "normal") -> Seat:
     names = {seat.name for seat in taken}
     name = next((f"{n} (AI)" for n in AI_NAMES if f"{n} (AI)" not in names), f"Bot {len(taken) + 1} (AI)")
     return Seat(name=name, ai=level)
+
+
+def ai_level_name(level: str) -> str:
+    """An AI level as the reader says it."""
+    return _(AI_LEVEL_NAMES[level]) if level in AI_LEVEL_NAMES else level
 
 
 def shown(name: str) -> str:

@@ -22,7 +22,7 @@ import discord
 
 from bot import i18n
 from bot.games.base import Action, Decision, Event, Game, SeatResult
-from bot.i18n import Language, _, speaking
+from bot.i18n import N_, Language, _, _n, speaking
 from bot.storage import LeaseLost, PlayerResult, StakeRecord, StorageError
 from bot.tables import custom_ids, threads, viewing
 from bot.tables.components import add_controls, button
@@ -36,9 +36,11 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-SAVE_FAILED = "I couldn't save that, so it was not applied. Please try again in a moment."
-CANCEL_UNSAVED = "I couldn't save the cancellation, so the game goes on. Please try again in a moment."
-STALE = "That was already decided: this button is from an earlier step."
+# Marked constants: ``reply`` and ``followup`` translate them; elsewhere show them with ``_()``.
+SAVE_FAILED = N_("I couldn't save that, so it was not applied. Please try again in a moment.")
+CANCEL_UNSAVED = N_("I couldn't save the cancellation, so the game goes on. Please try again in a moment.")
+STALE = N_("That was already decided: this button is from an earlier step.")
+UNREADABLE = N_("I couldn't read this button; it may be from an older version of the bot.")
 
 
 def now() -> float:
@@ -148,7 +150,7 @@ class Table:
 
     def deadline_mark(self) -> str:
         """The deadline as a Discord relative timestamp ("in 2 minutes"), which each reader sees live."""
-        return f"<t:{int(self.deadline)}:R>" if self.deadline else "soon"
+        return f"<t:{int(self.deadline)}:R>" if self.deadline else _("soon")
 
     def is_manager(self, member: discord.abc.User) -> bool:
         perms = getattr(member, "guild_permissions", None)
@@ -198,11 +200,15 @@ class Table:
         if self.deadline is None or self.deadline > now() or not late:
             return None
         self.deadline = now() + grace
-        names = ", ".join(sorted({self.seats[d.player].shown for d in late if d.player is not None}))
-        return (
-            f"⏳ The deadline passed while I was away: {names}, you get {grace:g} more seconds "
-            f"(until {self.deadline_mark()})."
-        )
+        with speaking(self.language):
+            names = ", ".join(sorted({self.seats[d.player].shown for d in late if d.player is not None}))
+            return _n(
+                "⏳ The deadline passed while I was away: {names}, you get {n} more second (until {deadline}).",
+                "⏳ The deadline passed while I was away: {names}, you get {n} more seconds (until {deadline}).",
+                round(grace),
+                names=names,
+                deadline=self.deadline_mark(),
+            )
 
     def start_engine(self, actions: list[dict[str, Any]] | None = None) -> None:
         """Build the engine from the seed and replay the stored actions (the game's whole history)."""
@@ -250,9 +256,11 @@ class Table:
                 log.exception("Game %s could not store its next step; retrying", self.game_id)
                 if not self.notes.get("storage_warned"):
                     self.notes["storage_warned"] = True
-                    await self.send(
-                        Outgoing(content="⚠️ I can't save the game right now; it will carry on once I can.")
-                    )
+                    with speaking(self.language):
+                        warning = Outgoing(
+                            content=_("⚠️ I can't save the game right now; it will carry on once I can.")
+                        )
+                    await self.send(warning)
                 await asyncio.sleep(self.bot.timing.storage_retry_seconds)
                 continue
             except Exception:
@@ -362,9 +370,13 @@ class Table:
         if failure is None:
             self.deadline = None  # before announcing: the next decisions get a deadline of their own
         if stored:
-            names = ", ".join(sorted({self.seats[seat].shown for seat, _ in stored}))
-            await self.send(Outgoing(content=f"⏰ Time's up for {names}: the AI decided for them."))
-            for _, events in stored:
+            with speaking(self.language):
+                names = ", ".join(sorted({self.seats[seat].shown for seat, _events in stored}))
+                late_note = Outgoing(
+                    content=_("⏰ Time's up for {names}: the AI decided for them.", names=names)
+                )
+            await self.send(late_note)
+            for _seat, events in stored:
                 await self.publish(events)
         if failure is not None:
             raise failure
@@ -715,14 +727,15 @@ def message_kwargs(out: Outgoing, *, editing: bool = False) -> dict[str, Any]:
 
 
 async def reply(interaction: discord.Interaction, text: str) -> None:
-    """A short private answer to a click, whether or not it was acknowledged already."""
+    """A short private answer to a click, whether or not it was acknowledged already; ``text`` may be
+    a marked constant (``SAVE_FAILED``...), translated here into the clicker's language."""
     if interaction.response.is_done():
         await followup(interaction, text)
     else:
         with contextlib.suppress(discord.HTTPException):
-            await interaction.response.send_message(text, ephemeral=True)
+            await interaction.response.send_message(_(text), ephemeral=True)
 
 
 async def followup(interaction: discord.Interaction, text: str) -> None:
     with contextlib.suppress(discord.HTTPException):
-        await interaction.followup.send(text, ephemeral=True)
+        await interaction.followup.send(_(text), ephemeral=True)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot.i18n import N_, _, speaking
 from bot.storage import StorageError
 from bot.tables.presenter import Outgoing
 
@@ -36,6 +37,11 @@ async def move_to_thread(table: Table, lobby: discord.Message | None) -> None:
     """Start the game's thread from its lobby message (if the table wants one and the bot may)."""
     if table.settings.get("where", "thread") != "thread" or lobby is None or table.thread_id is not None:
         return
+    with speaking(table.language):  # what the channel hears, whoever's click started the game
+        await _move(table, lobby)
+
+
+async def _move(table: Table, lobby: discord.Message) -> None:
     home = table.home
     why = _why_not(home)
     if why is None:
@@ -43,40 +49,49 @@ async def move_to_thread(table: Table, lobby: discord.Message | None) -> None:
         try:
             async with table.bot.pacer.turn(table.channel_id):
                 thread = await home.create_thread(
-                    name=f"{table.presenter.title} #{table.game_id}"[:100],
+                    name=f"{table.presenter.title} #{table.game_id}"[:100],  # a name, not a sentence
                     message=lobby,
                     auto_archive_duration=ARCHIVE_MINUTES,
                 )
         except discord.Forbidden:
-            why = "I'm not allowed to create threads here"
+            why = N_("I'm not allowed to create threads here")
         except discord.HTTPException as error:
             log.warning("Could not start a thread for game %s: %s", table.game_id, error)
-            why = "Discord would not let me start a thread just now"
+            why = N_("Discord would not let me start a thread just now")
         else:
             table.use_thread(thread)
             with contextlib.suppress(StorageError):
                 await table.bot.storage.update_game(table.game_id, meta=table.meta)
-            title = table.presenter.title
             await table.send_home(
-                Outgoing(content=f"🧵 {title} game #{table.game_id} is on in {thread.mention}.")
+                Outgoing(
+                    content=_(
+                        "🧵 {game} game #{number} is on in {thread}.",
+                        game=table.presenter.title,
+                        number=table.game_id,
+                        thread=thread.mention,
+                    )
+                )
             )
             return
     if table.channel_id not in _told_no_threads:
         _told_no_threads.add(table.channel_id)
         await table.send(
             Outgoing(
-                content=f"ℹ️ {why}, so games here are played in this channel. "
-                "(A server manager can give me **Create Public Threads**, or set `/config set where channel`.)"
+                content=_(
+                    "ℹ️ {why}, so games here are played in this channel. (A server manager can give me "
+                    "**Create Public Threads**, or set `/config set where channel`.)",
+                    why=_(why),
+                )
             )
         )
 
 
 def _why_not(channel: object) -> str | None:
     if not isinstance(channel, discord.TextChannel):
-        return "Threads can't be started in this kind of channel"
+        return N_("Threads can't be started in this kind of channel")
     me = channel.guild.me
     if me is not None and not channel.permissions_for(me).create_public_threads:
-        return "I don't have the **Create Public Threads** permission here"
+        return N_("I don't have the **Create Public Threads** permission here")
     return None
 
 
@@ -87,5 +102,11 @@ async def thread_gone(table: Table) -> None:
     await table.bot.tables.close(table, "abandoned", "Its thread was deleted.")
     players = [s for s in table.seats if s.user_id is not None]
     mentions = " ".join(s.mention() for s in players)
-    text = f"🛑 {table.presenter.title} game #{table.game_id} was closed: its thread was deleted. {mentions}"
+    with speaking(table.language):
+        text = _(
+            "🛑 {game} game #{number} was closed: its thread was deleted. {players}",
+            game=table.presenter.title,
+            number=table.game_id,
+            players=mentions,
+        )
     await table.send_home(Outgoing(content=text.strip(), ping=tuple(s.user_id for s in players if s.user_id)))
