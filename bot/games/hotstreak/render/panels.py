@@ -11,8 +11,10 @@ from bot.games.hotstreak.render.geometry import (
     DECK_ICON_X,
     DQ_TOKEN_D,
     HEADER_H,
+    MARGIN,
     PANEL_TITLE_H,
     PODIUM_TOKEN_D,
+    WIDTH,
     PanelLayout,
 )
 from bot.games.hotstreak.render.scene import Scene
@@ -38,8 +40,10 @@ def draw_header(frame: Image.Image, scene: Scene) -> None:
         )
     cards = _n("{n} card left", "{n} cards left", scene.cards_left)
     x = DECK_ICON_X + 48
-    draw.text((x, 8), cards, font=style.font(26, True), fill=style.TEXT)
-    draw.text((x, 42), _n("{n} burned", "{n} burned", scene.burned), font=style.font(22), fill=style.TEXT_DIM)
+    room = WIDTH - MARGIN - x  # a translation may run longer than English: never off the picture
+    draw.text((x, 8), fit_text(cards, style.font(26, True), room), font=style.font(26, True), fill=style.TEXT)
+    burned = fit_text(_n("{n} burned", "{n} burned", scene.burned), style.font(22), room)
+    draw.text((x, 42), burned, font=style.font(22), fill=style.TEXT_DIM)
 
 
 def draw_card(frame: Image.Image, scene: Scene, panels: PanelLayout) -> None:
