@@ -62,8 +62,15 @@ def side_bet_text(side: dict[str, JSON]) -> str:
     side-bet card is translated without touching the catalogs. A condition the code does not know
     falls back to the file's text."""
     text = str(side.get("text") or "")
+    if current() == DEFAULT:
+        return text
     c = side.get("condition")
-    if current() == DEFAULT or not isinstance(c, dict):
+    if not isinstance(c, dict):  # a race's result names its side bet by id only
+        from bot.games.hotstreak.content import default_content
+
+        card = next((b for b in default_content().side_bets if b["id"] == side.get("id")), {})
+        c = card.get("condition")
+    if not isinstance(c, dict):
         return text
     kind, n = c.get("type"), c.get("n")
     mascot, other = _name(c.get("mascot")), _name(c.get("other"))

@@ -215,15 +215,19 @@ def alt_text(scene: Scene, odds: str = "", tickets: str = "") -> str:
     )
     parts.extend(_mascot_words(m, scene) + "." for m in scene.mascots)
     if any(scene.podium):
-        places = [
-            f"{ordinal(i + 1)} {names.get(k, k) if k else _('empty')}" for i, k in enumerate(scene.podium)
-        ]
+        empty = _("empty")
+        places = [f"{ordinal(i + 1)} {names.get(k, k) if k else empty}" for i, k in enumerate(scene.podium)]
         parts.append(_("Podium: {places}.", places=", ".join(places)))
     else:
         parts.append(_("Podium empty."))
     if scene.white_lines:
         parts.append(
-            _("White lines at spaces {spaces}.", spaces=", ".join(str(p) for p in scene.white_lines))
+            _n(
+                "White lines at spaces {spaces}.",
+                "White lines at spaces {spaces}.",
+                len(scene.white_lines),
+                spaces=", ".join(str(p) for p in scene.white_lines),
+            )
         )
     if tickets:
         parts.append(tickets)
