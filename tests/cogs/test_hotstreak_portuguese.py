@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 
@@ -19,8 +20,10 @@ from bot.client import RaceBot
 from bot.i18n import _, speaking
 from tests.cogs.conftest import World, private_answer
 from tests.cogs.hotstreak_player import HotStreakTable
+from tests.cogs.test_screenshots import WIDTH, names_of, save
 from tests.english import english_in, vocabulary
 from tests.fakediscord import FakeMessage, running_bot, text_of
+from tests.fakediscord.screenshot import render_messages
 
 MASCOTS = ("Gobbler", "Hurley", "Dangle", "Mum")
 LOBBY = re.compile(r"g:\d+:lobby:(join|ai|start)")
@@ -47,7 +50,9 @@ def every_version(messages: list[FakeMessage]) -> list[str]:
     return [text for m in messages for text in (*(text_of(v) for v in m.edits), m.text)]
 
 
-async def test_a_whole_game_in_portuguese_shows_no_english(world: World, brazil: RaceBot) -> None:
+async def test_a_whole_game_in_portuguese_shows_no_english(
+    world: World, brazil: RaceBot, tmp_path: Path
+) -> None:
     fake, users = world.fake, world.users
     alice, carol = users["alice"], users["carol"]  # carol's DMs are closed: she plays through My hand
     lobby = await (await fake.slash(alice, world.channel, "hotstreak start", pace=0.0)).reply()
@@ -85,6 +90,19 @@ async def test_a_whole_game_in_portuguese_shows_no_english(world: World, brazil:
     channel = fake.channel_messages(world.channel)
     frames = [m for m in channel if m.attachments and m.attachments[0].filename.startswith("race")]
     assert frames and all(a.description for m in frames for a in m.attachments)  # alt text, checked below
+    # The README's Portuguese screenshot: a frame from the middle of the first race, drawn as Discord
+    # shows it (written to docs/screenshots/ with UPDATE_SCREENSHOTS=1, like the English ones).
+    moving = [
+        m for m in frames if m.attachments[0].filename.startswith("race1-") and "corre da casa" in m.content
+    ]
+    png = render_messages(
+        [moving[len(moving) // 2] if moving else frames[0]],
+        names=names_of(world),
+        width=WIDTH,
+        title="# jogos",
+        emojis=fake.application_emojis,
+    )
+    assert save(png, "hotstreak-pt-BR.png", tmp_path).height > 300
 
     seen: dict[str, list[str]] = {"channel": every_version(channel)}
     for user in (alice, carol, users["dave"]):

@@ -84,11 +84,15 @@ def _odds(
     title = _("ODDS")
     _title(draw, box, title)
     note_x = box[0] + 16 + max(80, int(draw.textlength(title, font=style.font(22, True))) + 12)
-    draw.text((note_x, box[1] + 13), note, font=style.font(18), fill=style.TEXT_DIM)
     x0 = box[0] + 16
     bar_x = x0 + 140
     win_x, place_x = bar_x + BAR_W + 66, bar_x + BAR_W + 140
     heads = style.font(16, True)
+    # The note sits between the title and the WIN heading; a longer translation gets smaller type.
+    room = win_x - int(draw.textlength(_("WIN"), font=heads)) - 10 - note_x
+    size = next((px for px in (18, 17, 16, 15) if draw.textlength(note, font=style.font(px)) <= room), 15)
+    note = fit_text(note, style.font(size), room)
+    draw.text((note_x, box[1] + 13 + (18 - size) // 2), note, font=style.font(size), fill=style.TEXT_DIM)
     draw.text((win_x, box[1] + 23), _("WIN"), font=heads, fill=style.TEXT_DIM, anchor="rm")
     if odds.place is not None:
         draw.text((place_x, box[1] + 23), _("PLACE"), font=heads, fill=style.TEXT_DIM, anchor="rm")
