@@ -101,6 +101,7 @@ async def test_a_whole_game_in_portuguese_shows_no_english(
         width=WIDTH,
         title="# jogos",
         emojis=fake.application_emojis,
+        today="Hoje às",  # Discord's own words, as a Brazilian client shows them
     )
     assert save(png, "hotstreak-pt-BR.png", tmp_path).height > 300
 
