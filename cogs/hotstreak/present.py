@@ -11,28 +11,30 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 import discord
+from babel.numbers import format_decimal
 
 from bot.games.animation import Animation
 from bot.games.base import Decision, Event
-from bot.games.hotstreak.narration import changes_track
+from bot.games.hotstreak.narration import bet_label, changes_track, side_bet_text
 from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, render_race
 from bot.games.hotstreak.replay import race_replay
 from bot.games.odds import Odds, odds_for
 from bot.games.replay_log import ReplayLog
+from bot.i18n import N_, _, _n, _p, current
+from bot.i18n.formatting import money, number, ordinal, percent, signed
+from bot.i18n.languages import babel_locale
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from cogs.hotstreak.frames import odds_view
 from cogs.hotstreak.words import (
-    PLACES,
     bet_short,
     card_label,
     cards_label,
     emoji,
-    money,
     option_label,
     payout_line,
+    place,
     race_line,
-    signed,
     slip_line,
     ticket_line,
 )
@@ -44,25 +46,41 @@ ODDS_BUDGET_MS = 150
 """Simulation time per frame: a busy bot shows odds from fewer races rather than hold a card up."""
 
 COLOUR = discord.Colour.from_rgb(232, 93, 4)
-RULES = """\
-**Goal:** have the most cash after 3 races. Everyone starts with $10.
-**Betting:** players take turns (snake order; the unluckiest player starts, the start moves one seat each \
-race) picking a mascot ticket or a side-bet slip. A ticket pays if its mascot places 1st, 2nd or 3rd; its \
-*risky* side pays more for 1st and less for 2nd and 3rd. A side-bet slip pays if you guessed right whether \
-the side bet happens; its *risky* side pays more but costs money when wrong. 2 bets each (3 with 2 players).
-**Secret picks:** everyone adds a card from their hand (2 with 2 players) to the face-up race deck, in \
-secret: I DM you your hand (or press **My hand**).
-**The race:** 3 cards are burned, then cards flip one at a time and move the mascots: numbers, stars, \
-falls, turns, swerves, recoveries, and green cards that move everyone. Mascots knocked over twice, run off \
-the back or swerved off the track are disqualified. When the deck runs dry the yellow bar folds to the next \
-white line and everyone behind it is out. The race ends when 3 mascots have places.
-**Race 3:** each player picks one bet to pay double (losses double too).
-Payouts: you can never lose more than you have."""
+PHASES = {
+    "draft": N_("betting"),
+    "submit": N_("secret picks"),
+    "double": N_("doubling"),
+    "race": N_("racing"),
+}
+# One message per paragraph, so a translator handles each on its own.
+RULES = (
+    N_("**Goal:** have the most cash after 3 races. Everyone starts with {start}."),
+    N_(
+        "**Betting:** players take turns (snake order; the unluckiest player starts, the start moves one "
+        "seat each race) picking a mascot ticket or a side-bet slip. A ticket pays if its mascot places 1st, "
+        "2nd or 3rd; its *risky* side pays more for 1st and less for 2nd and 3rd. A side-bet slip pays if "
+        "you guessed right whether the side bet happens; its *risky* side pays more but costs money when "
+        "wrong. 2 bets each (3 with 2 players)."
+    ),
+    N_(
+        "**Secret picks:** everyone adds a card from their hand (2 with 2 players) to the face-up race deck, "
+        "in secret: I DM you your hand (or press **{my_hand}**)."
+    ),
+    N_(
+        "**The race:** 3 cards are burned, then cards flip one at a time and move the mascots: numbers, "
+        "stars, falls, turns, swerves, recoveries, and green cards that move everyone. Mascots knocked over "
+        "twice, run off the back or swerved off the track are disqualified. When the deck runs dry the "
+        "yellow bar folds to the next white line and everyone behind it is out. The race ends when 3 "
+        "mascots have places."
+    ),
+    N_("**Race 3:** each player picks one bet to pay double (losses double too)."),
+    N_("Payouts: you can never lose more than you have."),
+)
 
 
 class HotStreakPresenter(Presenter):
     def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
-        return [("Pace", f"{table.pace:g} s per card")]
+        return [(_("Pace"), _("{seconds} s per card", seconds=number(table.pace)))]
 
     # --- prompts ------------------------------------------------------------------
 
@@ -79,16 +97,21 @@ class HotStreakPresenter(Presenter):
                 {table.seats[d.player].shown for d in table.human_pending() if d.player is not None}
             )
             if phase == "submit":
-                n = view["submit_count"]
-                what = f"Everyone adds {n} card{'s' if n > 1 else ''} from their hand to the race deck, face down."
-                title = f"Race {race} — secret picks"
+                what = _n(
+                    "Everyone adds {n} card from their hand to the race deck, face down.",
+                    "Everyone adds {n} cards from their hand to the race deck, face down.",
+                    view["submit_count"],
+                )
+                title = _("Race {race} — secret picks", race=race)
             else:
-                what = "Race 3 pays double: everyone picks one of their bets to double (losses double too)."
-                title = "Race 3 — pick your double"
+                what = _(
+                    "Race 3 pays double: everyone picks one of their bets to double (losses double too)."
+                )
+                title = _("Race 3 — pick your double")
             embed = discord.Embed(title=title, colour=COLOUR, description=what)
-            embed.add_field(name="Waiting for", value=", ".join(waiting) or "nobody", inline=False)
-            embed.add_field(name="Deadline", value=table.deadline_mark())
-            embed.set_footer(text="I've sent you a DM. No DM? Press My hand.")
+            embed.add_field(name=_("Waiting for"), value=", ".join(waiting) or _("nobody"), inline=False)
+            embed.add_field(name=_("Deadline"), value=table.deadline_mark())
+            embed.set_footer(text=_("I've sent you a DM. No DM? Press {my_hand}.", my_hand=_("My hand")))
             return f"{phase}:{race}", Outgoing(embed=embed, hand_button=True)
         return None
 
@@ -96,17 +119,22 @@ class HotStreakPresenter(Presenter):
         turn = view["turn"]
         names = self._names(table)
         info = view["mascot_info"]
-        embed = discord.Embed(title=f"Race {view['race']} of 3 — place your bets", colour=COLOUR)
-        picks = len(view["draft_order"])
-        embed.description = f"{table.seats[turn].mention()} to bet (pick {view['draft_pick'] + 1} of {picks}) · deadline {table.deadline_mark()}"
+        embed = discord.Embed(title=_("Race {race} of 3 — place your bets", race=view["race"]), colour=COLOUR)
+        embed.description = _(
+            "{player} to bet (pick {pick} of {picks}) · deadline {deadline}",
+            player=table.seats[turn].mention(),
+            pick=view["draft_pick"] + 1,
+            picks=len(view["draft_order"]),
+            deadline=table.deadline_mark(),
+        )
         embed.add_field(
-            name="Tickets (pay by place)",
+            name=_("Tickets (pay by place)"),
             value="\n".join(ticket_line(m, info[m]["name"], stack) for m, stack in view["tickets"].items()),
             inline=False,
         )
         side = view["side_bet"]
         embed.add_field(
-            name=f"Side bet: {side['text']}",
+            name=_("Side bet: {text}", text=side_bet_text(side)),
             value=f"{slip_line('yes', side['slips']['yes'])}\n{slip_line('no', side['slips']['no'])}",
             inline=False,
         )
@@ -116,15 +144,15 @@ class HotStreakPresenter(Presenter):
             if bets
         ]
         if taken:
-            embed.add_field(name="Bets so far", value="\n".join(taken)[:1024], inline=False)
+            embed.add_field(name=_("Bets so far"), value="\n".join(taken)[:1024], inline=False)
         embed.add_field(
-            name="Face-up race cards",
+            name=_("Face-up race cards"),
             value=", ".join(card_label(c) for c in view["face_up"])[:1024],
             inline=False,
         )
         cash = " · ".join(f"{names[i]} {money(c)}" for i, c in enumerate(view["cash"]))
-        embed.set_footer(text=f"Cash: {cash}")
-        out = Outgoing(embed=embed, hand_button=True, hand_row=3, asks=(("odds", "Odds", "📊"),))
+        embed.set_footer(text=_("Cash: {cash}", cash=cash))
+        out = Outgoing(embed=embed, hand_button=True, hand_row=3, asks=(("odds", _("Odds"), "📊"),))
         decision = table.pending_for(turn, "bet")
         if decision is not None and not table.seats[turn].is_ai:
             mascots = list(info)  # the edition's mascots, in its order: two per row
@@ -159,30 +187,44 @@ class HotStreakPresenter(Presenter):
         out = self.hand(table, seat)
         if decision.kind == "submit":
             n = len(decision.options[0]) if decision.options else 1
-            out.content = (
-                f"**Race {view['race']}: pick {n} card{'s' if n > 1 else ''} to add to the race deck.** "
-                "Nobody else sees it until it is flipped."
+            out.content = _n(
+                "**Race {race}: pick {n} card to add to the race deck.** Nobody else sees it until it is flipped.",
+                "**Race {race}: pick {n} cards to add to the race deck.** Nobody else sees them until they are flipped.",
+                n,
+                race=view["race"],
             )
             choices = [Choice(i, cards_label(option)) for i, option in enumerate(decision.options)]
-            placeholder = "Choose your secret card" + ("s" if n > 1 else "")
+            placeholder = _n("Choose your secret card", "Choose your secret cards", n)
         else:
-            out.content = "**Race 3: pick the bet to pay double** (a loss doubles too)."
+            out.content = _("**Race 3: pick the bet to pay double** (a loss doubles too).")
             bets = view["bets"][seat]
-            choices = [Choice(i, bets[option]["label"]) for i, option in enumerate(decision.options)]
-            placeholder = "Choose the bet to double"
+            choices = [
+                Choice(i, self._bet_label(view, bets[option])) for i, option in enumerate(decision.options)
+            ]
+            placeholder = _("Choose the bet to double")
         out.controls = Controls(seat, decision.kind, tuple(choices), menu=True, placeholder=placeholder)
         return out
 
     def hand(self, table: Table, seat: int) -> Outgoing:
         view = table.seat_view(seat)
-        embed = discord.Embed(title=f"Your hand — Hot Streak game #{table.game_id}", colour=COLOUR)
-        embed.description = "\n".join(card_label(card) for card in view["hand"]) or "*No cards in hand.*"
+        embed = discord.Embed(
+            title=_("Your hand — Hot Streak game #{game}", game=table.game_id), colour=COLOUR
+        )
+        embed.description = "\n".join(card_label(card) for card in view["hand"]) or _("*No cards in hand.*")
         if view.get("my_submission"):
-            embed.add_field(name="Your secret pick", value=cards_label(view["my_submission"]), inline=False)
+            embed.add_field(
+                name=_("Your secret pick"), value=cards_label(view["my_submission"]), inline=False
+            )
         bets = view["bets"][seat]
         if bets:
-            embed.add_field(name="Your bets", value="\n".join(b["label"] for b in bets)[:1024], inline=False)
-        embed.set_footer(text=f"Cash: {money(view['cash'][seat])} · race {view['race']} of 3")
+            embed.add_field(
+                name=_("Your bets"),
+                value="\n".join(self._bet_label(view, b) for b in bets)[:1024],
+                inline=False,
+            )
+        embed.set_footer(
+            text=_("Cash: {cash} · race {race} of 3", cash=money(view["cash"][seat]), race=view["race"])
+        )
         return Outgoing(embed=embed)
 
     # --- announcements -------------------------------------------------------------
@@ -207,7 +249,10 @@ class HotStreakPresenter(Presenter):
             elif event.kind == "burned" and not reshuffled:
                 out.append(
                     Outgoing(
-                        content=f"🏁 **Race {data['race']}** — 3… 2… 1… Three cards burned face down. Go!"
+                        content=_(
+                            "🏁 **Race {race}** — 3… 2… 1… Three cards burned face down. Go!",
+                            race=data["race"],
+                        )
                     )
                 )
             elif event.kind in ("card_flipped", "bar_folded"):
@@ -216,8 +261,15 @@ class HotStreakPresenter(Presenter):
                 last = ended and index == len(frames) - 1
                 out.append(await self._frame(table, view, event, ended=last, flips_after=later))
             elif event.kind == "doubled":
+                bet = view["bets"][data["seat"]][data["bet"]]
                 out.append(
-                    Outgoing(content=f"✖️2 **{names[data['seat']]}** doubles {data['label'].rstrip('.')}.")
+                    Outgoing(
+                        content=_(
+                            "✖️2 **{player}** doubles {bet}.",
+                            player=names[data["seat"]],
+                            bet=self._bet_label(view, bet).rstrip("."),
+                        )
+                    )
                 )
             elif event.kind in ("race_over", "payouts"):
                 results[event.kind] = data
@@ -237,7 +289,12 @@ class HotStreakPresenter(Presenter):
                 dealt = ", ".join(card_label(c) for c in event.data["cards"])
                 out.append(
                     Outgoing(
-                        content=f"🃏 Race {event.data['race']}: you were dealt {dealt}.\nYour hand: {hand}"
+                        content=_(
+                            "🃏 Race {race}: you were dealt {dealt}.\nYour hand: {hand}",
+                            race=event.data["race"],
+                            dealt=dealt,
+                            hand=hand,
+                        )
                     )
                 )
         return out
@@ -254,8 +311,8 @@ class HotStreakPresenter(Presenter):
         if not isinstance(replay, ReplayLog) or replay.race != frame["race"]:
             replay = table.notes["replay"] = ReplayLog(frame["race"])  # compact: what changed per card
         replay.add(frame, chances)
-        number = f"Card {event.data.get('flip')}" if event.kind == "card_flipped" else "Deck dry"
-        content = f"**{number}** · {race_line(event.kind, event.data)}"
+        heading = _("Card {n}", n=event.data.get("flip")) if event.kind == "card_flipped" else _("Deck dry")
+        content = f"**{heading}** · {race_line(event.kind, event.data)}"
         if not changes_track(event):
             # Ruling: a card that changes nothing on the track gets its line of narration, no picture.
             return Outgoing(content=content)
@@ -279,14 +336,16 @@ class HotStreakPresenter(Presenter):
 
     async def _race_setup(self, table: Table, data: dict[str, Any]) -> Outgoing:
         view = table.public_view()
-        embed = discord.Embed(title=f"🏁 Hot Streak — race {data['race']} of 3", colour=COLOUR)
-        embed.description = f"**{table.seats[data['first_better']].shown}** bets first this race."
+        embed = discord.Embed(title=_("🏁 Hot Streak — race {race} of 3", race=data["race"]), colour=COLOUR)
+        embed.description = _(
+            "**{player}** bets first this race.", player=table.seats[data["first_better"]].shown
+        )
         embed.add_field(
-            name="Face-up race cards",
+            name=_("Face-up race cards"),
             value=", ".join(card_label(c) for c in data["face_up"])[:1024],
             inline=False,
         )
-        embed.add_field(name="Side bet", value=data["side_bet"]["text"], inline=False)
+        embed.add_field(name=_("Side bet"), value=side_bet_text(data["side_bet"]), inline=False)
         embed.set_image(url="attachment://track.png")
         # The deck is built when the picks are in: face-up cards plus each seat's secret card(s).
         per_seat = view["submit_count"]
@@ -298,19 +357,27 @@ class HotStreakPresenter(Presenter):
     def _results_embed(self, table: Table, over: dict[str, Any], payouts: dict[str, Any]) -> discord.Embed:
         names = self._names(table)
         info = table.public_view()["mascot_info"]
-        embed = discord.Embed(title=f"🏆 Race {over['race']} results", colour=discord.Colour.gold())
+        embed = discord.Embed(
+            title=_("🏆 Race {race} results", race=over["race"]), colour=discord.Colour.gold()
+        )
         podium = [
-            f"{PLACES[i + 1]} {emoji(m)} **{info[m]['name']}**"
-            + (" *(disqualified)*" if over["status"][m] == "out" else "")
+            f"{ordinal(i + 1)} {emoji(m)} **{info[m]['name']}**"
+            + (_(" *(disqualified)*") if over["status"][m] == "out" else "")
             for i, m in enumerate(over["podium"])
         ]
         side = over["side_bet"]
         embed.description = (
-            "\n".join(podium) + f"\nSide bet — {side['text']} **{'Yes' if side['happened'] else 'No'}**"
+            "\n".join(podium)
+            + "\n"
+            + _(
+                "Side bet — {text} **{answer}**",
+                text=side_bet_text(side),
+                answer=_("Yes") if side["happened"] else _("No"),
+            )
         )
         for seat in payouts["seats"]:
-            lines = [payout_line(line) for line in seat["lines"]] or ["no bets"]
-            capped = " *(paid all they had)*" if seat["capped"] else ""
+            lines = [payout_line(line) for line in seat["lines"]] or [_("no bets")]
+            capped = _(" *(paid all they had)*") if seat["capped"] else ""
             lines.append(f"**{signed(seat['change'])} → {money(seat['cash_after'])}**{capped}")
             embed.add_field(name=names[seat["seat"]], value="\n".join(lines)[:1024], inline=True)
         return embed
@@ -319,21 +386,24 @@ class HotStreakPresenter(Presenter):
         names = self._names(table)
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         lines = [
-            f"{medals.get(row['place'], PLACES.get(row['place'], str(row['place'])))} **{names[row['seat']]}** "
-            f"{money(row['cash'])}"
+            f"{medals.get(row['place'], place(row['place']))} **{names[row['seat']]}** {money(row['cash'])}"
             for row in data["standings"]
         ]
-        winners = " and ".join(names[w] for w in data["winners"])
+        winners = _(" and ").join(names[w] for w in data["winners"])
         embed = discord.Embed(
-            title="🏁 Final standings", description="\n".join(lines), colour=discord.Colour.gold()
+            title=_("🏁 Final standings"), description="\n".join(lines), colour=discord.Colour.gold()
         )
         embed.add_field(
-            name="Winner" if len(data["winners"]) == 1 else "Winners (tied)", value=f"🎉 {winners}"
+            name=_("Winner") if len(data["winners"]) == 1 else _("Winners (tied)"), value=f"🎉 {winners}"
         )
         embed.set_footer(
-            text="Results saved · /leaderboard · /stats"
+            text=_(
+                "Results saved · /{leaderboard} · /{stats}",
+                leaderboard=_p("command name", "leaderboard"),
+                stats=_p("command name", "stats"),
+            )
             if table.settled
-            else "⚠️ The results are not saved yet; I'll keep trying and say so here."
+            else _("⚠️ The results are not saved yet; I'll keep trying and say so here.")
         )
         return embed
 
@@ -347,28 +417,45 @@ class HotStreakPresenter(Presenter):
             chances = await _odds(view)
             image = await asyncio.to_thread(render_race, view, odds=chances, players=players)
             alt = alt_text(view, odds=chances, players=players)
-            return [Outgoing(content=f"Race {view['race']} in progress.", image=image, alt=alt)]
+            return [Outgoing(content=_("Race {race} in progress.", race=view["race"]), image=image, alt=alt)]
         return []
 
     def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
         if decision.kind == "bet":
-            bets = table.seat_view(seat)["bets"][seat]
-            return f"✅ You took {bets[-1]['label'].rstrip('.')}." if bets else "✅ Bet taken."
+            view = table.seat_view(seat)
+            bets = view["bets"][seat]
+            if not bets:
+                return _("✅ Bet taken.")
+            return _("✅ You took {bet}.", bet=self._bet_label(view, bets[-1]).rstrip("."))
         if decision.kind == "submit":
-            return (
-                f"🤫 Your secret pick is in: {cards_label(choice)}. Nobody else sees it until it's flipped."
+            return _(
+                "🤫 Your secret pick is in: {cards}. Nobody else sees it until it's flipped.",
+                cards=cards_label(choice),
             )
-        return f"✖️2 You doubled {table.seat_view(seat)['bets'][seat][choice]['label'].rstrip('.')}."
+        view = table.seat_view(seat)
+        return _("✖️2 You doubled {bet}.", bet=self._bet_label(view, view["bets"][seat][choice]).rstrip("."))
+
+    @staticmethod
+    def _bet_label(view: dict[str, Any], bet: dict[str, Any]) -> str:
+        """A bet in the reader's words (the engine's ``label`` is English); a slip carries the side bet."""
+        names = {m: info["name"] for m, info in (view.get("mascot_info") or {}).items()}
+        side = side_bet_text(view["side_bet"]) if bet.get("kind") == "side" and view.get("side_bet") else None
+        return bet_label(bet, names, side)
 
     def status_lines(self, table: Table) -> list[str]:
         view = table.public_view()
         return [
-            f"Race {view['race']} of 3 · {view['phase']}",
+            _(
+                "Race {race} of 3 · {phase}",
+                race=view["race"],
+                phase=_(PHASES.get(view["phase"], view["phase"])),
+            ),
             " · ".join(f"{s.shown} {money(c)}" for s, c in zip(table.seats, view["cash"], strict=True)),
         ]
 
     def rules_text(self) -> str:
-        return RULES
+        values = {"start": money(10), "my_hand": _("My hand")}
+        return "\n".join(_(paragraph).format(**values) for paragraph in RULES)
 
 
 def _draw_replay(replay: ReplayLog, players: list[str]) -> Animation:
@@ -384,33 +471,68 @@ async def _odds(view: dict[str, Any]) -> Odds | None:
 def odds_embed(view: dict[str, Any], chances: Odds) -> discord.Embed:
     """The private answer to **Odds**: chances first, then each available bet's expected payout, best first."""
     info = view["mascot_info"]
-    how = "exact" if chances.exact else f"from {chances.samples:,} simulated races"
-    embed = discord.Embed(title=f"📊 Race {view['race']} odds", colour=COLOUR)
+    embed = discord.Embed(title=_("📊 Race {race} odds", race=view["race"]), colour=COLOUR)
     embed.description = "\n".join(
-        f"{emoji(m)} **{info[m]['name']}** {chances.percent(m)}% to win · "
-        f"{chances.percent(m, 'place')}% to place"
+        _(
+            "{emoji} **{name}** {win} to win · {place} to place",
+            emoji=emoji(m),
+            name=info[m]["name"],
+            win=percent(chances.percent(m) / 100),
+            place=percent(chances.percent(m, "place") / 100),
+        )
         for m in sorted(info, key=lambda m: -chances.win.get(m, 0.0))
     )
     payouts = sorted(expected_payouts(view, chances), key=lambda row: -row["expected"])
     lines = []
     for row in payouts:
-        kind, who, _ = row["option"].split(":")
+        kind, who, risk = row["option"].split(":")
         mark = emoji(who) if kind == "ticket" else "🎲"
-        values = "/".join(money(v) for v in row["values"])
-        lines.append(f"{mark} {row['label']} · pays {values} → **worth {signed_cents(row['expected'])}**")
+        bet = {"kind": kind, "mascot": who, "answer": who, "risk": risk}
+        label = bet_label(
+            bet,
+            {m: info[m]["name"] for m in info},
+            side_bet_text(view["side_bet"]) if kind == "side" else None,
+        )
+        lines.append(
+            _(
+                "{mark} {bet} · pays {values} → **worth {worth}**",
+                mark=mark,
+                bet=label,
+                values="/".join(money(v) for v in row["values"]),
+                worth=signed_cents(row["expected"]),
+            )
+        )
     embed.add_field(
-        name="Expected payout of each bet on offer", value="\n".join(lines)[:1024] or "—", inline=False
+        name=_("Expected payout of each bet on offer"), value="\n".join(lines)[:1024] or "—", inline=False
     )
     side = view.get("side_bet") or {}
     if "side_bet" in chances.events and side.get("text"):
         embed.add_field(
-            name="Side bet",
-            value=f"{side['text']}: {round(chances.events['side_bet'] * 100)}% likely",
+            name=_("Side bet"),
+            value=_(
+                "{text}: {chance} likely",
+                text=side_bet_text(side),
+                chance=percent(chances.events["side_bet"]),
+            ),
             inline=False,
         )
-    embed.set_footer(text=f"Odds {how}, from what everyone can see (the secret cards are unknown).")
+    embed.set_footer(
+        text=_("Exact odds, from what everyone can see (the secret cards are unknown).")
+        if chances.exact
+        else _n(
+            "Odds from {n} simulated race, from what everyone can see (the secret cards are unknown).",
+            "Odds from {n} simulated races, from what everyone can see (the secret cards are unknown).",
+            chances.samples,
+        )
+    )
     return embed
 
 
 def signed_cents(amount: float) -> str:
-    return f"-${-amount:.2f}" if amount < 0 else f"+${amount:.2f}"
+    """``+$1.25`` / ``-$0.50``; ``+$ 1,25`` in Portuguese."""
+    text = _("${amount}", amount=_cents(abs(amount)))
+    return f"-{text}" if amount < 0 else f"+{text}"
+
+
+def _cents(value: float) -> str:
+    return format_decimal(value, format="#,##0.00", locale=babel_locale(current()))

@@ -6,8 +6,10 @@ from functools import cache
 from typing import Any
 
 from bot import emojis
-from bot.games.hotstreak.narration import narrate
+from bot.games.hotstreak.narration import answer_word, card_name, narrate, risk_word
 from bot.games.hotstreak.symbols import Symbol, emoji_name, symbols
+from bot.i18n import _, _n
+from bot.i18n.formatting import money, ordinal, signed
 
 ALL = "🟩"  # a green card moves every mascot
 
@@ -26,22 +28,15 @@ def emoji(key: str) -> str:
     return emojis.text(emoji_name(key), symbol.unicode) if symbol is not None else ""
 
 
-PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
-
-
-def money(amount: int) -> str:
-    return f"-${-amount}" if amount < 0 else f"${amount}"
-
-
-def signed(amount: int) -> str:
-    return f"+${amount}" if amount > 0 else money(amount)
+def place(n: int | None) -> str:
+    """``1st`` / ``1º``; a dash for no place."""
+    return ordinal(n) if n else "—"
 
 
 def card_label(notation: str) -> str:
     """``gobbler swerve-left 2`` -> ``🐻 Gobbler swerve left 2``."""
-    who, _, what = notation.partition(" ")
-    what = what.replace("swerve-", "swerve ")
-    return f"{emoji(who)} {who.title()} {what}".strip()
+    who = notation.partition(" ")[0]
+    return f"{emoji(who)} {card_name(notation)}".strip()
 
 
 def cards_label(notations: list[str]) -> str:
@@ -50,46 +45,69 @@ def cards_label(notations: list[str]) -> str:
 
 def option_label(option: str) -> str:
     """A bet option (``ticket:gobbler:risky``, ``side:yes:safe``) as a button label."""
-    parts = option.split(":")
-    return f"{parts[1].title()} · {parts[2]}"
+    kind, what, risk = option.split(":")
+    who = what.title() if kind == "ticket" else answer_word(what).capitalize()
+    return f"{who} · {risk_word(risk)}"
+
+
+def _values(values: list[int]) -> str:
+    return "/".join(money(v) for v in values)
 
 
 def ticket_line(mascot: str, name: str, stack: list[dict[str, list[int]]]) -> str:
     if not stack:
-        return f"{emoji(mascot)} **{name}** — no tickets left"
+        return _("{emoji} **{name}** — no tickets left", emoji=emoji(mascot), name=name)
     top = stack[0]
-    safe = "/".join(f"${v}" for v in top["safe"])
-    risky = "/".join(f"${v}" for v in top["risky"])
-    return f"{emoji(mascot)} **{name}** — safe {safe} · risky {risky} *(1st/2nd/3rd; {len(stack)} left)*"
+    return _(
+        "{emoji} **{name}** — safe {safe} · risky {risky} *({places}; {left})*",
+        emoji=emoji(mascot),
+        name=name,
+        safe=_values(top["safe"]),
+        risky=_values(top["risky"]),
+        places="/".join(ordinal(p) for p in (1, 2, 3)),
+        left=_n("{n} left", "{n} left", len(stack)),
+    )
 
 
 def slip_line(answer: str, slips: list[dict[str, Any]]) -> str:
+    word = answer_word(answer).capitalize()
     if not slips:
-        return f"**{answer.title()}** — no slips left"
+        return _("**{answer}** — no slips left", answer=word)
     top = slips[0]
     win, loss = top["risky"]
-    return (
-        f"**{answer.title()}** — safe {money(top['safe'])} if right · risky {money(win)} if right, "
-        f"{money(loss)} if wrong *({len(slips)} left)*"
+    return _(
+        "**{answer}** — safe {safe} if right · risky {win} if right, {loss} if wrong *({left})*",
+        answer=word,
+        safe=money(top["safe"]),
+        win=money(win),
+        loss=money(loss),
+        left=_n("{n} left", "{n} left", len(slips)),
     )
 
 
 def bet_short(bet: dict[str, Any]) -> str:
     doubled = " ×2" if bet.get("doubled") else ""
+    risk = risk_word(bet["risk"])
     if bet["kind"] == "ticket":
-        return f"{emoji(bet['mascot'])} {bet['mascot'].title()} {bet['risk']}{doubled}"
-    return f"side {bet['answer']} {bet['risk']}{doubled}"
+        return f"{emoji(bet['mascot'])} {bet['mascot'].title()} {risk}{doubled}"
+    return _("side {answer} {risk}", answer=answer_word(bet["answer"]).lower(), risk=risk) + doubled
 
 
 def payout_line(line: dict[str, Any]) -> str:
-    doubled = " (doubled)" if line.get("doubled") else ""
     if line["kind"] == "ticket":
-        place = PLACES.get(line.get("place") or 0, "—")
-        return f"{bet_short(line)} → {place}: {signed(line['value'])}{doubled}"
-    verdict = "right" if line["right"] else "wrong"
-    return f"{bet_short(line)} → {verdict}: {signed(line['value'])}{doubled}"
+        outcome = place(line.get("place"))
+    else:
+        outcome = _("right") if line["right"] else _("wrong")
+    if line.get("doubled"):
+        return _(
+            "{bet} → {outcome}: {value} (doubled)",
+            bet=bet_short(line),
+            outcome=outcome,
+            value=signed(line["value"]),
+        )
+    return f"{bet_short(line)} → {outcome}: {signed(line['value'])}"
 
 
 def race_line(event_kind: str, data: dict[str, Any]) -> str:
     """The engine's narration of a flipped card or a fold (mascot names only, nothing hidden)."""
-    return narrate({"kind": event_kind, "data": data}).replace("swerve-", "swerve ")
+    return narrate({"kind": event_kind, "data": data})

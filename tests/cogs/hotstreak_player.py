@@ -10,6 +10,7 @@ from tests.cogs.conftest import World
 from tests.fakediscord import FakeMessage, FakeUser, SelectMenu
 
 BET_ID = re.compile(r"g:\d+:d:(\d+):(\d+):bet:")
+HAND_ID = re.compile(r"g:\d+:hand")
 SELECT_ID = re.compile(r"gs:\d+:(\d+):(\d+):(submit|double)")
 
 
@@ -19,6 +20,11 @@ class HotStreakTable:
     seats: dict[int, FakeUser]  # seat -> user, humans only
     picks: dict[str, list[str]] = field(default_factory=dict)  # user name -> labels of secret picks
     done: set[str] = field(default_factory=set)  # select custom ids already answered
+    # The words of the channel's secret-pick and double prompts (titles, then the two field names),
+    # in the server's language: a player without DMs reads them to know when to press My hand.
+    prompts: tuple[str, ...] = ("secret picks", "pick your double")
+    waiting: tuple[str, str] = ("Waiting for", "Deadline")
+    final: str = "Final standings"
 
     @property
     def fake(self):  # noqa: ANN201 - the fake's type is long and obvious here
@@ -28,7 +34,7 @@ class HotStreakTable:
         return self.fake.channel_messages(self.world.channel)
 
     def finished(self) -> bool:
-        return any("Final standings" in m.text for m in self.channel())
+        return any(self.final in m.text for m in self.channel())
 
     def bet_buttons(self) -> list[tuple[FakeMessage, str, int]]:
         found = []
@@ -40,7 +46,9 @@ class HotStreakTable:
         return found
 
     def prompt_with_hand_button(self) -> FakeMessage | None:
-        with_hand = [m for m in self.channel() if any(b.label == "My hand" for b in m.buttons)]
+        with_hand = [
+            m for m in self.channel() if any(HAND_ID.fullmatch(b.custom_id or "") for b in m.buttons)
+        ]
         return with_hand[-1] if with_hand else None
 
     def open_selects(self, user: FakeUser) -> list[tuple[FakeMessage, SelectMenu]]:
@@ -74,11 +82,12 @@ class HotStreakTable:
         for user in self.seats.values():
             if user.name in dm_less:
                 prompt = self.prompt_with_hand_button()
-                if prompt is None or not any(w in prompt.text for w in ("secret picks", "pick your double")):
+                if prompt is None or not any(w in prompt.text for w in self.prompts):
                     continue
-                if user.name not in prompt.text.split("Waiting for")[-1].split("Deadline")[0]:
+                if user.name not in prompt.text.split(self.waiting[0])[-1].split(self.waiting[1])[0]:
                     continue
-                ix = await self.fake.click_button(user, prompt, "My hand")
+                hand = next(b.custom_id for b in prompt.buttons if HAND_ID.fullmatch(b.custom_id or ""))
+                ix = await self.fake.click(user, prompt, hand or "")
                 await ix.reply()
             for message, menu in self.open_selects(user):
                 self.done.add(menu.custom_id)

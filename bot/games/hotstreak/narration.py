@@ -6,21 +6,137 @@ Pure functions of an event's kind and data; private events are narrated for thei
 from __future__ import annotations
 
 from bot.games.base import JSON, Event
+from bot.i18n import DEFAULT, N_, _, _n, _p, current
+from bot.i18n.formatting import money, ordinal
 
-_PLACE = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+# Why a mascot is out, as the engine records it; said in the reader's language.
+CAUSES = {
+    "knocked out": N_("knocked out"),
+    "ran off the back": N_("ran off the back"),
+    "swerved off the track": N_("swerved off the track"),
+    "behind the bar": N_("behind the bar"),
+}
 
 
 def _name(mascot: str | None) -> str:
     return mascot.capitalize() if mascot else "?"
 
 
-def _money(value: int) -> str:
-    return f"-${-value}" if value < 0 else f"${value}"
-
-
-def _card_title(card: str) -> str:
+def card_name(card: str, names: dict[str, str] | None = None) -> str:
+    """A card as players call it: ``Gobbler +3``, ``All +2``, ``Mum swerve left 2``, ``Dangle star``.
+    The notation (``mum swerve-left 2``) is the engine's; these words are the reader's language."""
     words = card.split()
-    return " ".join([_name(words[0]), *words[1:]]) if words and words[0] != "all" else card.capitalize()
+    if len(words) < 2:
+        return card
+    who, what, rest = words[0], words[1], words[2:]
+    if who == "all":
+        return _("All {n}", n=what)
+    name = (names or {}).get(who) or _name(who)
+    size = rest[0] if rest else ""
+    if what.startswith(("+", "-")):
+        return f"{name} {what}"
+    if what == "star":
+        return _("{name} star", name=name)
+    if what == "fall":
+        return _("{name} fall", name=name)
+    if what == "turn":
+        return _("{name} turn", name=name)
+    if what == "recover":
+        return _("{name} recover {n}", name=name, n=size)
+    if what == "swerve-left":
+        return _("{name} swerve left {n}", name=name, n=size)
+    if what == "swerve-right":
+        return _("{name} swerve right {n}", name=name, n=size)
+    return " ".join([name, *words[1:]])
+
+
+def _cards(cards: list[str]) -> str:
+    return ", ".join(card_name(c) for c in cards)
+
+
+def side_bet_text(side: dict[str, JSON]) -> str:
+    """The side bet's statement in the reader's language.
+
+    Ruling: in English it is the edition's own text (``side_bets.json``); in another language it is
+    said from its condition, one translated sentence per kind of condition, so a retuned or new
+    side-bet card is translated without touching the catalogs. A condition the code does not know
+    falls back to the file's text."""
+    text = str(side.get("text") or "")
+    if current() == DEFAULT:
+        return text
+    c = side.get("condition")
+    if not isinstance(c, dict):  # a race's result names its side bet by id only
+        from bot.games.hotstreak.content import default_content
+
+        card = next((b for b in default_content().side_bets if b["id"] == side.get("id")), {})
+        c = card.get("condition")
+    if not isinstance(c, dict):
+        return text
+    kind, n = c.get("type"), c.get("n")
+    mascot, other = _name(c.get("mascot")), _name(c.get("other"))
+    if kind == "mascot_out":
+        return _("{mascot} is disqualified.", mascot=mascot)
+    if kind == "mascot_wins":
+        return _("{mascot} wins the race.", mascot=mascot)
+    if kind == "mascot_ahead":
+        return _("{mascot} places ahead of {other}.", mascot=mascot, other=other)
+    if kind == "finishers_at_least" and isinstance(n, int):
+        return _n(
+            "At least {n} mascot crosses the finish line.", "At least {n} mascots cross the finish line.", n
+        )
+    if kind == "outs_at_least" and isinstance(n, int):
+        return _n("{n} or more mascot is disqualified.", "{n} or more mascots are disqualified.", n)
+    if kind == "bar_folds":
+        return _("The yellow bar folds at least once.")
+    if kind == "knockouts_at_least" and isinstance(n, int):
+        return _n(
+            "A fallen mascot falls again and is knocked out.",
+            "Fallen mascots fall again and are knocked out at least {n} times.",
+            n,
+        )
+    if kind == "knock_overs_at_least" and isinstance(n, int):
+        return _n(
+            "A mascot is knocked over by another one.",
+            "Mascots are knocked over by another one at least {n} times.",
+            n,
+        )
+    if kind == "swerve_off":
+        return _("A mascot swerves off the track.")
+    if kind == "run_off_back":
+        return _("A mascot runs off the back of the track.")
+    if kind == "flips_at_most" and isinstance(n, int):
+        return _n(
+            "The race is decided within {n} flipped card.", "The race is decided within {n} flipped cards.", n
+        )
+    return text
+
+
+def risk_word(risk: str) -> str:
+    return _p("risk", "risky") if risk == "risky" else _p("risk", "safe")
+
+
+def answer_word(answer: str) -> str:
+    """``YES`` / ``NO``: the two answers of a side bet."""
+    return _p("side bet", "YES") if answer == "yes" else _p("side bet", "NO")
+
+
+def bet_label(bet: dict[str, JSON], names: dict[str, str] | None = None, side: str | None = None) -> str:
+    """A bet as players read it (``Gobbler ticket 1 (risky)``), from its fields rather than the
+    engine's English ``label``, so it reads in the reader's language. ``side``: the side bet's text."""
+    number = bet.get("number")
+    risk = risk_word(str(bet.get("risk")))
+    if bet.get("kind") == "ticket":
+        mascot = str(bet.get("mascot"))
+        name = (names or {}).get(mascot) or _name(mascot)
+        if number is None:
+            return _("{mascot} ticket ({risk})", mascot=name, risk=risk)
+        return _("{mascot} ticket {number} ({risk})", mascot=name, number=number, risk=risk)
+    answer = answer_word(str(bet.get("answer")))
+    if number is None:
+        label = _("Side bet {answer} ({risk})", answer=answer, risk=risk)
+    else:
+        label = _("Side bet {answer} {number} ({risk})", answer=answer, number=number, risk=risk)
+    return f"{label}: {side}" if side else label
 
 
 # Seats are shown counting from 1 ("Seat 1" is seat 0), as players count them.
@@ -35,19 +151,22 @@ def narrate(event: Event | dict[str, JSON]) -> str:
 
 
 def _race_setup(d: dict[str, JSON]) -> str:
-    return (
-        f"Race {d['race']}: face up {', '.join(d['face_up'])}. Side bet: {d['side_bet']['text']} "
-        f"Seat {d['first_better'] + 1} bets first."
+    return _(
+        "Race {race}: face up {cards}. Side bet: {side} Seat {seat} bets first.",
+        race=d["race"],
+        cards=_cards(d["face_up"]),
+        side=side_bet_text(d["side_bet"]),
+        seat=d["first_better"] + 1,
     )
 
 
 def _bet_taken(d: dict[str, JSON]) -> str:
     values = d["values"]
     if d["kind"] == "ticket":
-        pays = f"pays {values[0]}/{values[1]}/{values[2]}"
+        pays = _("pays {first}/{second}/{third}", first=values[0], second=values[1], third=values[2])
     else:
-        pays = f"pays {_money(values[0])} if right, {_money(values[1])} if wrong"
-    return f"Seat {d['seat'] + 1} takes {d['label']} ({pays})."
+        pays = _("pays {win} if right, {loss} if wrong", win=money(values[0]), loss=money(values[1]))
+    return _("Seat {seat} takes {bet} ({pays}).", seat=d["seat"] + 1, bet=bet_label(d), pays=pays)
 
 
 def _steps(
@@ -61,49 +180,99 @@ def _steps(
         t = st["type"]
         who = _name(st.get("mascot"))
         if t == "move":
-            verb = "crawls" if st["crawling"] else "runs"
+            crawls = bool(st["crawling"])
             start, end = st["from"][1], st["to"][1]
             if st.get("mascot") in ran_off and st["toward"] == "back" and end < start:
-                line = f"{who} {verb} off the back of the track and is out"
+                line = (
+                    _("{who} crawls off the back of the track and is out", who=who)
+                    if crawls
+                    else _("{who} runs off the back of the track and is out", who=who)
+                )
             elif st.get("mascot") in finished and st["toward"] == "finish":
-                line = f"{who} {verb} from {start} across the finish line"
+                line = (
+                    _("{who} crawls from {start} across the finish line", who=who, start=start)
+                    if crawls
+                    else _("{who} runs from {start} across the finish line", who=who, start=start)
+                )
             elif st.get("stopped_at_line") and end == start:
-                line = f"{who} stays at {start}, on the finish line (a green card never crosses it)"
+                line = _(
+                    "{who} stays at {start}, on the finish line (a green card never crosses it)",
+                    who=who,
+                    start=start,
+                )
             elif st.get("stopped_at_line"):
-                line = f"{who} {verb} from {start} to {end} and stops at the finish line"
+                line = (
+                    _(
+                        "{who} crawls from {start} to {end} and stops at the finish line",
+                        who=who,
+                        start=start,
+                        end=end,
+                    )
+                    if crawls
+                    else _(
+                        "{who} runs from {start} to {end} and stops at the finish line",
+                        who=who,
+                        start=start,
+                        end=end,
+                    )
+                )
             else:
-                line = f"{who} {verb} from {start} to {end}"
+                line = (
+                    _("{who} crawls from {start} to {end}", who=who, start=start, end=end)
+                    if crawls
+                    else _("{who} runs from {start} to {end}", who=who, start=start, end=end)
+                )
             parts.append(line)
         elif t == "swerve":
-            parts.append(f"swerves {st['side']} into lane {st['to'][0] + 1}")  # lanes are shown 1 to 4
+            lane = st["to"][0] + 1  # lanes are shown 1 to 4
+            parts.append(
+                _("swerves left into lane {lane}", lane=lane)
+                if st["side"] == "left"
+                else _("swerves right into lane {lane}", lane=lane)
+            )
         elif t == "knock_over":
-            parts.append(f"knocks out {who}" if st["result"] == "out" else f"knocks over {who}")
+            parts.append(
+                _("knocks out {who}", who=who) if st["result"] == "out" else _("knocks over {who}", who=who)
+            )
         elif t == "fall":
             parts.append(
-                f"{who} falls again and is knocked out" if st["result"] == "out" else f"{who} falls down"
+                _("{who} falls again and is knocked out", who=who)
+                if st["result"] == "out"
+                else _("{who} falls down", who=who)
             )
         elif t == "turn":
-            parts.append(f"{who} turns to face {'the finish' if st['facing'] == 'forward' else 'the start'}")
+            parts.append(
+                _("{who} turns to face the finish", who=who)
+                if st["facing"] == "forward"
+                else _("{who} turns to face the start", who=who)
+            )
         elif t == "recover":
-            parts.append(f"{who} gets back up facing the finish")
+            parts.append(_("{who} gets back up facing the finish", who=who))
         elif t == "no_effect":
-            reason = "has no star ahead" if st["reason"] == "no star ahead" else "is no longer racing"
-            parts.append(f"{who} {reason}, nothing happens")
+            parts.append(
+                _("{who} has no star ahead, nothing happens", who=who)
+                if st["reason"] == "no star ahead"
+                else _("{who} is no longer racing, nothing happens", who=who)
+            )
         elif t == "bar_fold":
-            parts.append(f"the yellow bar folds from {st['from']} to {st['to']}")
+            parts.append(_("the yellow bar folds from {start} to {end}", start=st["from"], end=st["to"]))
     return parts
+
+
+def cause_words(cause: str) -> str:
+    return _(CAUSES[cause]) if cause in CAUSES else cause
 
 
 def _outcome(d: dict[str, JSON], told: set[str] = frozenset()) -> list[str]:
     """Finishers, outs and places; ``told`` are mascots whose move already said they crossed or ran off."""
-    parts = [f"{_name(m)} crosses the finish" for m in d["finished"] if m not in told]
+    parts = [_("{who} crosses the finish", who=_name(m)) for m in d["finished"] if m not in told]
     parts += [
-        f"{_name(o['mascot'])} is out ({o['cause']})"
+        _("{who} is out ({cause})", who=_name(o["mascot"]), cause=cause_words(o["cause"]))
         for o in d["outs"]
         if o["cause"] != "knocked out" and not (o["cause"] == "ran off the back" and o["mascot"] in told)
     ]
     for p in d["places"]:
-        parts.append(f"{_name(p['mascot'])} takes {_PLACE.get(p['place'], p['place'])}")
+        parts.append(_("{who} takes {place}", who=_name(p["mascot"]), place=ordinal(p["place"])))
     return parts
 
 
@@ -111,51 +280,83 @@ def _card_flipped(d: dict[str, JSON]) -> str:
     finished = set(d["finished"])
     ran_off = {o["mascot"] for o in d["outs"] if o["cause"] == "ran off the back"}
     parts = _steps(d["steps"], finished, ran_off) + _outcome(d, finished | ran_off)
-    text = f"{_card_title(d['card'])}: " + (", ".join(parts) if parts else "nothing happens")
-    return text + (". The race is over." if d["ended"] else ".")
+    what = ", ".join(parts) if parts else _("nothing happens")
+    if d["ended"]:
+        return _("{card}: {what}. The race is over.", card=card_name(d["card"]), what=what)
+    return _("{card}: {what}.", card=card_name(d["card"]), what=what)
 
 
 def _bar_folded(d: dict[str, JSON]) -> str:
-    parts = [f"The deck runs dry: the yellow bar folds from {d['bar_from']} to {d['bar_to']}"] + _outcome(d)
+    parts = [
+        _(
+            "The deck runs dry: the yellow bar folds from {start} to {end}",
+            start=d["bar_from"],
+            end=d["bar_to"],
+        )
+    ] + _outcome(d)
     return ", ".join(parts) + "."
 
 
 def _race_over(d: dict[str, JSON]) -> str:
     podium = ", ".join(f"{i + 1}. {_name(m)}" for i, m in enumerate(d["podium"]))
     side = d["side_bet"]
-    return f"Race {d['race']} is over: {podium}. Side bet ({side['text']}): {'yes' if side['happened'] else 'no'}."
+    return _(
+        "Race {race} is over: {podium}. Side bet ({side}): {answer}.",
+        race=d["race"],
+        podium=podium,
+        side=side_bet_text(side),
+        answer=_("yes") if side["happened"] else _("no"),
+    )
 
 
 def _payouts(d: dict[str, JSON]) -> str:
     parts = []
     for p in d["seats"]:
-        capped = " (paid what they had)" if p["capped"] else ""
-        parts.append(f"seat {p['seat'] + 1} {_money(p['change'])} -> ${p['cash_after']}{capped}")
-    return f"Payouts for race {d['race']}: " + "; ".join(parts) + "."
+        values = {"seat": p["seat"] + 1, "change": money(p["change"]), "cash": money(p["cash_after"])}
+        parts.append(
+            _("seat {seat} {change} -> {cash} (paid what they had)", **values)
+            if p["capped"]
+            else _("seat {seat} {change} -> {cash}", **values)
+        )
+    return _("Payouts for race {race}: {seats}.", race=d["race"], seats="; ".join(parts))
 
 
 def _game_over(d: dict[str, JSON]) -> str:
     winners = d["winners"]
-    cash = d["standings"][0]["cash"] if d["standings"] else 0
-    who = " and ".join(f"seat {w + 1}" for w in winners)
-    return f"Game over: {who} {'win' if len(winners) > 1 else 'wins'} with ${cash}."
+    cash = money(d["standings"][0]["cash"] if d["standings"] else 0)
+    who = _(" and ").join(_("seat {seat}", seat=w + 1) for w in winners)
+    if len(winners) > 1:
+        return _("Game over: {who} win with {cash}.", who=who, cash=cash)
+    return _("Game over: {who} wins with {cash}.", who=who, cash=cash)
+
+
+def _phase(d: dict[str, JSON]) -> str:
+    phase = d["phase"]
+    if phase == "submit":
+        return _("Bets are in: everyone secretly submits race cards.")
+    if phase == "double":
+        return _("Race 3: everyone picks one bet to pay double.")
+    if phase == "race":
+        return _("Race {race} is on! {cards} cards in the deck.", race=d["race"], cards=d.get("cards", "?"))
+    if phase == "draft":
+        return _("Race {race}: place your bets.", race=d["race"])
+    return _("Phase: {phase}.", phase=phase)
 
 
 _HANDLERS = {
     "race_setup": _race_setup,
-    "dealt": lambda d: f"Seat {d['seat'] + 1} is dealt {', '.join(d['cards'])}.",
+    "dealt": lambda d: _("Seat {seat} is dealt {cards}.", seat=d["seat"] + 1, cards=_cards(d["cards"])),
     "bet_taken": _bet_taken,
-    "phase": lambda d: {
-        "submit": "Bets are in: everyone secretly submits race cards.",
-        "double": "Race 3: everyone picks one bet to pay double.",
-        "race": f"Race {d['race']} is on! {d.get('cards', '?')} cards in the deck.",
-        "draft": f"Race {d['race']}: place your bets.",
-    }.get(d["phase"], f"Phase: {d['phase']}."),
-    "submitted": lambda d: f"Seat {d['seat'] + 1} has submitted.",
-    "submission": lambda d: f"Seat {d['seat'] + 1} submits {', '.join(d['cards'])}.",
-    "doubled": lambda d: f"Seat {d['seat'] + 1} doubles {d['label']}.",
-    "burned": lambda d: f"{d['count']} cards are burned face down.",
-    "reshuffled": lambda d: f"The race cards are reshuffled into a new deck of {d['cards']}.",
+    "phase": _phase,
+    "submitted": lambda d: _("Seat {seat} has submitted.", seat=d["seat"] + 1),
+    "submission": lambda d: _("Seat {seat} submits {cards}.", seat=d["seat"] + 1, cards=_cards(d["cards"])),
+    "doubled": lambda d: _("Seat {seat} doubles {bet}.", seat=d["seat"] + 1, bet=d["label"]),
+    "burned": lambda d: _n("{n} card is burned face down.", "{n} cards are burned face down.", d["count"]),
+    "reshuffled": lambda d: _n(
+        "The race cards are reshuffled into a new deck of {n}.",
+        "The race cards are reshuffled into a new deck of {n}.",
+        d["cards"],
+    ),
     "card_flipped": _card_flipped,
     "bar_folded": _bar_folded,
     "race_over": _race_over,

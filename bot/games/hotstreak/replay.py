@@ -13,8 +13,8 @@ from typing import Any
 from bot.games.animation import Animation, animate
 from bot.games.hotstreak.render import race_image
 from bot.games.odds import Odds
-
-_PLACES = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
+from bot.i18n import _, _n
+from bot.i18n.formatting import ordinal, percent
 
 
 def race_replay(
@@ -47,18 +47,31 @@ def replay_alt_text(frames: Sequence[dict[str, Any]], odds: Sequence[Odds | None
     info = last.get("mascot_info") or {}
 
     def name(key: str | None) -> str:
-        return str((info.get(key) or {}).get("name") or (key or "nobody").title())
+        return str((info.get(key) or {}).get("name") or (key.title() if key else _("nobody")))
 
     flips = sum(1 for f in frames if f.get("last_card"))
-    parts = [f"Animated replay of Hot Streak race {last.get('race', 1)}: {flips} cards, one picture each."]
+    parts = [
+        _n(
+            "Animated replay of Hot Streak race {race}: {n} card, one picture each.",
+            "Animated replay of Hot Streak race {race}: {n} cards, one picture each.",
+            flips,
+            race=last.get("race", 1),
+        )
+    ]
     placed = sorted(
         ((m.get("place"), key) for key, m in (last.get("mascots") or {}).items() if m.get("place")),
         key=lambda pair: (pair[0], pair[1]),
     )
     if placed:
-        parts.append("Result: " + ", ".join(f"{_PLACES.get(p, p)} {name(k)}" for p, k in placed) + ".")
+        parts.append(_("Result: {places}.", places=", ".join(f"{ordinal(p)} {name(k)}" for p, k in placed)))
     first = next((o for o in odds if o is not None), None)
     if first is not None and first.win:
         fav = max(first.win, key=lambda k: first.win[k])
-        parts.append(f"Favourite at the start: {name(fav)} ({first.percent(fav)}% to win).")
+        parts.append(
+            _(
+                "Favourite at the start: {name} ({chance} to win).",
+                name=name(fav),
+                chance=percent(first.percent(fav) / 100),
+            )
+        )
     return " ".join(parts)[:1000]

@@ -128,7 +128,7 @@ def _avatar(size: int, colour: RGB, letter: str | None) -> tuple[Image.Image, Im
     return face, mask
 
 
-def _header(seen: Seen, width: int) -> Image.Image:
+def _header(seen: Seen, width: int, today: str = "Today at") -> Image.Image:
     height = 22
     image = Image.new("RGB", (width, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -139,7 +139,7 @@ def _header(seen: Seen, width: int) -> Image.Image:
         rounded(image, (x, 3, x + 30, 18), 3, BLURPLE)
         draw.text((x + 15, 11), "BOT", font=load_font(10, bold=True), fill=(255, 255, 255), anchor="mm")
         x += 36
-    draw.text((x, 16), f"Today at {seen.sent:%H:%M}", font=load_font(12), fill=MUTED, anchor="ls")
+    draw.text((x, 16), f"{today} {seen.sent:%H:%M}", font=load_font(12), fill=MUTED, anchor="ls")
     return image
 
 
@@ -178,8 +178,10 @@ def message_block(
     names: Names,
     viewer_name: str | None,
     emojis: Mapping[int, bytes] | None = None,
+    today: str = "Today at",
 ) -> Image.Image:
-    """One message, with its header when it opens a group, highlighted if it mentions the viewer."""
+    """One message, with its header when it opens a group, highlighted if it mentions the viewer.
+    ``today`` is how the client's language says "Today at" before the time ("Hoje às")."""
     version = seen.version
     context = Context(names, seen.sent, emojis or {})
     body_width = width - LEFT - RIGHT_GAP
@@ -215,7 +217,7 @@ def message_block(
     if seen.command is not None or seen.reply_to is not None:
         head.append(_line_above(seen, width))
     if head or first_in_group:
-        head.append(_header(seen, width))
+        head.append(_header(seen, width, today))
     top = sum(h.height for h in head)
     body_height = sum(p.height + gap for p, gap in parts) - (parts[0][1] if parts and not head else 0)
     height = top + body_height

@@ -39,6 +39,7 @@ def render_messages(
     bot_name: str = "Racing Bot",
     title: str | None = None,
     emojis: Mapping[int, bytes | FakeEmoji] | None = None,
+    today: str = "Today at",
 ) -> bytes:
     """The messages as one PNG, top to bottom, the way Discord's dark theme shows them.
 
@@ -47,7 +48,8 @@ def render_messages(
     ``title`` ("# games", "@ Racing Bot") draws the channel's header bar above the messages.
     ``emojis`` (``fake.application_emojis``, or id -> image bytes) draws custom emojis, in text and on
     buttons, as their uploaded pictures; unknown ones read ``:name:`` in text.
-    Consecutive messages from one author share one header, as in Discord.
+    Consecutive messages from one author share one header, as in Discord. ``today`` ("Hoje às") is
+    the header's "Today at" in the viewer's language.
     """
     pictures = {i: e.image if isinstance(e, FakeEmoji) else e for i, e in (emojis or {}).items()}
     blocks: list[Image.Image] = []
@@ -72,6 +74,7 @@ def render_messages(
                 names=names,
                 viewer_name=viewer_name,
                 emojis=pictures,
+                today=today,
             )
         )
         previous = seen

@@ -21,6 +21,7 @@ from typing import Any
 
 from PIL import Image
 
+from bot.games.hotstreak.narration import bet_label
 from bot.games.hotstreak.render.band import Holding, band_height, draw_band, signed_money
 from bot.games.hotstreak.render.geometry import layout_for, panels_for, token_spots
 from bot.games.hotstreak.render.palette import to_palette
@@ -30,6 +31,8 @@ from bot.games.hotstreak.render.tokens import paste_halo, paste_token
 from bot.games.hotstreak.render.track import background, background_key
 from bot.games.hotstreak.render.words import alt_text as _scene_alt_text
 from bot.games.odds import Odds
+from bot.i18n import _, _n
+from bot.i18n.formatting import money, percent
 
 __all__ = ["alt_text", "render_race", "token_centre"]
 
@@ -94,7 +97,9 @@ def _holdings(view: dict[str, Any], odds: Odds | None, players: Sequence[str] | 
     cash = view.get("cash") or []
     out = []
     for seat, held in enumerate(bets):
-        name = players[seat] if players is not None and seat < len(players) else f"Seat {seat + 1}"
+        name = (
+            players[seat] if players is not None and seat < len(players) else _("Seat {seat}", seat=seat + 1)
+        )
         expected = None
         if odds is not None:
             from bot.games.hotstreak.odds import bet_value
@@ -117,7 +122,7 @@ def token_centre(view: dict[str, Any], mascot: str) -> tuple[int, int]:
     spots = token_spots(scene)
     if mascot not in spots:
         raise ValueError(f"{mascot!r} is not on the track")
-    x, y, _ = spots[mascot]
+    x, y, _size = spots[mascot]
     return x, y
 
 
@@ -131,23 +136,41 @@ def alt_text(view: dict[str, Any], *, odds: Odds | None = None, players: Sequenc
 
 
 def odds_words(scene: Any, odds: Odds) -> str:
-    how = "exact" if odds.exact else f"from {odds.samples:,} simulated races"
     parts = []
     for m in scene.mascots:
-        text = f"{m.name} {odds.percent(m.key)}% to win"
+        win = percent(odds.percent(m.key) / 100)
         if odds.place is not None:
-            text += f", {odds.percent(m.key, 'place')}% to place"
-        parts.append(text)
-    return f"Odds ({how}): " + "; ".join(parts) + "."
+            place = percent(odds.percent(m.key, "place") / 100)
+            parts.append(_("{name} {win} to win, {place} to place", name=m.name, win=win, place=place))
+        else:
+            parts.append(_("{name} {win} to win", name=m.name, win=win))
+    if odds.exact:
+        return _("Odds (exact): {odds}.", odds="; ".join(parts))
+    return _n(
+        "Odds (from {n} simulated race): {odds}.",
+        "Odds (from {n} simulated races): {odds}.",
+        odds.samples,
+        odds="; ".join(parts),
+    )
 
 
 def _tickets_words(view: dict[str, Any], odds: Odds | None, players: Sequence[str] | None) -> str:
     holdings = _holdings(view, odds, players)
     if not holdings:
         return ""
+    names = {m: str(info.get("name") or m.title()) for m, info in (view.get("mascot_info") or {}).items()}
     parts = []
     for h in holdings:
-        bets = ", ".join(str(b.get("label", "?")).split(":")[0] for b in h.bets) or "no bets"
-        worth = f", worth {signed_money(h.expected)} at these odds" if h.expected is not None else ""
-        parts.append(f"{h.name} (${h.cash}) holds {bets}{worth}")
-    return "Tickets: " + "; ".join(parts) + "."
+        bets = ", ".join(bet_label(b, names) for b in h.bets) or _("no bets")
+        values = {"name": h.name, "cash": money(h.cash or 0), "bets": bets}
+        if h.expected is not None:
+            parts.append(
+                _(
+                    "{name} ({cash}) holds {bets}, worth {worth} at these odds",
+                    worth=signed_money(h.expected),
+                    **values,
+                )
+            )
+        else:
+            parts.append(_("{name} ({cash}) holds {bets}", **values))
+    return _("Tickets: {tickets}.", tickets="; ".join(parts))

@@ -8,14 +8,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from babel.numbers import format_decimal
 from PIL import Image, ImageDraw
 
+from bot.games.hotstreak.narration import answer_word
 from bot.games.hotstreak.render import style
 from bot.games.hotstreak.render.geometry import CARD_PANEL_W, MARGIN, PANEL_TITLE_H, WIDTH
 from bot.games.hotstreak.render.scene import Scene
 from bot.games.hotstreak.render.tokens import paste_token
 from bot.games.odds import Odds
 from bot.games.text_fit import fit_text
+from bot.i18n import _, _n, current
+from bot.i18n.formatting import money, percent
+from bot.i18n.languages import babel_locale
 
 ODDS_ROW = 40
 PLAYER_ROW = 32
@@ -35,9 +40,10 @@ class Holding:
 
 
 def signed_money(value: float) -> str:
-    """``+$2.4``, ``-$0.8``, ``$0.0``."""
+    """``+$2.4``, ``-$0.8``, ``$0.0`` (``+$ 2,4`` in Portuguese)."""
     sign = "+" if value >= 0.05 else ("-" if value <= -0.05 else "")
-    return f"{sign}${abs(value):.1f}"
+    amount = format_decimal(round(abs(value), 1), format="#,##0.0", locale=babel_locale(current()))
+    return sign + _("${amount}", amount=amount)
 
 
 def band_height(scene: Scene, odds: Odds | None, holdings: list[Holding]) -> int:
@@ -74,16 +80,22 @@ def _title(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str,
 def _odds(
     frame: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], scene: Scene, odds: Odds
 ) -> None:
-    note = "exact" if odds.exact else f"{odds.samples:,} races"
-    _title(draw, box, "ODDS")
-    draw.text((box[0] + 96, box[1] + 13), note, font=style.font(18), fill=style.TEXT_DIM)
+    note = _("exact") if odds.exact else _n("{n} race", "{n} races", odds.samples)
+    title = _("ODDS")
+    _title(draw, box, title)
+    note_x = box[0] + 16 + max(80, int(draw.textlength(title, font=style.font(22, True))) + 12)
     x0 = box[0] + 16
     bar_x = x0 + 140
     win_x, place_x = bar_x + BAR_W + 66, bar_x + BAR_W + 140
     heads = style.font(16, True)
-    draw.text((win_x, box[1] + 23), "WIN", font=heads, fill=style.TEXT_DIM, anchor="rm")
+    # The note sits between the title and the WIN heading; a longer translation gets smaller type.
+    room = win_x - int(draw.textlength(_("WIN"), font=heads)) - 10 - note_x
+    size = next((px for px in (18, 17, 16, 15) if draw.textlength(note, font=style.font(px)) <= room), 15)
+    note = fit_text(note, style.font(size), room)
+    draw.text((note_x, box[1] + 13 + (18 - size) // 2), note, font=style.font(size), fill=style.TEXT_DIM)
+    draw.text((win_x, box[1] + 23), _("WIN"), font=heads, fill=style.TEXT_DIM, anchor="rm")
     if odds.place is not None:
-        draw.text((place_x, box[1] + 23), "PLACE", font=heads, fill=style.TEXT_DIM, anchor="rm")
+        draw.text((place_x, box[1] + 23), _("PLACE"), font=heads, fill=style.TEXT_DIM, anchor="rm")
     for i, m in enumerate(scene.mascots):
         cy = box[1] + PANEL_TITLE_H + i * ODDS_ROW + ODDS_ROW // 2
         paste_token(frame, (x0 + 14, cy), m.colour, m.initial, 28, None, fallen=False)
@@ -109,12 +121,16 @@ def _odds(
                 (bar_x, cy - 10, bar_x + max(6, round(BAR_W * win)), cy + 10), 5, fill=m.colour
             )
         draw.text(
-            (win_x, cy), f"{odds.percent(m.key)}%", font=style.font(22, True), fill=style.TEXT, anchor="rm"
+            (win_x, cy),
+            percent(odds.percent(m.key) / 100),
+            font=style.font(22, True),
+            fill=style.TEXT,
+            anchor="rm",
         )
         if odds.place is not None:
             draw.text(
                 (place_x, cy),
-                f"{odds.percent(m.key, 'place')}%",
+                percent(odds.percent(m.key, "place") / 100),
                 font=style.font(20),
                 fill=style.TEXT_DIM,
                 anchor="rm",
@@ -129,7 +145,7 @@ def _holdings(
     holdings: list[Holding],
 ) -> None:
     worth = any(h.expected is not None for h in holdings)
-    _title(draw, box, "TICKETS", "worth at these odds" if worth else "")
+    _title(draw, box, _("TICKETS"), _("worth at these odds") if worth else "")
     colours = {m.key: m for m in scene.mascots}
     best = max((h.expected for h in holdings if h.expected is not None), default=None)
     for i, h in enumerate(holdings):
@@ -139,7 +155,7 @@ def _holdings(
         draw.text((x, cy), name, font=style.font(20, True), fill=style.TEXT, anchor="lm")
         x += 148
         if h.cash is not None:
-            draw.text((x, cy), f"${h.cash}", font=style.font(20), fill=style.TEXT_DIM, anchor="lm")
+            draw.text((x, cy), money(h.cash), font=style.font(20), fill=style.TEXT_DIM, anchor="lm")
         x += 56
         right = box[2] - 16 - (96 if worth else 0)
         for bet in h.bets:
@@ -149,10 +165,9 @@ def _holdings(
         if h.expected is not None:
             value = h.expected
             colour = style.GOLD if best is not None and value == best and value > 0 else style.TEXT
-            sign = "+" if value >= 0.05 else ("-" if value <= -0.05 else "")
             draw.text(
                 (box[2] - 16, cy),
-                f"{sign}${abs(value):.1f}",
+                signed_money(value),
                 font=style.font(20, True),
                 fill=colour,
                 anchor="rm",
@@ -177,7 +192,7 @@ def _chip(
         x += CHIP_D + 4
         text = "/".join(str(v) for v in values)
     else:
-        answer = str(bet.get("answer", "?")).upper()
+        answer = answer_word(str(bet.get("answer"))) if bet.get("answer") in ("yes", "no") else "?"
         w = draw.textlength(answer, font=font) + 10
         draw.rounded_rectangle((x, cy - 12, x + w, cy + 12), 6, fill=style.CARD_FACE)
         draw.text((x + w / 2, cy), answer, font=font, fill=style.CARD_INK, anchor="mm")

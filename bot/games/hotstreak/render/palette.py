@@ -39,7 +39,7 @@ _SAMPLE_COLOURS = (style.ALL_GREEN, style.UNKNOWN_COLOUR)
 @lru_cache(maxsize=16)
 def frame_palette(key: BackgroundKey) -> Image.Image:
     """A "P" image whose palette every frame on background ``key`` is mapped to."""
-    lanes, length, _, _, _, legend = key
+    lanes, length, _, _, _, legend, _language = key
     layout = RaceLayout(lanes, length)
     bg = background(key)
     x0, y0, x1, y1 = panels_for(layout).card_face

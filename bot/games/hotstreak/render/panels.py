@@ -11,8 +11,10 @@ from bot.games.hotstreak.render.geometry import (
     DECK_ICON_X,
     DQ_TOKEN_D,
     HEADER_H,
+    MARGIN,
     PANEL_TITLE_H,
     PODIUM_TOKEN_D,
+    WIDTH,
     PanelLayout,
 )
 from bot.games.hotstreak.render.scene import Scene
@@ -20,6 +22,7 @@ from bot.games.hotstreak.render.style import RGB
 from bot.games.hotstreak.render.tokens import paste_token
 from bot.games.hotstreak.render.words import CardFace, card_colour, card_face
 from bot.games.text_fit import fit_text, wrap_text
+from bot.i18n import _, _n
 
 _S = 2  # supersampling factor of the card's shapes
 _BAND = 46  # height of the card's coloured band, which holds its title
@@ -27,18 +30,20 @@ _BAND = 46  # height of the card's coloured band, which holds its title
 
 def draw_header(frame: Image.Image, scene: Scene) -> None:
     draw = ImageDraw.Draw(frame)
-    title = f"Race {scene.race} of {scene.races}"
+    title = _("Race {race} of {races}", race=scene.race, races=scene.races)
     title_font = style.font(32, True)
     draw.text((20, HEADER_H // 2), title, font=title_font, fill=style.TEXT, anchor="lm")
     if all(scene.podium):
         x = 20 + draw.textlength(title, font=title_font) + 14
         draw.text(
-            (x, HEADER_H // 2 + 1), "race over", font=style.font(22, True), fill=style.GOLD, anchor="lm"
+            (x, HEADER_H // 2 + 1), _("race over"), font=style.font(22, True), fill=style.GOLD, anchor="lm"
         )
-    cards = f"{scene.cards_left} card{'s' if scene.cards_left != 1 else ''} left"
+    cards = _n("{n} card left", "{n} cards left", scene.cards_left)
     x = DECK_ICON_X + 48
-    draw.text((x, 8), cards, font=style.font(26, True), fill=style.TEXT)
-    draw.text((x, 42), f"{scene.burned} burned", font=style.font(22), fill=style.TEXT_DIM)
+    room = WIDTH - MARGIN - x  # a translation may run longer than English: never off the picture
+    draw.text((x, 8), fit_text(cards, style.font(26, True), room), font=style.font(26, True), fill=style.TEXT)
+    burned = fit_text(_n("{n} burned", "{n} burned", scene.burned), style.font(22), room)
+    draw.text((x, 42), burned, font=style.font(22), fill=style.TEXT_DIM)
 
 
 def draw_card(frame: Image.Image, scene: Scene, panels: PanelLayout) -> None:
@@ -96,9 +101,14 @@ def _mark_size(symbol: str) -> int:
     return 60 if len(symbol) <= 2 else 42
 
 
-@lru_cache(maxsize=4)
 def card_back(size: tuple[int, int]) -> Image.Image:
     """The back of a race card, shown before the first card is flipped."""
+    return _card_back(size, _("No card flipped yet"))
+
+
+@lru_cache(maxsize=8)
+def _card_back(size: tuple[int, int], caption: str) -> Image.Image:
+    """The cached card back; the caption (in the reader's language) is part of the key."""
     w, h = size
     big = Image.new("RGBA", (w * _S, h * _S), (0, 0, 0, 0))
     d = ImageDraw.Draw(big)
@@ -120,7 +130,11 @@ def card_back(size: tuple[int, int]) -> Image.Image:
     )
     card = big.reduce(_S)
     ImageDraw.Draw(card).text(
-        (w / 2, h / 2), "No card flipped yet", font=style.font(24, True), fill=style.CARD_FACE, anchor="mm"
+        (w / 2, h / 2),
+        fit_text(caption, style.font(24, True), 290),
+        font=style.font(24, True),
+        fill=style.CARD_FACE,
+        anchor="mm",
     )
     return card
 
@@ -128,7 +142,7 @@ def card_back(size: tuple[int, int]) -> Image.Image:
 def draw_podium(frame: Image.Image, scene: Scene, panels: PanelLayout) -> None:
     draw = ImageDraw.Draw(frame)
     name_font = style.font(22, True)
-    for i, (x0, y0, x1, _) in enumerate(panels.steps):
+    for i, (x0, y0, x1, _y1) in enumerate(panels.steps):
         key = scene.podium[i]
         cx = (x0 + x1) // 2
         if key is None:
@@ -159,7 +173,7 @@ def draw_disqualified(frame: Image.Image, scene: Scene, panels: PanelLayout) -> 
     if not out:
         draw.text(
             ((x0 + x1) / 2, (y0 + PANEL_TITLE_H + y1) / 2),
-            "Nobody yet",
+            _("Nobody yet"),
             font=style.font(22),
             fill=style.TEXT_DIM,
             anchor="mm",

@@ -32,12 +32,14 @@ from bot.games.hotstreak.render.scene import Scene
 from bot.games.hotstreak.render.style import RGB
 from bot.games.hotstreak.render.tokens import paste_token
 from bot.games.text_fit import fit_text
+from bot.i18n import _, current, speaking
+from bot.i18n.formatting import ordinal
 
 _S = 2  # supersampling factor of the background
-_PLACES = ("1st", "2nd", "3rd", "4th")
 
 Legend = tuple[tuple[str, str, RGB], ...]  # (initial, name, colour) per mascot
-BackgroundKey = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, Legend]
+# The last item is the language of the words drawn on it: a cached background is one language's.
+BackgroundKey = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, Legend, str]
 
 
 class _Pen:
@@ -76,13 +78,25 @@ class _Pen:
 
 def background_key(scene: Scene) -> BackgroundKey:
     legend = tuple((m.initial, m.name, m.colour) for m in scene.mascots)
-    return (scene.lanes, scene.length, scene.stars, scene.white_lines, scene.bar, legend)
+    return (scene.lanes, scene.length, scene.stars, scene.white_lines, scene.bar, legend, current())
 
 
 @lru_cache(maxsize=16)
 def background(key: BackgroundKey) -> Image.Image:
     """The static picture for ``key``; callers must copy it before drawing on it."""
-    lanes, length, stars, white_lines, bar, legend = key
+    lanes, length, stars, white_lines, bar, legend, language = key
+    with speaking(language):
+        return _background(lanes, length, stars, white_lines, bar, legend)
+
+
+def _background(
+    lanes: int,
+    length: int,
+    stars: tuple[tuple[int, ...], ...],
+    white_lines: tuple[int, ...],
+    bar: int,
+    legend: Legend,
+) -> Image.Image:
     layout = RaceLayout(lanes, length)
     big = Image.new("RGB", (WIDTH * _S, layout.height * _S), style.FELT)
     pen = _Pen(big, _S)
@@ -211,24 +225,25 @@ def _draw_labels(img: Image.Image, layout: RaceLayout, bar: int, legend: Legend)
         )
     _vertical_text(
         img,
-        "FINISH",
+        _("FINISH"),
         (layout.track_right + 2 * LANE_H / 6 + 1, TRACK_TOP, WIDTH - MARGIN - 9, layout.track_bottom),
     )
     if bar > 0 and layout.x_at(bar) - layout.x_at(0) > 210:
         cx, cy = (layout.x_at(0) + layout.x_at(bar)) / 2, (TRACK_TOP + layout.track_bottom) / 2
         label_font = style.font(22, True)
-        half = draw.textlength("FOLDED AWAY", font=label_font) / 2 + 14
+        folded = _("FOLDED AWAY")
+        half = draw.textlength(folded, font=label_font) / 2 + 14
         draw.rounded_rectangle((cx - half, cy - 20, cx + half, cy + 20), 10, fill=style.FELT_DARK)
-        draw.text((cx, cy), "FOLDED AWAY", font=label_font, fill=style.TEXT, anchor="mm")
+        draw.text((cx, cy), folded, font=label_font, fill=style.TEXT, anchor="mm")
     _draw_legend(img, legend)
     panels = panels_for(layout)
-    titles = ((panels.card, "LAST CARD"), (panels.podium, "PODIUM"), (panels.dq, "DISQUALIFIED"))
-    for (x0, y0, _, _), title in titles:
+    titles = ((panels.card, _("LAST CARD")), (panels.podium, _("PODIUM")), (panels.dq, _("DISQUALIFIED")))
+    for (x0, y0, _x1, _y1), title in titles:
         draw.text((x0 + 16, y0 + 11), title, font=style.font(22, True), fill=style.GOLD)
-    for i, (x0, y0, x1, _) in enumerate(panels.steps):
+    for i, (x0, y0, x1, _y1) in enumerate(panels.steps):
         draw.text(
             ((x0 + x1) / 2, y0 + 8),
-            _PLACES[i],
+            ordinal(i + 1),
             font=style.font(24, True),
             fill=style.ink_on(style.STEP_COLOURS[i]),
             anchor="mt",
@@ -246,7 +261,7 @@ def _draw_legend(img: Image.Image, legend: Legend) -> None:
     token, gap = LEGEND_TOKEN_D + 8, 18
     for size in (22, 20, 18):
         label_font = style.font(size, True)
-        widths = [draw.textlength(name, font=label_font) for _, name, _ in legend]
+        widths = [draw.textlength(name, font=label_font) for _initial, name, _colour in legend]
         if sum(widths) + len(legend) * (token + gap) - gap <= room:
             break
     else:

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.games.hotstreak.narration import card_name
 from bot.games.hotstreak.render.scene import MascotState, Scene
 from bot.games.hotstreak.render.style import RGB
+from bot.i18n import DEFAULT, N_, _, _n, current
+from bot.i18n.formatting import ordinal
 
 ALT_TEXT_LIMIT = 1000
-_ORDINALS = {1: "1st", 2: "2nd", 3: "3rd", 4: "4th"}
 
 
 @dataclass(frozen=True)
@@ -22,6 +24,7 @@ class CardFace:
     title: str  # "Gobbler", "All mascots"
     symbol: str  # the big mark on the card: "+3", "★", "↻"
     words: str  # what the card does, in a short sentence
+    everyone: bool = False  # a green card: it moves every mascot
 
     @property
     def body(self) -> str:
@@ -35,7 +38,7 @@ class CardFace:
 
 
 def _spaces(n: int) -> str:
-    return f"{n} space" if n == 1 else f"{n} spaces"
+    return _n("{n} space", "{n} spaces", n)
 
 
 def _int_or_none(text: str) -> int | None:
@@ -46,85 +49,131 @@ def _int_or_none(text: str) -> int | None:
 
 
 def card_face(notation: str, scene: Scene) -> CardFace:
-    """How the card ``notation`` is drawn and said; the mascot named on it gives the colour."""
+    """How the card ``notation`` is drawn and said; the mascot named on it gives the colour.
+    Each sentence starts with who it moves (the band above already names them; ``body`` drops it)."""
     parts = notation.split()
     if len(parts) < 2:
-        return CardFace(None, "Race card", "?", notation)
+        return CardFace(None, _("Race card"), "?", notation)
     who_key, what, rest = parts[0].lower(), parts[1].lower(), parts[2:]
     names = {m.key: m.name for m in scene.mascots}
     everyone = who_key == "all"
     if everyone:
-        who, title, subject = None, "All mascots", "All mascots"
+        who, title = None, _("All mascots")
     elif who_key in names:
-        who, title, subject = who_key, names[who_key], names[who_key]
+        who, title = who_key, names[who_key]
     else:
-        who, title, subject = None, who_key.title(), who_key.title()
-    plural = everyone
+        who, title = None, who_key.title()
     amount = _int_or_none(rest[0]) if rest else None
 
-    def verb(one: str, many: str) -> str:
-        return many if plural else one
+    def face(symbol: str, one: str, many: str, **values: object) -> CardFace:
+        words = _(many, **values) if everyone else _(one, who=title, **values)
+        return CardFace(who, title, symbol, words, everyone)
 
     number = _int_or_none(what)
     if number is not None:
         if number >= 0:
-            words = (
-                f"{subject} {verb('runs', 'run')} {_spaces(number)} the way {verb('it faces', 'they face')}"
+            return face(
+                f"{number:+d}",
+                N_("{who} runs {spaces} the way it faces"),
+                N_("All mascots run {spaces} the way they face"),
+                spaces=_spaces(number),
             )
-        else:
-            words = f"{subject} {verb('runs', 'run')} {_spaces(-number)} backwards"
-        return CardFace(who, title, f"{number:+d}", words)
-    if what == "star":
-        return CardFace(who, title, "★", f"{subject} {verb('dashes', 'dash')} to the next star ahead")
-    if what == "fall":
-        return CardFace(
-            who, title, "⬇", f"{subject} {verb('falls', 'fall')} down and {verb('crawls', 'crawl')}"
+        return face(
+            f"{number:+d}",
+            N_("{who} runs {spaces} backwards"),
+            N_("All mascots run {spaces} backwards"),
+            spaces=_spaces(-number),
         )
+    if what == "star":
+        return face(
+            "★", N_("{who} dashes to the next star ahead"), N_("All mascots dash to the next star ahead")
+        )
+    if what == "fall":
+        return face("⬇", N_("{who} falls down and crawls"), N_("All mascots fall down and crawl"))
     if what == "turn":
-        return CardFace(who, title, "↻", f"{subject} {verb('turns', 'turn')} around")
+        return face("↻", N_("{who} turns around"), N_("All mascots turn around"))
     if what == "recover":
-        tail = f", then {verb('runs', 'run')} {_spaces(amount)}" if amount else ""
-        return CardFace(
-            who, title, "✚", f"{subject} {verb('gets up and faces', 'get up and face')} the finish{tail}"
+        if amount:
+            return face(
+                "✚",
+                N_("{who} gets up and faces the finish, then runs {spaces}"),
+                N_("All mascots get up and face the finish, then run {spaces}"),
+                spaces=_spaces(amount),
+            )
+        return face(
+            "✚", N_("{who} gets up and faces the finish"), N_("All mascots get up and face the finish")
         )
     if what.startswith("swerve"):
         side = "left" if "left" in what else "right" if "right" in what else ""
         symbol = {"left": "↰", "right": "↱"}.get(side, "⇄")
-        run = f"{verb('runs', 'run')} {_spaces(abs(amount))}, then " if amount else ""
-        return CardFace(who, title, symbol, f"{subject} {run}{verb('swerves', 'swerve')} {side}".rstrip())
+        if side and amount:
+            spaces = _spaces(abs(amount))
+            if side == "left":
+                return face(
+                    symbol,
+                    N_("{who} runs {spaces}, then swerves left"),
+                    N_("All mascots run {spaces}, then swerve left"),
+                    spaces=spaces,
+                )
+            return face(
+                symbol,
+                N_("{who} runs {spaces}, then swerves right"),
+                N_("All mascots run {spaces}, then swerve right"),
+                spaces=spaces,
+            )
+        if side == "left":
+            return face(symbol, N_("{who} swerves left"), N_("All mascots swerve left"))
+        if side == "right":
+            return face(symbol, N_("{who} swerves right"), N_("All mascots swerve right"))
+        return face(symbol, N_("{who} swerves"), N_("All mascots swerve"))
     return CardFace(who, title, "?", notation)
 
 
 def card_colour(face: CardFace, scene: Scene, green: RGB, unknown: RGB) -> RGB:
     if face.who is None:
-        return green if face.title == "All mascots" else unknown
+        return green if face.everyone else unknown
     return scene.mascot(face.who).colour
 
 
 def _lane_name(lane: int, lanes: int) -> str:
     if lane == 0:
-        return "lane 1 (leftmost)"
+        return _("lane 1 (leftmost)")
     if lane == lanes - 1:
-        return f"lane {lane + 1} (rightmost)"
-    return f"lane {lane + 1}"
+        return _("lane {lane} (rightmost)", lane=lane + 1)
+    return _("lane {lane}", lane=lane + 1)
 
 
 def _mascot_words(m: MascotState, scene: Scene) -> str:
     if m.status == "finished":
-        return f"{m.name}: finished" + (f", {_ORDINALS.get(m.place, m.place)}" if m.place else "")
+        if m.place:
+            return _("{name}: finished, {place}", name=m.name, place=ordinal(m.place))
+        return _("{name}: finished", name=m.name)
     if m.status == "out":
-        return f"{m.name}: disqualified" + (f", placed {_ORDINALS.get(m.place, m.place)}" if m.place else "")
+        if m.place:
+            return _("{name}: disqualified, placed {place}", name=m.name, place=ordinal(m.place))
+        return _("{name}: disqualified", name=m.name)
     pos = min(max(m.pos, 0), scene.length - 1)
     bits = [
-        f"{_lane_name(min(max(m.lane, 0), scene.lanes - 1), scene.lanes)}, space {pos}, {scene.length - pos} to go"
+        _(
+            "{lane}, space {space}, {left} to go",
+            lane=_lane_name(min(max(m.lane, 0), scene.lanes - 1), scene.lanes),
+            space=pos,
+            left=scene.length - pos,
+        )
     ]
-    bits.append("facing the finish" if m.facing == "forward" else "turned around")
+    bits.append(_("facing the finish") if m.facing == "forward" else _("turned around"))
     if m.fallen:
-        bits.append("fallen, crawling")
+        bits.append(_("fallen, crawling"))
     lane = min(max(m.lane, 0), scene.lanes - 1)
     if pos in scene.stars[lane]:
-        bits.append("on a star")
-    return f"{m.name}: " + ", ".join(bits)
+        bits.append(_("on a star"))
+    return _("{name}: {state}", name=m.name, state=", ".join(bits))
+
+
+def _card_words(notation: str, names: dict[str, str]) -> str:
+    """The last card as the alt text names it: its notation in English (as the messages write it),
+    its translated name in another language."""
+    return notation if current() == DEFAULT else card_name(notation, names)
 
 
 def alt_text(scene: Scene, odds: str = "", tickets: str = "") -> str:
@@ -133,31 +182,53 @@ def alt_text(scene: Scene, odds: str = "", tickets: str = "") -> str:
     ``odds`` (a sentence) goes right after the title, so it survives the cut; ``tickets`` goes last."""
     names = {m.key: m.name for m in scene.mascots}
     parts = [
-        f"Hot Streak, race {scene.race} of {scene.races}. Track of {scene.length} spaces in {scene.lanes} lanes."
+        _(
+            "Hot Streak, race {race} of {races}. Track of {length} spaces in {lanes} lanes.",
+            race=scene.race,
+            races=scene.races,
+            length=scene.length,
+            lanes=scene.lanes,
+        )
     ]
     if odds:
         parts.append(odds)
     if scene.bar > 0:
-        parts.append(f"Yellow bar folded to space {scene.bar}; spaces before it are out of the race.")
+        parts.append(
+            _("Yellow bar folded to space {space}; spaces before it are out of the race.", space=scene.bar)
+        )
     else:
-        parts.append("Yellow bar at the start.")
+        parts.append(_("Yellow bar at the start."))
     if scene.last_card:
         face = card_face(scene.last_card, scene)
-        parts.append(f"Last card: {scene.last_card} ({face.words}).")
+        parts.append(
+            _("Last card: {card} ({words}).", card=_card_words(scene.last_card, names), words=face.words)
+        )
     else:
-        parts.append("No card flipped yet.")
-    cards = "card" if scene.cards_left == 1 else "cards"
-    parts.append(f"{scene.cards_left} {cards} left, {scene.burned} burned.")
+        parts.append(_("No card flipped yet."))
+    parts.append(
+        _n(
+            "{n} card left, {burned} burned.",
+            "{n} cards left, {burned} burned.",
+            scene.cards_left,
+            burned=scene.burned,
+        )
+    )
     parts.extend(_mascot_words(m, scene) + "." for m in scene.mascots)
     if any(scene.podium):
-        places = [
-            f"{_ORDINALS[i + 1]} {names.get(k, k) if k else 'empty'}" for i, k in enumerate(scene.podium)
-        ]
-        parts.append("Podium: " + ", ".join(places) + ".")
+        empty = _("empty")
+        places = [f"{ordinal(i + 1)} {names.get(k, k) if k else empty}" for i, k in enumerate(scene.podium)]
+        parts.append(_("Podium: {places}.", places=", ".join(places)))
     else:
-        parts.append("Podium empty.")
+        parts.append(_("Podium empty."))
     if scene.white_lines:
-        parts.append("White lines at spaces " + ", ".join(str(p) for p in scene.white_lines) + ".")
+        parts.append(
+            _n(
+                "White lines at spaces {spaces}.",
+                "White lines at spaces {spaces}.",
+                len(scene.white_lines),
+                spaces=", ".join(str(p) for p in scene.white_lines),
+            )
+        )
     if tickets:
         parts.append(tickets)
     text = " ".join(parts)
