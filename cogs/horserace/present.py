@@ -87,7 +87,7 @@ class HorseRacePresenter(Presenter):
     # --- what the channel sees ---------------------------------------------------
 
     def _names(self, table: Table) -> list[str]:
-        return [seat.name for seat in table.seats]
+        return [seat.display_name for seat in table.seats]
 
     def _log(self, table: Table) -> deque[str]:
         return table.notes.setdefault("log", deque(maxlen=LOG_LINES))

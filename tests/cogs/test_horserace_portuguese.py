@@ -11,8 +11,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.client import RaceBot
-from bot.games.catalog import entry
-from bot.i18n import _, speaking
+from bot.i18n import speaking
 from tests.cogs.conftest import World, private_answer
 from tests.english import english_in, vocabulary
 from tests.fakediscord import FakeMessage, ImpossibleAction, running_bot, text_of
@@ -55,33 +54,9 @@ def everything_seen(world: World) -> dict[str, str]:
     return seen
 
 
-# Lines the shared code (lobby, /status frame, click answers, the rules' title) writes: i18n-common
-# translates them. Until its catalog is in (it translates "My hand" too), they are left out here; once
-# it is, every line of every text is checked.
-SHARED_LINES = re.compile(
-    r"— lobby$|— host$|^Seats$|^Lobby closes$|^Game #|^(Join|Leave|Add AI|Start|Cancel)$|^Remove a seat"
-    r"|^The game has started\.|^That was already decided|^That's for .*, not you\.|— game #\d+$"
-    r"|^Waiting for:|^Deadline:|^Players$|^How to play "
-)
-
-
-def shared_catalog_missing() -> bool:
-    with speaking("pt-BR"):
-        return _("My hand") == "My hand"
-
-
-def checked(text: str) -> str:
-    if not shared_catalog_missing():
-        return text
-    return "\n".join(line for line in text.splitlines() if not SHARED_LINES.search(line))
-
-
 def names_allowed() -> list[str]:
-    """Player names, and (until the shared catalog has it) the game's title: i18n-common translates it."""
-    with speaking("pt-BR"):
-        title = entry("horserace").title
-        untranslated_title = _(title) == title
-    return [*PLAYERS, "AI", *([title] if untranslated_title else [])]
+    """Player names: everything else a Portuguese player reads is Portuguese."""
+    return [*PLAYERS]
 
 
 async def play_by_hand(world: World, bot: RaceBot, hands: list[str]) -> None:
@@ -157,7 +132,7 @@ async def test_a_whole_game_in_portuguese_shows_no_english(world: World, bot: Ra
         assert words in everything, words
     assert any("rola" in text for text in seen.values())
     await asyncio.to_thread(vocabulary)  # built once, outside the event loop (it walks the commands)
-    leaks = {where: english_in(checked(text), allowed=names_allowed()) for where, text in seen.items()}
+    leaks = {where: english_in(text, allowed=names_allowed()) for where, text in seen.items()}
     leaked = {where: words for where, words in leaks.items() if words}
     assert not leaked, "\n\n".join(f"{where}: {words}\n{seen[where]}" for where, words in leaked.items())
     assert hands and "Dinheiro" in hands[0] and english_in(hands[0], allowed=names_allowed()) == []
