@@ -122,6 +122,9 @@ class Tables:
         async with self.seating(
             interaction.guild_id
         ):  # two starts at once in one channel must not both get a lobby
+            if self.bot.stopping:  # the stop began while this start waited for the lock
+                await private_after_defer(interaction, RESTARTING)
+                return None
             refusal = self._seated_elsewhere(interaction) or await self._over_a_cap(
                 interaction.guild_id, interaction.user.id
             )
