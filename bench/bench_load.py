@@ -128,7 +128,9 @@ class People:
         fake, channel = self.fake, self.channel
         host, guest = self.users[HUMAN_SEATS[0]], self.users[HUMAN_SEATS[1]]
         await asyncio.sleep(max(0.0, start_at - time.monotonic()))
-        await fake.slash(host, channel, "hotstreak start", wait=False, players=4, bots=2)
+        # In the channel itself, where these people look (a game's own thread is the default since the
+        # thread support; the figures in docs/scaling.md are for games in their channels).
+        await fake.slash(host, channel, "hotstreak start", wait=False, players=4, bots=2, where="channel")
         lobby = None
         while lobby is None and time.monotonic() < end_at:
             await asyncio.sleep(self.rng.uniform(0.5, 1.0))
