@@ -30,6 +30,8 @@ from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
+from bot import workers
+
 if TYPE_CHECKING:
     from bot.tables.pacer import ChannelPacer
     from bot.tables.presenter import Outgoing
@@ -171,14 +173,17 @@ class PictureOutbox:
     when one is still waiting as the next comes (the game keeps its pace; the channel gets fewer,
     fresher pictures)."""
 
-    def __init__(self, global_pacer: GlobalPacer, channel_pacer: ChannelPacer, drawing: int = 1) -> None:
+    def __init__(
+        self, global_pacer: GlobalPacer, channel_pacer: ChannelPacer, drawing: int | None = None
+    ) -> None:
         self.global_pacer = global_pacer
         self.channel_pacer = channel_pacer
         self.merged = 0
         self._waiting: dict[int, _Waiting] = {}
-        # Pictures drawn at once: the drawing holds the GIL for part of its time, so more threads only
-        # take turns on the loop's core; pictures waiting for it are merged when stale.
-        self._drawing = asyncio.Semaphore(drawing)
+        # Pictures drawn at once: one per worker process (bot.workers), or one in a thread (the drawing
+        # holds the GIL, so more threads would only take turns on the loop's core); pictures waiting
+        # for it are merged when stale.
+        self._drawing = asyncio.Semaphore(drawing or workers.drawing_slots())
 
     @staticmethod
     def takes(out: Outgoing) -> bool:
@@ -231,16 +236,14 @@ class PictureOutbox:
         self, channel_id: int, entry: _Waiting, send: Callable[[Outgoing], Awaitable[Any]]
     ) -> None:
         try:
-            async with (
-                self.channel_pacer.turn(channel_id),
-                self.global_pacer.slot(PICTURE),
-                self._drawing,
-            ):
+            async with self.channel_pacer.turn(channel_id), self.global_pacer.slot(PICTURE):
                 entry.started = True
                 out = entry.out
                 if out.image is None and out.render is not None:
-                    # Drawn now, off the event loop, one picture at a time so clicks stay answered.
-                    image = await asyncio.to_thread(out.render)
+                    # Drawn now, off the event loop (bot.workers), a few at a time; the upload after it
+                    # needs no drawing slot.
+                    async with self._drawing:
+                        image = await workers.run(out.render)
                     out = dataclasses.replace(out, image=image, render=None)
                 await send(out)
         except Exception:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.utils import escape_markdown
 
+from bot import workers
 from bot.games.base import Decision, Event
 from bot.games.downforce.narration import option_label
 from bot.games.downforce.powers import SUMMARY, TITLES
@@ -21,7 +22,7 @@ from bot.games.downforce.render import alt_text, render_track
 from bot.games.downforce.replay import race_replay
 from bot.games.downforce.rules import RULES as GAME_RULES
 from bot.games.downforce.track import FINISH
-from bot.games.odds import Odds, odds_for
+from bot.games.odds import Odds
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from cogs.downforce.picture import marked_spaces, render_choice
 from cogs.downforce.words import (
@@ -86,12 +87,12 @@ class DownforcePresenter(Presenter):
         view = self._view(table)
         chances: Odds | None = None
         if view["phase"] not in ("auction", "keep"):
-            chances = await asyncio.to_thread(odds_for, "downforce", view, budget_ms=ODDS_BUDGET_MS)
+            chances = await workers.odds("downforce", view, budget_ms=ODDS_BUDGET_MS)
         if frame:
             replay = table.notes.setdefault("replay", {"frames": [], "odds": []})
             replay["frames"].append(view)
             replay["odds"].append(chances)
-        image = await asyncio.to_thread(render_track, view, chances)
+        image = await workers.run(render_track, view, chances)
         return Outgoing(image=image, image_name=name, alt=alt_text(view, chances))
 
     async def _final(self, table: Table, data: dict[str, Any]) -> Outgoing:
@@ -102,8 +103,10 @@ class DownforcePresenter(Presenter):
         if not replay or not replay["frames"]:
             return Outgoing(embed=embed)
         try:
-            animation = await asyncio.to_thread(race_replay, replay["frames"], odds=replay["odds"])
-        except (ValueError, OSError):
+            animation = await workers.run(
+                race_replay, replay["frames"], odds=replay["odds"], lane=workers.REPLAYS
+            )
+        except (ValueError, OSError, workers.Busy):
             return Outgoing(embed=embed)
         embed.set_image(url=f"attachment://{animation.filename}")
         return Outgoing(embed=embed, image=animation.data, image_name=animation.filename, alt=animation.alt)

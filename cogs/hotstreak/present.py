@@ -6,18 +6,18 @@ view and its own events (the table splits every batch before this presenter sees
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from typing import TYPE_CHECKING, Any
 
 import discord
 
+from bot import workers
 from bot.games.base import Decision, Event
 from bot.games.hotstreak.narration import changes_track
 from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, render_race
 from bot.games.hotstreak.replay import race_replay
-from bot.games.odds import Odds, odds_for
+from bot.games.odds import Odds
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
 from cogs.hotstreak.frames import odds_view
 from cogs.hotstreak.words import (
@@ -274,10 +274,14 @@ class HotStreakPresenter(Presenter):
         if not replay or replay["race"] != over["race"] or not replay["frames"]:
             return Outgoing(embed=embed)
         try:
-            animation = await asyncio.to_thread(
-                race_replay, replay["frames"], odds=replay["odds"], players=self._names(table)
+            animation = await workers.run(
+                race_replay,
+                replay["frames"],
+                odds=replay["odds"],
+                players=self._names(table),
+                lane=workers.REPLAYS,
             )
-        except (ValueError, OSError):
+        except (ValueError, OSError, workers.Busy):
             return Outgoing(embed=embed)
         embed.set_image(url=f"attachment://{animation.filename}")
         return Outgoing(embed=embed, image=animation.data, image_name=animation.filename, alt=animation.alt)
@@ -297,7 +301,7 @@ class HotStreakPresenter(Presenter):
         per_seat = view["submit_count"]
         view["cards_left"] = len(data["face_up"]) + per_seat * len(table.seats)
         chances = await _odds(view)
-        image = await asyncio.to_thread(render_race, view, odds=chances)
+        image = await workers.run(render_race, view, odds=chances)
         return Outgoing(embed=embed, image=image, image_name="track.png", alt=alt_text(view, odds=chances))
 
     def _results_embed(self, table: Table, over: dict[str, Any], payouts: dict[str, Any]) -> discord.Embed:
@@ -350,7 +354,7 @@ class HotStreakPresenter(Presenter):
             table.notes["holdings"] = {"race": view["race"], "bets": view["bets"], "cash": view["cash"]}
             players = self._names(table)
             chances = await _odds(view)
-            image = await asyncio.to_thread(render_race, view, odds=chances, players=players)
+            image = await workers.run(render_race, view, odds=chances, players=players)
             alt = alt_text(view, odds=chances, players=players)
             return [Outgoing(content=f"Race {view['race']} in progress.", image=image, alt=alt)]
         return []
@@ -378,7 +382,7 @@ class HotStreakPresenter(Presenter):
 
 async def _odds(view: dict[str, Any]) -> Odds | None:
     """The odds of a public view, simulated off the event loop within ``ODDS_BUDGET_MS``."""
-    return await asyncio.to_thread(odds_for, "hotstreak", view, budget_ms=ODDS_BUDGET_MS)
+    return await workers.odds("hotstreak", view, budget_ms=ODDS_BUDGET_MS)
 
 
 def odds_embed(view: dict[str, Any], chances: Odds) -> discord.Embed:
