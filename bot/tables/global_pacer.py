@@ -26,6 +26,7 @@ import heapq
 import itertools
 import logging
 import os
+import time
 from collections import deque
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TYPE_CHECKING, Any
@@ -157,6 +158,29 @@ def install(http: Any, pacer: GlobalPacer) -> None:
             return await original(route, **kwargs)
 
     http.request = request
+    sweep_buckets_now_and_then(http)
+
+
+BUCKET_SWEEP_SECONDS = 10.0
+
+
+def sweep_buckets_now_and_then(http: Any) -> None:
+    """discord.py looks through every rate-limit bucket it knows for ones idle 5 minutes whenever it
+    meets a new one, and each interaction's token is a new one: with thousands of clicks in 5 minutes
+    that look took 5% of the event loop at 500 games (issue 15). Looking every ``BUCKET_SWEEP_SECONDS``
+    frees the same buckets (they are freed only after 5 idle minutes anyway)."""
+    sweep = getattr(http, "_try_clear_expired_ratelimits", None)
+    if sweep is None:  # another discord.py: nothing to do
+        return
+    last = [0.0]
+
+    def now_and_then() -> None:
+        now = time.monotonic()
+        if now - last[0] >= BUCKET_SWEEP_SECONDS:
+            last[0] = now
+            sweep()
+
+    http._try_clear_expired_ratelimits = now_and_then
 
 
 @dataclasses.dataclass
