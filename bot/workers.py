@@ -48,6 +48,8 @@ REPLAY_NICE = 10
 """The replay worker's niceness: it draws with the CPU the loop and the frames leave over."""
 ODDS_QUEUE = 4
 """Pictures and odds waiting per process beyond which a frame gets no odds (it keeps its pace instead)."""
+AI_QUEUE = 2
+"""AI decisions waiting per process beyond which each one thinks less (``ai_effort``)."""
 REPLAY_QUEUE = 24
 """Replays waiting beyond which another is skipped (`Busy`): it would come minutes late."""
 
@@ -199,6 +201,16 @@ async def odds(kind: str, view: dict[str, Any], *, budget_ms: float | None = Non
         options["budget_ms"] = budget_ms / (1 + ahead / processes)
     figures["odds"] += 1
     return await run(odds_for, kind, view, **options)
+
+
+def ai_effort() -> float:
+    """How hard an AI player may think now (1: fully). Ruling: with more than ``AI_QUEUE`` decisions per
+    AI process waiting, each thinks proportionally less (down to a tenth), so a busy bot's AI plays a
+    little worse instead of keeping its table's people waiting behind every other table's AI."""
+    lane = _lanes.get(AI)
+    processes = lane.processes if lane is not None else 1
+    ahead = waiting(AI) / processes
+    return 1.0 if ahead <= AI_QUEUE else max(0.1, AI_QUEUE / ahead)
 
 
 def _sendable(call: functools.partial[Any]) -> bool:

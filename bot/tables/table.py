@@ -327,9 +327,8 @@ class Table:
         assert decision.player is not None
         rng = random.Random(f"{self.seed}:{self.seq}:{decision.player}")
         # An AI look-ahead takes ~0.1 s of CPU: in a worker process (bot.workers), so clicks stay answered.
-        choice = await workers.run(
-            self.entry.choose, self.seat_view(decision.player), decision, level, rng, lane=workers.AI
-        )
+        view, effort = self.seat_view(decision.player), workers.ai_effort()
+        choice = await workers.run(self.entry.choose, view, decision, level, rng, effort, lane=workers.AI)
         return Action(decision.player, decision.kind, choice)
 
     async def _expire(self) -> None:

@@ -138,3 +138,19 @@ def test_auto_leaves_the_event_loop_a_core(monkeypatch: pytest.MonkeyPatch) -> N
     monkeypatch.setattr(os, "cpu_count", lambda: 1)
     assert workers.processes_for(None) == 1
     assert workers.processes_for(0) == 0 and workers.processes_for(3) == 3
+
+
+async def test_ai_players_think_less_when_many_ai_decisions_wait(no_workers: None) -> None:
+    assert workers.ai_effort() == 1.0
+    release = threading.Event()
+    queue = [
+        asyncio.ensure_future(workers.run(release.wait, 10, lane=workers.AI))
+        for _ in range(workers.AI_QUEUE * 4)
+    ]
+    await asyncio.sleep(0.05)
+    try:
+        assert workers.ai_effort() == pytest.approx(0.25)
+    finally:
+        release.set()
+        await asyncio.gather(*queue)
+    assert workers.ai_effort() == 1.0

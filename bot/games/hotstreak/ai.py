@@ -44,12 +44,15 @@ def choose(
     *,
     content: Content | None = None,
     budget: int = RACE_BUDGET,
+    effort: float = 1.0,
 ) -> JSON:
     """One of ``decision.options`` for the seat whose ``view`` this is.
 
     ``content`` is the edition the seat knows the box list of (the shipped one by default);
-    ``budget`` the imagined races per decision (tests and the simulator may lower it).
+    ``budget`` the imagined races per decision (tests and the simulator may lower it); ``effort``
+    (0 to 1) the share of them a busy bot can afford (at least ``MIN_RACES_EACH`` per choice).
     """
+    budget = max(1, round(budget * min(1.0, max(0.0, effort))))
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r}; expected one of {', '.join(LEVELS)}")
     options = decision.options
