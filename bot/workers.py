@@ -50,8 +50,9 @@ ODDS_QUEUE = 4
 """Pictures and odds waiting per process beyond which a frame gets no odds (it keeps its pace instead)."""
 AI_QUEUE = 2
 """AI decisions waiting per process beyond which each one thinks less (``ai_effort``)."""
-REPLAY_QUEUE = 24
-"""Replays waiting beyond which another is skipped (`Busy`): it would come minutes late."""
+REPLAY_QUEUE = 6
+"""Replays waiting beyond which another is skipped (`Busy`): at 1-2 s each it would come too late (the
+results wait for their replay)."""
 
 
 class Busy(Exception):
