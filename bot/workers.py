@@ -44,8 +44,8 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 PICTURES, AI, REPLAYS = "pictures", "ai", "replays"
-REPLAY_NICE = 10
-"""The replay worker's niceness: it draws with the CPU the loop and the frames leave over."""
+PICTURE_NICE, AI_NICE, REPLAY_NICE = 2, 5, 10
+"""The workers' niceness: the event loop (clicks, gateway) first, then pictures, the AI, replays last."""
 ODDS_QUEUE = 4
 """Pictures and odds waiting per process beyond which a frame gets no odds (it keeps its pace instead)."""
 AI_QUEUE = 2
@@ -105,8 +105,8 @@ def start(processes: int) -> None:
     if processes > 0:
         _lanes.update(
             {
-                PICTURES: _Lane(PICTURES, processes),
-                AI: _Lane(AI, 1),
+                PICTURES: _Lane(PICTURES, processes, PICTURE_NICE),
+                AI: _Lane(AI, 1, AI_NICE),
                 REPLAYS: _Lane(REPLAYS, 1, REPLAY_NICE),
             }
         )
