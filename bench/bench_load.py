@@ -58,6 +58,7 @@ def bot_process() -> int:
     """The real bot with default timings; writes its lag and peak RSS to BENCH_STATS when stopped."""
     import logging
 
+    from bot import workers
     from bot.client import RaceBot
     from bot.config import Settings
     from bot.discord_endpoints import use_endpoints
@@ -67,6 +68,14 @@ def bot_process() -> int:
     settings = Settings.from_env(env_file=None)
     use_endpoints(settings.api_base, settings.gateway_url)
     out = Path(os.environ["BENCH_STATS"])
+
+    profile = os.environ.get("BENCH_PROFILE", "")
+    if profile == "memory":
+        import tracemalloc
+
+        tracemalloc.start(8)
+
+    workers.start(workers.processes_for(settings.work_processes))  # as bot.main does
 
     async def run() -> None:
         bot = RaceBot(settings, timing=Timing())
@@ -88,20 +97,46 @@ def bot_process() -> int:
         tick = asyncio.create_task(ticker())
         await stop.wait()
         tick.cancel()
-        stats = {"lag_ms": [round(x * 1000, 2) for x in lags], "rss_mb": peak_rss_mb()}
+        stats = {
+            "lag_ms": [round(x * 1000, 2) for x in lags],
+            "rss_mb": peak_rss_mb(),
+            "workers": workers.in_use(),
+            "workers_rss_mb": [peak_rss_mb(pid) for pid in workers.worker_pids()],
+            "work": dict(workers.figures),
+        }
         pacer, outbox = getattr(bot, "requests", None), getattr(bot, "outbox", None)
         if pacer is not None and outbox is not None:  # absent before the global pacer existed
             stats["pacer"] = pacer.figures() | {"pictures_merged": outbox.merged}
+        if profile == "memory":
+            stats["memory"] = memory_profile()
         await asyncio.to_thread(out.write_text, json.dumps(stats))
         await bot.close()
         runner.cancel()
 
     asyncio.run(run())
+    workers.stop()
     return 0
 
 
-def peak_rss_mb() -> float:
-    for line in Path("/proc/self/status").read_text().splitlines():
+def memory_profile() -> dict[str, Any]:
+    """Where the Python heap is (``BENCH_PROFILE=memory``): the traced total and the biggest sites."""
+    import tracemalloc
+
+    snapshot = tracemalloc.take_snapshot()
+    current, peak = tracemalloc.get_traced_memory()
+    top = snapshot.statistics("traceback")[:15]
+    return {
+        "traced_mb": round(current / 2**20, 1),
+        "traced_peak_mb": round(peak / 2**20, 1),
+        "top": [
+            {"mb": round(s.size / 2**20, 2), "count": s.count, "where": [str(f) for f in s.traceback][-8:]}
+            for s in top
+        ],
+    }
+
+
+def peak_rss_mb(pid: int | str = "self") -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmHWM:"):
             return round(int(line.split()[1]) / 1024, 1)
     import resource
@@ -272,6 +307,7 @@ async def bench(games: int, seconds: float, global_limit: float | None) -> dict[
             "max": round(max(child["lag_ms"], default=0.0), 1),
         },
         "rss_mb": child["rss_mb"],
+        "workers_rss_mb": child.get("workers_rss_mb", []),
         "http_429": traffic["http_429"],
         "global_429": traffic["global_429"],
         "requests_per_s": traffic["requests_per_s"],
@@ -285,7 +321,7 @@ async def bench(games: int, seconds: float, global_limit: float | None) -> dict[
         "fake_lag_ms_p99": round(percentile([x * 1000 for x in lags], 0.99), 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "top_routes": routes,
-        "bot": {k: v for k, v in child.items() if k not in ("lag_ms", "rss_mb")},
+        "bot": {k: v for k, v in child.items() if k not in ("lag_ms", "rss_mb", "workers_rss_mb")},
     }
 
 
@@ -346,7 +382,7 @@ def main() -> int:
     )
     print(
         f"bot loop lag ms p99 {figures['loop_lag_ms']['p99']} max {figures['loop_lag_ms']['max']};"
-        f" peak RSS {figures['rss_mb']} MB"
+        f" peak RSS {figures['rss_mb']} MB; worker processes' peak RSS {figures['workers_rss_mb']} MB"
     )
     print(
         f"requests {figures['requests']} ({figures['requests_per_s']}/s, busiest second {figures['peak_second']}),"
@@ -357,6 +393,7 @@ def main() -> int:
         f"ack p99 by kind: {figures['ack_p99_by_kind']}; the fake's own loop lag p99 {figures['fake_lag_ms_p99']} ms"
     )
     print(f"global pacer: {figures['bot'].get('pacer')}")
+    print(f"workers: {figures['bot'].get('workers')} processes, {figures['bot'].get('work')}")
     print(f"top routes: {figures['top_routes']}")
     return 0
 

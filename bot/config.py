@@ -34,6 +34,9 @@ class Settings:
     shard_ids: tuple[int, ...] | None = None  # None with a shard_count: every shard in this process
     # Where games play in a server that has not chosen with `/config set where` (DEFAULT_WHERE).
     default_where: str = "thread"
+    # Worker processes for pictures and odds (WORK_PROCESSES; bot.workers): None for one fewer than
+    # the cores (at least one), 0 for threads in the bot's own process.
+    work_processes: int | None = None
 
     @property
     def own_shards(self) -> tuple[int, ...]:
@@ -65,6 +68,13 @@ class Settings:
             raise ConfigError(
                 f"DISCORD_GLOBAL_LIMIT must be requests per second (e.g. 50) or none, not {limit!r}."
             )
+        workers = os.environ.get("WORK_PROCESSES", "").strip().lower()
+        if workers not in ("", "auto") and not (
+            workers.isascii() and workers.isdigit() and int(workers) <= 64
+        ):
+            raise ConfigError(
+                f"WORK_PROCESSES must be a number of processes (0 to 64) or auto, not {workers!r}."
+            )
         database_url = os.environ.get("DATABASE_URL") or None
         try:
             # Checked here so a wrong URL stops the bot before it connects, not inside setup_hook.
@@ -84,6 +94,7 @@ class Settings:
             shard_count=shard_count,
             shard_ids=shard_ids,
             default_where=where,
+            work_processes=None if workers in ("", "auto") else int(workers),
         )
 
 

@@ -33,6 +33,7 @@ def run() -> int:
     import aiohttp
     import discord
 
+    from bot import workers
     from bot.client import make_bot
     from bot.discord_endpoints import use_endpoints
     from bot.shutdown import serve
@@ -48,6 +49,7 @@ def run() -> int:
         # traceback (or not at all, hidden behind a network error).
         asyncio.run(check_storage(settings.database_url))
         use_endpoints(settings.api_base, settings.gateway_url)
+        workers.start(workers.processes_for(settings.work_processes))  # pictures and odds (bot.workers)
         asyncio.run(serve(make_bot(settings), settings.token))
     except KeyboardInterrupt:  # Ctrl-C before the bot was running: nothing to clean up
         return 0
@@ -61,6 +63,8 @@ def run() -> int:
         # Logging in is not retried by discord.py (reconnecting later is): say where it tried.
         print(f"error: Could not reach Discord at {discord.http.Route.BASE}: {error}", file=sys.stderr)
         return 1
+    finally:
+        workers.stop()
     return 0
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import json
+import pickle
 from abc import ABC, abstractmethod
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -230,7 +231,13 @@ class Game(ABC):
         return self._apply(action, decision)
 
     def copy(self) -> Self:
-        return copy.deepcopy(self)
+        """A deep copy, by a pickle round trip: the same copy as ``copy.deepcopy`` for plain state in a
+        quarter of the time (the table copies the engine for every action it validates; at 500 games
+        the deep copies took a quarter of the event loop, issue 15)."""
+        try:
+            return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+        except (pickle.PicklingError, AttributeError, TypeError):
+            return copy.deepcopy(self)  # a game holding something that does not pickle
 
     def dumps(self) -> str:
         """Canonical JSON text: equal states give equal bytes."""

@@ -9,6 +9,7 @@ nothing, and one broken game does not stop the others.
 
 from __future__ import annotations
 
+import inspect
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -84,8 +85,15 @@ class Entry:
     def new_engine(self, seats: int, seed: int, settings: dict[str, JSON]) -> Game:
         return self.engine_class.new(seats, seed, settings)
 
-    def choose(self, view: dict[str, JSON], decision: Decision, level: str, rng: random.Random) -> JSON:
-        return self._load(self.ai)(view, decision, level, rng)
+    def choose(
+        self, view: dict[str, JSON], decision: Decision, level: str, rng: random.Random, effort: float = 1.0
+    ) -> JSON:
+        """The AI's choice; ``effort`` below 1 asks an AI that can think less (one with an ``effort``
+        parameter) to do so: a busy bot's AI plays a little worse rather than keep people waiting."""
+        ai = self._load(self.ai)
+        if effort < 1.0 and "effort" in inspect.signature(ai).parameters:
+            return ai(view, decision, level, rng, effort=effort)
+        return ai(view, decision, level, rng)
 
     def engine_settings(self, start: Start) -> dict[str, JSON]:
         return self._load(self.start)(start)

@@ -16,7 +16,8 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable, Iterator
 from contextvars import ContextVar
-from typing import Any, TypeVar
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
 
 from bot.i18n.catalogs import translations
 from bot.i18n.languages import DEFAULT, LANGUAGES, Language, from_locale
@@ -60,14 +61,22 @@ def use(language: Language) -> None:
     _current.set(language)
 
 
+@dataclass(frozen=True)
+class InLanguage(Generic[T]):
+    """``work`` to be run later (in a thread, a worker process, after a pause), still speaking
+    ``language``. A class, not a closure, so it pickles: a picture drawn in a worker process
+    (``bot.workers``) is drawn in the language of the message it is for."""
+
+    language: Language
+    work: Callable[[], T]
+
+    def __call__(self) -> T:
+        with speaking(self.language):
+            return self.work()
+
+
 def in_language(language: Language, work: Callable[[], T]) -> Callable[[], T]:
-    """``work`` to be run later (in a thread, after a pause), still speaking ``language``."""
-
-    def run() -> T:
-        with speaking(language):
-            return work()
-
-    return run
+    return InLanguage(language, work)
 
 
 def _(message: str, /, **values: Any) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING
 
 import discord
 
+from bot import workers
 from bot.games.animation import LIMIT, Animation
 from bot.i18n import _, speaking
 from bot.tables.delivery import TRANSIENT, deliver
@@ -48,7 +49,11 @@ async def finish(table: Table) -> None:
 async def _follow(table: Table, message: discord.Message | None, out: Outgoing) -> None:
     assert out.later is not None
     try:
-        drawn = await asyncio.to_thread(out.later)
+        drawn = await workers.run(out.later, lane=workers.REPLAYS)
+    except workers.Busy:
+        # Ruling: a bot so far behind that several replays wait already skips this one; the results stand.
+        log.info("Game %s: replay skipped, the replay worker is busy", table.game_id)
+        return
     except Exception:
         # Ruling: a replay that cannot be drawn is left out (logged); the results already stand.
         log.exception("Could not draw the replay of game %s", table.game_id)

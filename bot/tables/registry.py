@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -110,35 +111,27 @@ class Tables:
         if not await self.ready_for(interaction):
             return None
         entry = self.catalog[kind]
+        refusal = self._seated_elsewhere(interaction)  # from memory: answered at once, privately
+        if refusal is not None:
+            await reply(interaction, refusal)
+            return None
+        # Acknowledge before anything that may wait: the seating lock and the cap counts queue behind
+        # every game's writes on the one database writer (issue 15: at 500 games, starts that read
+        # storage first timed out). Public, since the lobby fills this answer; a refusal found later
+        # (a cap, or a start that won a race) still reaches only the user (see private_after_defer).
+        await interaction.response.defer(thinking=True)
         async with self.seating(
             interaction.guild_id
         ):  # two starts at once in one channel must not both get a lobby
-            existing = self.in_channel(interaction.channel_id)
-            if existing is not None:
-                title = existing.presenter.title
-                await reply(
-                    interaction,
-                    _(
-                        "A {game} game is already running here (game #{number}).",
-                        game=title,
-                        number=existing.game_id,
-                    ),
-                )
+            if self.bot.stopping:  # the stop began while this start waited for the lock
+                await private_after_defer(interaction, RESTARTING)
                 return None
-            other = self.of_user(interaction.guild_id, interaction.user.id)
-            if other is not None:
-                where = f"<#{other.place_id}>"
-                await reply(
-                    interaction,
-                    _("You're already playing in {channel}; finish or leave that game first.", channel=where),
-                )
-                return None
-            refusal = await self._over_a_cap(interaction.guild_id, interaction.user.id)
+            refusal = self._seated_elsewhere(interaction) or await self._over_a_cap(
+                interaction.guild_id, interaction.user.id
+            )
             if refusal is not None:
-                await reply(interaction, refusal)
+                await private_after_defer(interaction, refusal)
                 return None
-            # Acknowledge before touching the database, so a slow disk never makes the command time out.
-            await interaction.response.defer()
             seats = [Seat(name=interaction.user.display_name, user_id=interaction.user.id)]
             level = str(settings.get("ai_level", "normal"))
             for _seat in range(min(bots, int(settings["players"]) - 1)):
@@ -161,7 +154,7 @@ class Tables:
                 )
             except StorageError:
                 log.exception("Could not create a game")
-                await followup(interaction, SAVE_FAILED)
+                await private_after_defer(interaction, SAVE_FAILED)
                 return None
             table = self._table(
                 kind,
@@ -188,6 +181,23 @@ class Tables:
             await start_game(table, lobby)
         return table
 
+    def _seated_elsewhere(self, interaction: discord.Interaction) -> str | None:
+        """Why this start is refused by the games already seated here (in memory, so instant)."""
+        assert interaction.guild_id is not None and interaction.channel_id is not None
+        existing = self.in_channel(interaction.channel_id)
+        if existing is not None:
+            title = existing.presenter.title
+            return _(
+                "A {game} game is already running here (game #{number}).", game=title, number=existing.game_id
+            )
+        other = self.of_user(interaction.guild_id, interaction.user.id)
+        if other is not None:
+            return _(
+                "You're already playing in {channel}; finish or leave that game first.",
+                channel=f"<#{other.place_id}>",
+            )
+        return None
+
     async def _default_where(self, guild_id: int) -> str:
         """The server's `/config` choice, else the bot's own default (``DEFAULT_WHERE``), else a thread."""
         fallback = str(getattr(getattr(self.bot, "settings", None), "default_where", WHERE.default))
@@ -200,9 +210,9 @@ class Tables:
     async def _over_a_cap(self, guild_id: int, user_id: int) -> str | None:
         """Why this user may not open one more table in this server now, if they may not.
 
-        Counts come from storage, so they hold when several bot processes share a database. Ruling:
-        checked before acknowledging the command, so the refusal can be private; the counts are two
-        small reads, well within the three seconds Discord gives.
+        Counts come from storage, so they hold when several bot processes share a database. Checked
+        after acknowledging the command: behind a busy database writer, these reads can outlast the
+        three seconds Discord gives (issue 15).
         """
         try:
             stored = await self.bot.storage.get_server_settings(guild_id)
@@ -516,3 +526,12 @@ class Tables:
             await table.stop()
         for timer in self._lobby_timers.values():
             timer.cancel()
+
+
+async def private_after_defer(interaction: discord.Interaction, text: str) -> None:
+    """A private answer to a command already deferred publicly: the public "thinking" placeholder is
+    removed, so the next followup is a new message and may be ephemeral (the first followup after a
+    deferral would fill the placeholder, in public)."""
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.delete_original_response()
+    await followup(interaction, text)

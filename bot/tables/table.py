@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import i18n
+from bot import i18n, workers
 from bot.games.base import Action, Decision, Event, Game, SeatResult
 from bot.i18n import N_, Language, _, _n, speaking
 from bot.i18n.formatting import number
@@ -99,6 +99,7 @@ class Table:
         self.settled = False  # the results are stored (presenters say "Results saved" only then)
         self._users: dict[int, discord.User] = {}  # players fetched for DMs, once per game
         self.drawing: set[asyncio.Task[None]] = set()  # replays being drawn for messages already out
+        self._stepped: tuple[int, float] | None = None  # (seq after, loop time) of the last automatic step
 
     # --- who is who ---------------------------------------------------------
 
@@ -309,10 +310,17 @@ class Table:
             pause = self.entry.step_pause(
                 self.public_view(), step, self.pace, self.bot.timing.countdown_seconds
             )
-            await asyncio.sleep(pause)
+            loop = asyncio.get_running_loop()
+            if self._stepped is not None and self._stepped[0] == self.seq:
+                # Ruling: the pace is the time from one card to the next, so the time the last one took
+                # to announce (its odds and picture) is part of it, not added to it (issue 15).
+                pause -= loop.time() - self._stepped[1]
+            await asyncio.sleep(max(0.0, pause))
             async with self.lock:
                 if self._still_pending(step):
+                    started = loop.time()
                     await self._commit_and_announce(Action(step.player, step.kind, step.options[0]))
+                    self._stepped = (self.seq, started)
             return False
         ai = [d for d in pending if d.player is not None and self.seats[d.player].is_ai]
         if ai:
@@ -347,10 +355,9 @@ class Table:
     async def _ai_action(self, decision: Decision, level: str) -> Action:
         assert decision.player is not None
         rng = random.Random(f"{self.seed}:{self.seq}:{decision.player}")
-        # An AI look-ahead takes ~0.1 s of CPU: off the event loop, so clicks stay answered in time.
-        choice = await asyncio.to_thread(
-            self.entry.choose, self.seat_view(decision.player), decision, level, rng
-        )
+        # An AI look-ahead takes ~0.1 s of CPU: in a worker process (bot.workers), so clicks stay answered.
+        view, effort = self.seat_view(decision.player), workers.ai_effort()
+        choice = await workers.run(self.entry.choose, view, decision, level, rng, effort, lane=workers.AI)
         return Action(decision.player, decision.kind, choice)
 
     async def _expire(self) -> None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 from discord.utils import escape_markdown
 
+from bot import workers
 from bot.games.animation import Animation
 from bot.games.base import Decision, Event
 from bot.games.downforce.cards import bid_value
@@ -24,7 +25,7 @@ from bot.games.downforce.render import alt_text, render_track
 from bot.games.downforce.replay import race_replay
 from bot.games.downforce.rules import RULES as GAME_RULES
 from bot.games.downforce.track import FINISH
-from bot.games.odds import Odds, odds_for
+from bot.games.odds import Odds
 from bot.games.replay_log import ReplayLog
 from bot.i18n import N_, _, _n, _p
 from bot.i18n.formatting import number
@@ -99,13 +100,13 @@ class DownforcePresenter(Presenter):
         view = self._view(table)
         chances: Odds | None = None
         if view["phase"] not in ("auction", "keep"):
-            chances = await asyncio.to_thread(odds_for, "downforce", view, budget_ms=ODDS_BUDGET_MS)
+            chances = await workers.odds("downforce", view, budget_ms=ODDS_BUDGET_MS)
         if frame:
             replay = table.notes.get("replay")
             if not isinstance(replay, ReplayLog):
                 replay = table.notes["replay"] = ReplayLog()  # compact: what changed per card
             replay.add(view, chances)
-        image = await asyncio.to_thread(render_track, view, chances)
+        image = await workers.run(render_track, view, chances)
         return Outgoing(image=image, image_name=name, alt=alt_text(view, chances))
 
     async def _final(self, table: Table, data: dict[str, Any]) -> Outgoing:

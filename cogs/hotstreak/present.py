@@ -6,20 +6,20 @@ view and its own events (the table splits every batch before this presenter sees
 
 from __future__ import annotations
 
-import asyncio
 import functools
 from typing import TYPE_CHECKING, Any
 
 import discord
 from babel.numbers import format_decimal
 
+from bot import workers
 from bot.games.animation import Animation
 from bot.games.base import Decision, Event
 from bot.games.hotstreak.narration import bet_label, changes_track, side_bet_text
 from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, render_race
 from bot.games.hotstreak.replay import race_replay
-from bot.games.odds import Odds, odds_for
+from bot.games.odds import Odds
 from bot.games.replay_log import ReplayLog
 from bot.i18n import N_, _, _n, _p, current
 from bot.i18n.formatting import money, number, ordinal, percent, signed
@@ -351,7 +351,7 @@ class HotStreakPresenter(Presenter):
         per_seat = view["submit_count"]
         view["cards_left"] = len(data["face_up"]) + per_seat * len(table.seats)
         chances = await _odds(view)
-        image = await asyncio.to_thread(render_race, view, odds=chances)
+        image = await workers.run(render_race, view, odds=chances)
         return Outgoing(embed=embed, image=image, image_name="track.png", alt=alt_text(view, odds=chances))
 
     def _results_embed(self, table: Table, over: dict[str, Any], payouts: dict[str, Any]) -> discord.Embed:
@@ -415,7 +415,7 @@ class HotStreakPresenter(Presenter):
             table.notes["holdings"] = {"race": view["race"], "bets": view["bets"], "cash": view["cash"]}
             players = self._names(table)
             chances = await _odds(view)
-            image = await asyncio.to_thread(render_race, view, odds=chances, players=players)
+            image = await workers.run(render_race, view, odds=chances, players=players)
             alt = alt_text(view, odds=chances, players=players)
             return [Outgoing(content=_("Race {race} in progress.", race=view["race"]), image=image, alt=alt)]
         return []
@@ -465,7 +465,7 @@ def _draw_replay(replay: ReplayLog, players: list[str]) -> Animation:
 
 async def _odds(view: dict[str, Any]) -> Odds | None:
     """The odds of a public view, simulated off the event loop within ``ODDS_BUDGET_MS``."""
-    return await asyncio.to_thread(odds_for, "hotstreak", view, budget_ms=ODDS_BUDGET_MS)
+    return await workers.odds("hotstreak", view, budget_ms=ODDS_BUDGET_MS)
 
 
 def odds_embed(view: dict[str, Any], chances: Odds) -> discord.Embed:

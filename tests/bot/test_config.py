@@ -22,6 +22,7 @@ KEYS = (
     "SHARD_IDS",
     "DEFAULT_WHERE",
     "DISCORD_GLOBAL_LIMIT",
+    "WORK_PROCESSES",
 )
 
 
@@ -163,3 +164,16 @@ def test_a_global_limit_that_is_not_a_rate_is_refused_by_name(tmp_path: Path, va
 def test_a_global_limit_may_be_a_rate_or_none(tmp_path: Path, value: str) -> None:
     os.environ.update({"DISCORD_TOKEN": "t", "DISCORD_GLOBAL_LIMIT": value})
     assert Settings.from_env(no_env_file(tmp_path)).token == "t"
+
+
+@pytest.mark.parametrize(("value", "processes"), [("", None), ("auto", None), ("0", 0), ("3", 3)])
+def test_work_processes_is_a_count_or_auto(tmp_path: Path, value: str, processes: int | None) -> None:
+    os.environ.update({"DISCORD_TOKEN": "t", "WORK_PROCESSES": value})
+    assert Settings.from_env(no_env_file(tmp_path)).work_processes == processes
+
+
+@pytest.mark.parametrize("value", ["two", "-1", "1.5", "500"])
+def test_work_processes_that_is_not_a_count_is_refused_by_name(tmp_path: Path, value: str) -> None:
+    os.environ.update({"DISCORD_TOKEN": "t", "WORK_PROCESSES": value})
+    with pytest.raises(ConfigError, match="WORK_PROCESSES"):
+        Settings.from_env(no_env_file(tmp_path))

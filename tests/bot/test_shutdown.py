@@ -138,6 +138,25 @@ async def test_while_stopping_a_new_game_is_refused_with_a_short_answer(tmp_path
             assert await bot.storage.unfinished_games() == []  # nothing stored
 
 
+async def test_a_start_waiting_for_its_seat_when_the_stop_begins_is_refused_privately(tmp_path: Path) -> None:
+    """The start is acknowledged first (publicly: a lobby would fill that answer); the refusal found
+    after it replaces the public placeholder with a private answer, and nothing is opened."""
+    async with FakeDiscord(rate_limit=(FAST.channel_burst, FAST.channel_window)) as fake:
+        guild = fake.add_guild("Test Server", bot_permissions=PERMISSIONS.value)
+        channel = guild.add_text_channel("games")
+        alice = fake.add_user("alice", guild=guild)
+        bot = RaceBot(Settings(token=fake.token, database_url=str(tmp_path / "bot.db")), timing=FAST)
+        async with running_bot(fake, bot):
+            async with bot.tables.seating(guild.id):  # another start in this server holds the seating
+                ix = await fake.slash(alice, channel, "hotstreak start", wait=False)
+                await fake.wait_for(lambda: ix.callbacks, what="the start acknowledged")
+                bot.stopping = True  # the stop begins while this start waits
+            assert await private_answer(fake, ix) == RESTARTING
+            assert all(m.ephemeral for m in ix.messages)  # the public placeholder is gone
+            assert fake.channel_messages(channel) == []  # no lobby
+            assert await bot.storage.unfinished_games() == []  # nothing stored
+
+
 async def test_the_stop_waits_for_the_move_in_progress_then_closes(tmp_path: Path) -> None:
     """A table's step holds its lock; the stop takes the lock after it, so the step ends whole."""
     async with FakeDiscord() as fake:

@@ -7,7 +7,7 @@ import pytest
 
 from bot.client import RaceBot
 from tests.cogs.conftest import World
-from tests.fakediscord import FakeChannel, FakeInteraction, ImpossibleAction
+from tests.fakediscord import FakeChannel, FakeInteraction, ImpossibleAction, text_of
 
 
 async def a_channel(world: World, bot: RaceBot, name: str) -> FakeChannel:
@@ -17,10 +17,13 @@ async def a_channel(world: World, bot: RaceBot, name: str) -> FakeChannel:
 
 
 async def private(ix: FakeInteraction) -> str:
-    """The bot's answer, once it has one, checked to be private."""
-    answer = await ix.reply()
-    assert answer.ephemeral
-    return answer.text
+    """The bot's answer, once it has one, checked to be private: nothing of it is left in public (a
+    refused start's public "thinking" placeholder is removed)."""
+    await ix._fake.wait_for(
+        lambda: any(m.ephemeral and not m.loading for m in ix.messages), what="a private answer"
+    )
+    assert all(m.ephemeral for m in ix.messages)
+    return text_of(ix.messages)
 
 
 async def other_process_game(bot: RaceBot, world: World, channel: FakeChannel, host: int) -> int:

@@ -143,7 +143,9 @@ async def post_followup(
 ) -> Any:
     interaction = _interaction_for(fake, app_id, token)
     original = interaction.original
-    if interaction.response_type == DEFERRED_MESSAGE and original is not None and original.loading:
+    # As Discord: once the deferred placeholder is deleted, a followup is a new message (and may be ephemeral).
+    placeholder = original is not None and original.loading and not original.deleted
+    if interaction.response_type == DEFERRED_MESSAGE and placeholder:
         message = edit_message(fake, original, body)
     else:
         message = create_message(fake, interaction.channel, fake.bot_user, body, interaction=interaction)

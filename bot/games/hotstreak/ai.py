@@ -44,12 +44,16 @@ def choose(
     *,
     content: Content | None = None,
     budget: int = RACE_BUDGET,
+    effort: float = 1.0,
 ) -> JSON:
     """One of ``decision.options`` for the seat whose ``view`` this is.
 
     ``content`` is the edition the seat knows the box list of (the shipped one by default);
-    ``budget`` the imagined races per decision (tests and the simulator may lower it).
+    ``budget`` the imagined races per decision (tests and the simulator may lower it); ``effort``
+    (0 to 1) the share of them a busy bot can afford (``MIN_RACES_EACH`` per choice shrinks with it).
     """
+    effort = min(1.0, max(0.0, effort))
+    budget, least = max(1, round(budget * effort)), max(4, round(MIN_RACES_EACH * effort))
     if level not in LEVELS:
         raise ValueError(f"unknown AI level {level!r}; expected one of {', '.join(LEVELS)}")
     options = decision.options
@@ -60,9 +64,9 @@ def choose(
     if len(options) == 1:
         return options[0]
     if decision.kind == "bet":
-        return _best_bet(view, options, rng, content, budget)
+        return _best_bet(view, options, rng, content, budget, least)
     if decision.kind == "submit":
-        return _best_submission(view, options, rng, content, budget)
+        return _best_submission(view, options, rng, content, budget, least)
     if decision.kind == "double":
         return _best_double(view, options, rng, content, budget)
     return rng.choice(options)
@@ -98,8 +102,8 @@ def _my_bets(view: dict[str, JSON]) -> list[dict[str, JSON]]:
     return list(view["bets"][view["seat"]])
 
 
-def _races_each(budget: int, choices: int) -> int:
-    return max(MIN_RACES_EACH, budget // max(1, choices))
+def _races_each(budget: int, choices: int, least: int = MIN_RACES_EACH) -> int:
+    return max(least, budget // max(1, choices))
 
 
 def _own_choices(view: dict[str, JSON]) -> list[list[str]]:
@@ -119,10 +123,15 @@ def _argmax(options: Sequence[JSON], scores: Sequence[float]) -> JSON:
 
 
 def _best_bet(
-    view: dict[str, JSON], options: Sequence[JSON], rng: random.Random, content: Content | None, budget: int
+    view: dict[str, JSON],
+    options: Sequence[JSON],
+    rng: random.Random,
+    content: Content | None,
+    budget: int,
+    least: int = MIN_RACES_EACH,
 ) -> JSON:
     choices = _own_choices(view)
-    outlooks = imagine(view, choices, _races_each(budget, len(choices)), rng, content)
+    outlooks = imagine(view, choices, _races_each(budget, len(choices), least), rng, content)
     held = _my_bets(view)
     doubling = _doubling_ahead(view)
     scores = []
@@ -133,9 +142,15 @@ def _best_bet(
 
 
 def _best_submission(
-    view: dict[str, JSON], options: Sequence[JSON], rng: random.Random, content: Content | None, budget: int
+    view: dict[str, JSON],
+    options: Sequence[JSON],
+    rng: random.Random,
+    content: Content | None,
+    budget: int,
+    least: int = MIN_RACES_EACH,
 ) -> JSON:
-    outlooks = imagine(view, [list(o) for o in options], _races_each(budget, len(options)), rng, content)
+    races = _races_each(budget, len(options), least)
+    outlooks = imagine(view, [list(o) for o in options], races, rng, content)
     held = _my_bets(view)
     doubling = _doubling_ahead(view)
     return _argmax(options, [holding_value(o, held, doubling) for o in outlooks])

@@ -198,3 +198,21 @@ async def test_a_presenter_is_handed_only_what_its_audience_may_see(entry: Entry
         assert [(r.seat, r.net, r.user_id) for r in rows] == [
             (r.seat, r.net, 100 + r.seat) for r in table.engine.results()
         ]
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_a_copy_is_the_same_game_and_shares_nothing_with_it(entry: Entry, seed: int) -> None:
+    """The table validates every action on a copy (``Game.copy``): the copy plays on exactly as the
+    game would, and playing it leaves the game untouched."""
+    rnd = random.Random(seed)
+    game, _, _ = new_game(entry, seed)
+    for _ in range(MAX_STEPS):
+        if game.is_over:
+            break
+        twin = game.copy()
+        assert twin.dumps() == game.dumps()
+        before = game.dumps()
+        action, _ = random_action(twin, rnd)
+        assert twin.apply(action) is not None
+        assert game.dumps() == before  # the copy's move is not the game's
+        game = twin

@@ -209,3 +209,19 @@ async def test_a_picture_merged_away_is_never_drawn() -> None:
         await outbox.post(1, drawing("card 2"), send)
     await outbox.drain()
     assert drawn == ["card 2"] and [s.image for s in sent] == [b"card 2"]
+
+
+def test_discord_py_looks_for_idle_rate_limit_buckets_only_now_and_then() -> None:
+    """Each interaction token is a new bucket; discord.py's look through all of them (for ones idle
+    5 minutes) on every new one is made once per ``BUCKET_SWEEP_SECONDS`` instead."""
+    swept: list[int] = []
+
+    class Http(FakeHttp):
+        def _try_clear_expired_ratelimits(self) -> None:
+            swept.append(1)
+
+    http = Http()
+    install(http, GlobalPacer(limit=None))
+    for _ in range(100):
+        http._try_clear_expired_ratelimits()
+    assert len(swept) == 1

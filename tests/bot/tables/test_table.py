@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot.games.base import Action
@@ -14,9 +16,9 @@ END = 1_900_000_000.0
 NEXT_RACE = Action(None, "next_race", "next_race")
 
 
-def clock_game(rolls: str = "auto") -> RecordingTable:
+def clock_game(rolls: str = "auto", pace: float = 0.0) -> RecordingTable:
     seats = [Seat("alice", user_id=1), Seat("bob", user_id=2)]
-    settings = {"rolls": rolls, "pace": 0.0, "engine": {"end": "minutes", "minutes": 30, "ends_at": END}}
+    settings = {"rolls": rolls, "pace": pace, "engine": {"end": "minutes", "minutes": 30, "ends_at": END}}
     table = a_table("horserace", seats, settings)
     table.start_engine([])
     return table
@@ -35,6 +37,31 @@ async def test_a_timed_step_waits_for_its_time_while_the_game_goes_on(
     await table._step()
     assert table.bot.storage.actions[-1] == {"player": None, "kind": "time_up", "choice": None}
     assert table.public_view()["time_up"]
+
+
+async def test_the_pace_is_from_one_step_to_the_next_announcing_included(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A step that took 0.2 s to announce (its odds, its picture) leaves 0.2 s of a 0.4 s pace to wait:
+    the cards come at the pace, not at the pace plus the time to show them."""
+    table = clock_game(pace=0.4)
+    monkeypatch.setattr(table_module, "now", lambda: END - 60)
+    real_sleep = asyncio.sleep
+    paused: list[float] = []
+
+    async def slow_announcement(events: list) -> None:
+        await real_sleep(0.2)
+
+    async def sleep(delay: float, result: object = None) -> object:
+        paused.append(delay)
+        return result
+
+    monkeypatch.setattr(table, "publish", slow_announcement)
+    monkeypatch.setattr(table_module.asyncio, "sleep", sleep)
+    for _ in range(3):
+        await table._step()
+    assert paused[0] == pytest.approx(0.4)  # the first step has nothing before it to count
+    assert all(0.0 <= p < 0.25 for p in paused[1:]), paused
 
 
 def test_people_are_not_waited_for_on_steps_the_table_or_an_ai_takes() -> None:

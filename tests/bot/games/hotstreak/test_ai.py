@@ -179,3 +179,15 @@ def test_play_ai_game_is_deterministic_and_finishes():
     first = play_ai_game(3, 42, ["normal", "easy"], budget=FAST)
     second = play_ai_game(3, 42, ["normal", "easy"], budget=FAST)
     assert first.is_over and first.dumps() == second.dumps()
+
+
+def test_a_busy_bots_ai_thinks_less_but_still_picks_an_option():
+    """``effort`` is the share of the imagined races a busy bot can afford (bot.workers.ai_effort)."""
+    game = HotStreak.new(4, 11)
+    decision = game.pending()[0]
+    view = game.view(decision.player)
+    tired = choose(view, decision, "normal", random.Random(3), effort=0.1)
+    assert tired in decision.options
+    assert choose(view, decision, "normal", random.Random(3), effort=1.0) == choose(
+        view, decision, "normal", random.Random(3)
+    )

@@ -1,0 +1,232 @@
+"""CPU-heavy pure work (odds, race pictures, AI look-ahead, replays) in worker processes, so the event
+loop keeps a core of its own.
+
+Drawing, Monte Carlo odds and the AI's imagined races are pure Python for the most part: in a thread
+they hold the GIL, and at 50 games they took 80% of it, so the event loop (clicks, gateway events,
+every game's next step) ran in what was left (issue 15). Worker processes take that work instead,
+in three lanes, so that one kind of work never waits behind another:
+
+- ``PICTURES``: race pictures and their odds (``WORK_PROCESSES`` processes; default one fewer than
+  the machine's cores, at least one). A game's next card waits for these.
+- ``AI``: the AI players' look-ahead (one process, 0.1-0.3 s a decision).
+- ``REPLAYS``: race replays (one process at a lower CPU priority: an animation takes a second or
+  more, may come late, and must never hold up a card's picture). Past ``REPLAY_QUEUE`` waiting, a
+  replay is skipped (``Busy``).
+
+Without workers (``WORK_PROCESSES=0``, and in tests) everything runs in a thread as before. Work
+that cannot be sent to a process (a closure) also runs in a thread, and a worker that died is
+replaced.
+
+The odds are governed (``odds``): a frame's simulation gets a share of its time budget that shrinks
+as more pictures wait, and past ``ODDS_QUEUE`` waiting per process a frame is shown without odds
+rather than held up (Hot Streak's odds need about 40 ms per frame at full precision).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import logging
+import multiprocessing
+import os
+import pickle
+import signal
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any, TypeVar
+
+from bot.games.odds import Odds, odds_for
+from bot.i18n import current, in_language
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+PICTURES, AI, REPLAYS = "pictures", "ai", "replays"
+PICTURE_NICE, AI_NICE, REPLAY_NICE = 2, 5, 10
+"""The workers' niceness: the event loop (clicks, gateway) first, then pictures, the AI, replays last."""
+ODDS_QUEUE = 4
+"""Pictures and odds waiting per process beyond which a frame gets no odds (it keeps its pace instead)."""
+AI_QUEUE = 2
+"""AI decisions waiting per process beyond which each one thinks less (``ai_effort``)."""
+REPLAY_QUEUE = 6
+"""Replays waiting beyond which another is skipped (`Busy`): at 1-2 s each it would come too late (the
+results wait for their replay)."""
+
+
+class Busy(Exception):
+    """The workers are too far behind to take this (optional) work now."""
+
+
+class _Lane:
+    def __init__(self, name: str, processes: int, nice: int = 0) -> None:
+        self.name = name
+        self.stopped = False  # the bot stopped its workers: nothing is retried
+        self.processes = processes
+        self.nice = nice
+        self.pool: ProcessPoolExecutor | None = None
+        self.waiting = 0  # submitted and not finished (running included)
+
+    def executor(self) -> ProcessPoolExecutor:
+        if self.pool is None:
+            self.pool = ProcessPoolExecutor(
+                max_workers=self.processes,
+                # Spawned, not forked: the bot's process has threads (the database's, discord.py's).
+                mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_started,
+                initargs=(self.nice,),
+            )
+        return self.pool
+
+    def stop(self) -> None:
+        if self.pool is not None:
+            self.pool.shutdown(wait=False, cancel_futures=True)
+            self.pool = None
+
+
+_lanes: dict[str, _Lane] = {}
+_in_threads: dict[str, int] = {PICTURES: 0, AI: 0, REPLAYS: 0}  # waiting work, without workers
+figures = {"odds": 0, "odds_skipped": 0, "replays_skipped": 0, "in_thread": 0, "workers_replaced": 0}
+
+
+def processes_for(setting: int | None) -> int:
+    """The picture workers for ``WORK_PROCESSES`` (``Settings.work_processes``): as set, or for ``auto``
+    (None) one fewer than the cores, at least one (the event loop keeps a core of its own)."""
+    if setting is not None:
+        return setting
+    return max(1, (os.cpu_count() or 2) - 1)
+
+
+def start(processes: int) -> None:
+    """Use ``processes`` picture workers from now on, plus one for the AI and one for replays (0: threads,
+    no processes at all). The processes start on first use."""
+    stop()
+    if processes > 0:
+        _lanes.update(
+            {
+                PICTURES: _Lane(PICTURES, processes, PICTURE_NICE),
+                AI: _Lane(AI, 1, AI_NICE),
+                REPLAYS: _Lane(REPLAYS, 1, REPLAY_NICE),
+            }
+        )
+
+
+def stop() -> None:
+    for lane in _lanes.values():
+        lane.stopped = True
+        lane.stop()
+    _lanes.clear()
+
+
+def in_use() -> int:
+    """How many worker processes do the work (0: threads)."""
+    return sum(lane.processes for lane in _lanes.values())
+
+
+def drawing_slots() -> int:
+    """Pictures worth drawing at once: one per picture worker, else one (a thread)."""
+    lane = _lanes.get(PICTURES)
+    return lane.processes if lane is not None else 1
+
+
+def worker_pids() -> list[int]:
+    """The workers' process ids (the bench adds their memory to the bot's)."""
+    pids: list[int] = []
+    for lane in _lanes.values():
+        if lane.pool is not None:
+            pids.extend(getattr(lane.pool, "_processes", None) or {})
+    return pids
+
+
+def waiting(lane: str = PICTURES) -> int:
+    """Work sent to ``lane`` and not finished yet."""
+    found = _lanes.get(lane)
+    return found.waiting if found is not None else _in_threads[lane]
+
+
+async def run(fn: Callable[..., T], /, *args: Any, lane: str = PICTURES, **kwargs: Any) -> T:
+    """``fn(*args, **kwargs)`` off the event loop: in a worker process of ``lane`` if there are workers,
+    else in a thread. Replays raise ``Busy`` when ``REPLAY_QUEUE`` of them wait already."""
+    if lane == REPLAYS and waiting(REPLAYS) >= REPLAY_QUEUE:
+        figures["replays_skipped"] += 1
+        raise Busy
+    # In the caller's language: a worker process does not share the caller's context (bot.i18n).
+    call = in_language(current(), functools.partial(fn, *args, **kwargs))
+    found = _lanes.get(lane)
+    if found is None or not _sendable(call):
+        if found is not None:
+            figures["in_thread"] += 1
+        _in_threads[lane] += 1
+        try:
+            return await asyncio.to_thread(call)
+        finally:
+            _in_threads[lane] -= 1
+    found.waiting += 1
+    try:
+        return await _in_process(found, call)
+    finally:
+        found.waiting -= 1
+
+
+async def _in_process(lane: _Lane, call: Callable[[], T]) -> T:
+    """``call`` in ``lane``'s processes. A worker that dies (killed, out of memory) fails every call it
+    had: each is tried once more in a new pool, so only a call that kills its worker fails (raises)."""
+    pool = lane.executor()
+    try:
+        return await asyncio.get_running_loop().run_in_executor(pool, call)
+    except BrokenProcessPool:
+        if lane.pool is pool:
+            log.warning("A %s worker process died; starting a new one", lane.name)
+            figures["workers_replaced"] += 1
+            lane.stop()
+        if lane.stopped:
+            raise
+    return await asyncio.get_running_loop().run_in_executor(lane.executor(), call)
+
+
+async def odds(kind: str, view: dict[str, Any], *, budget_ms: float | None = None) -> Odds | None:
+    """The odds of ``view`` for a picture, computed within a share of ``budget_ms``.
+
+    Ruling: the time budget is shared by the pictures and odds waiting, so a busy bot shows odds from
+    fewer simulated races (the odds say how many), and with more than ``ODDS_QUEUE`` per process
+    already waiting a picture is shown without odds: a card is never held up for its odds.
+    """
+    lane = _lanes.get(PICTURES)
+    processes = lane.processes if lane is not None else 1
+    ahead = waiting(PICTURES)
+    if ahead >= ODDS_QUEUE * processes:
+        figures["odds_skipped"] += 1
+        return None
+    options: dict[str, Any] = {}
+    if budget_ms is not None:
+        options["budget_ms"] = budget_ms / (1 + ahead / processes)
+    figures["odds"] += 1
+    return await run(odds_for, kind, view, **options)
+
+
+def ai_effort() -> float:
+    """How hard an AI player may think now (1: fully). Ruling: with more than ``AI_QUEUE`` decisions per
+    AI process waiting, each thinks proportionally less (down to a tenth), so a busy bot's AI plays a
+    little worse instead of keeping its table's people waiting behind every other table's AI."""
+    lane = _lanes.get(AI)
+    processes = lane.processes if lane is not None else 1
+    ahead = waiting(AI) / processes
+    return 1.0 if ahead <= AI_QUEUE else max(0.1, AI_QUEUE / ahead)
+
+
+def _sendable(call: Callable[[], Any]) -> bool:
+    try:
+        pickle.dumps(call)
+    except (pickle.PicklingError, AttributeError, TypeError):
+        return False
+    return True
+
+
+def _worker_started(nice: int) -> None:
+    # Ctrl-C reaches the whole process group: the bot stops its workers itself, without their tracebacks.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if nice:
+        with contextlib.suppress(OSError, AttributeError):
+            os.nice(nice)

@@ -1,0 +1,187 @@
+"""Worker processes for pictures, odds, the AI and replays (bot.workers): same results as in the bot's
+own process, never holding a card up, and surviving a worker that dies."""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import os
+import threading
+from collections.abc import Iterator
+from concurrent.futures.process import BrokenProcessPool
+
+import pytest
+
+from bot import workers
+from bot.games.base import Action
+from bot.games.hotstreak.game import HotStreak
+from bot.games.hotstreak.odds import odds as hotstreak_odds
+from bot.games.hotstreak.render import render_race
+from bot.games.hotstreak.replay import race_replay
+
+
+@pytest.fixture
+def one_worker() -> Iterator[None]:
+    workers.start(1)
+    try:
+        yield
+    finally:
+        workers.stop()
+
+
+@pytest.fixture
+def no_workers() -> Iterator[None]:
+    workers.stop()
+    yield
+    workers.stop()
+
+
+def a_race_frames() -> list[dict]:
+    """The frames of a Hot Streak race (each flipped card's), with everyone choosing the first option."""
+    game = HotStreak.new(4, 7)
+    frames: list[dict] = []
+    while not frames or game.phase == "race":
+        decision = game.pending()[0]
+        for event in game.apply(Action(decision.player, decision.kind, decision.options[0])):
+            if event.kind in ("card_flipped", "bar_folded"):
+                frames.append(event.data["frame"])
+    return frames
+
+
+def which_process() -> int:
+    return os.getpid()
+
+
+def dies_in_a_worker() -> str:
+    if multiprocessing.parent_process() is not None:
+        os._exit(1)  # as if the out-of-memory killer took it
+    return "alive"
+
+
+async def test_a_picture_drawn_by_a_worker_process_is_the_same_picture(one_worker: None) -> None:
+    frame = a_race_frames()[3]
+    chances = hotstreak_odds(frame, samples=250)
+    drawn = await workers.run(render_race, frame, odds=chances, players=["Ann", "Bo", "AI 1", "AI 2"])
+    assert drawn == render_race(frame, odds=chances, players=["Ann", "Bo", "AI 1", "AI 2"])
+    assert await workers.run(which_process) != os.getpid()  # drawn in another process indeed
+
+
+async def test_a_replay_drawn_in_the_replay_worker_is_the_same_animation(one_worker: None) -> None:
+    frames = a_race_frames()[:4]
+    drawn = await workers.run(race_replay, frames, lane=workers.REPLAYS)
+    assert drawn == race_replay(frames)
+
+
+async def test_odds_from_a_worker_are_the_odds_of_the_view(one_worker: None) -> None:
+    view = a_race_frames()[2]
+    chances = await workers.odds("hotstreak", view)
+    assert chances == hotstreak_odds(view)
+
+
+async def test_work_that_cannot_go_to_a_process_runs_in_a_thread(one_worker: None) -> None:
+    here = threading.get_ident()
+    assert await workers.run(lambda: threading.get_ident()) != here  # off the event loop all the same
+    assert await workers.run(lambda: os.getpid()) == os.getpid()
+
+
+async def test_a_worker_that_dies_is_replaced(one_worker: None) -> None:
+    with pytest.raises(BrokenProcessPool):
+        await workers.run(dies_in_a_worker)  # tried twice, in two processes, then given up
+    assert await workers.run(which_process) != os.getpid()  # the next work gets a new worker
+
+
+async def test_a_frame_is_shown_without_odds_rather_than_wait_behind_a_queue(no_workers: None) -> None:
+    """Ruling: a card is never held up for its odds; a busy bot shows that frame without them."""
+    view = a_race_frames()[2]
+    release = threading.Event()
+    queue = [asyncio.ensure_future(workers.run(release.wait, 10)) for _ in range(workers.ODDS_QUEUE)]
+    await asyncio.sleep(0.05)
+    try:
+        assert await workers.odds("hotstreak", view) is None
+    finally:
+        release.set()
+        await asyncio.gather(*queue)
+    assert await workers.odds("hotstreak", view) is not None  # the queue is gone: odds again
+
+
+async def test_odds_while_others_wait_come_from_fewer_simulated_races(no_workers: None) -> None:
+    view = a_race_frames()[5]  # a state no other test asked for (the odds are cached per state)
+    release = threading.Event()
+    queue = [asyncio.ensure_future(workers.run(release.wait, 10)) for _ in range(workers.ODDS_QUEUE - 1)]
+    await asyncio.sleep(0.05)
+    try:
+        busy = await workers.odds("hotstreak", view, budget_ms=0.001)
+    finally:
+        release.set()
+        await asyncio.gather(*queue)
+    assert busy is not None and busy.samples is not None and busy.samples < 2000
+
+
+async def test_too_many_replays_waiting_skips_the_next_one(no_workers: None) -> None:
+    release = threading.Event()
+    queue = [
+        asyncio.ensure_future(workers.run(release.wait, 10, lane=workers.REPLAYS))
+        for _ in range(workers.REPLAY_QUEUE)
+    ]
+    await asyncio.sleep(0.05)
+    try:
+        with pytest.raises(workers.Busy):
+            await workers.run(race_replay, a_race_frames()[:2], lane=workers.REPLAYS)
+    finally:
+        release.set()
+        await asyncio.gather(*queue)
+
+
+def test_auto_leaves_the_event_loop_a_core(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert workers.processes_for(None) == 1
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert workers.processes_for(None) == 1
+    assert workers.processes_for(0) == 0 and workers.processes_for(3) == 3
+
+
+async def test_ai_players_think_less_when_many_ai_decisions_wait(no_workers: None) -> None:
+    assert workers.ai_effort() == 1.0
+    release = threading.Event()
+    queue = [
+        asyncio.ensure_future(workers.run(release.wait, 10, lane=workers.AI))
+        for _ in range(workers.AI_QUEUE * 4)
+    ]
+    await asyncio.sleep(0.05)
+    try:
+        assert workers.ai_effort() == pytest.approx(0.25)
+    finally:
+        release.set()
+        await asyncio.gather(*queue)
+    assert workers.ai_effort() == 1.0
+
+
+async def test_work_in_a_worker_process_speaks_the_callers_language(one_worker: None) -> None:
+    from bot.i18n import speaking
+    from bot.i18n.formatting import number
+
+    with speaking("pt-BR"):
+        in_portuguese = await workers.run(number, 1200)
+        pid = await workers.run(which_process)
+    assert pid != os.getpid()  # it really ran in another process
+    assert in_portuguese == "1.200"
+    assert await workers.run(number, 1200) == "1,200"
+
+
+async def test_a_late_picture_is_drawn_in_a_worker_in_its_messages_language(one_worker: None) -> None:
+    import functools
+
+    from bot.i18n import speaking
+    from bot.tables.presenter import Outgoing
+
+    frame = a_race_frames()[-1]
+    with speaking("pt-BR"):
+        portuguese = Outgoing(render=functools.partial(render_race, frame))
+    english = Outgoing(render=functools.partial(render_race, frame))
+    assert portuguese.render is not None and english.render is not None
+    in_threads = workers.figures["in_thread"]
+    drawn_pt, drawn_en = await workers.run(portuguese.render), await workers.run(english.render)
+    assert workers.figures["in_thread"] == in_threads  # both were sent to the worker process
+    assert drawn_pt != drawn_en
+    with speaking("pt-BR"):
+        assert drawn_pt == render_race(frame)
