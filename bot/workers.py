@@ -51,9 +51,9 @@ ODDS_QUEUE = 4
 """Pictures and odds waiting per process beyond which a frame gets no odds (it keeps its pace instead)."""
 AI_QUEUE = 2
 """AI decisions waiting per process beyond which each one thinks less (``ai_effort``)."""
-REPLAY_QUEUE = 6
-"""Replays waiting beyond which another is skipped (`Busy`): at 1-2 s each it would come too late (the
-results wait for their replay)."""
+REPLAY_QUEUE = 24
+"""Replays waiting beyond which another is skipped (`Busy`): at 1-2 s each the last would come a minute
+after its results (which never wait for it: bot.tables.later)."""
 
 
 class Busy(Exception):

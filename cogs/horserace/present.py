@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import emojis
+from bot import workers
 from bot.games.animation import Animation
 from bot.games.base import Decision, Event
 from bot.games.horserace.narration import narrate
@@ -98,7 +99,7 @@ class HorseRacePresenter(Presenter):
         if view["phase"] not in ("scratch", "race") and not finished:
             return None
         chances = await _odds(view)
-        image = await asyncio.to_thread(render_board, view, odds=chances)
+        image = await workers.run(render_board, view, odds=chances)
         lines = list(self._log(table))
         turn = view["turn"]
         out = Outgoing(
