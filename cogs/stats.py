@@ -12,7 +12,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.games.catalog import titles
+from bot.games.catalog import CATALOG, entry, titles
 from bot.i18n import N_, Language, _, _n, speaking
 from bot.i18n.formatting import percent, signed
 from bot.leaderboard_image import BoardLine, alt_text, render_leaderboard
@@ -189,7 +189,12 @@ def record_embed(name: str, records: list) -> discord.Embed:
             _("Current streak: {streak}", streak=streak),
         ]
         if record.favourite_stake:
-            lines.append(_("Favourite bet: **{bet}**", bet=record.favourite_stake))
+            bet = (
+                entry(record.kind).stake_label(record.favourite_stake)
+                if record.kind in CATALOG
+                else record.favourite_stake
+            )
+            lines.append(_("Favourite bet: **{bet}**", bet=bet))
         if record.stakes_won or record.stakes_lost:
             lines.append(_("Bets: {won} won, {lost} lost", won=record.stakes_won, lost=record.stakes_lost))
         embed.add_field(name=game_title(record.kind), value="\n".join(lines), inline=False)

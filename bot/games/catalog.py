@@ -17,7 +17,7 @@ from importlib import import_module
 from typing import Any
 
 from bot.games.base import JSON, Decision, Game
-from bot.i18n import N_
+from bot.i18n import DEFAULT, N_, current
 
 Choose = Callable[[dict[str, JSON], Decision, str, random.Random], JSON]
 """An AI: ``choose(view, decision, level, rng)`` -> one of ``decision.options``, from that seat's view only."""
@@ -62,6 +62,9 @@ class Entry:
     # takes a decision (a game whose players, not the table, play the cards paces them here);
     # None: AI seats decide at once.
     ai_pause: str | None = None
+    # "module:function" ``(stored stake label) -> str``: a stake's label (stored in English with the
+    # results) in the reader's language, for ``/stats``; None: shown as stored.
+    stake_words: str | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def _load(self, ref: str) -> Any:
@@ -116,6 +119,12 @@ class Entry:
             return dict(table_settings.get("engine", {}))  # type: ignore[call-overload]
         return self._load(self.stored)(table_settings)
 
+    def stake_label(self, label: str) -> str:
+        """A stored stake label as the reader reads it (English: as stored)."""
+        if self.stake_words is None or current() == DEFAULT:
+            return label
+        return str(self._load(self.stake_words)(label))
+
     def presenter_class(self) -> type:
         return self._load(self.presenter)
 
@@ -124,6 +133,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         kind="hotstreak",
         title=N_("Hot Streak"),
+        stake_words="bot.games.hotstreak.narration:stake_words",
         engine="bot.games.hotstreak.game:HotStreak",
         ai="bot.games.hotstreak.ai:choose",
         start="bot.games.hotstreak.start:engine_settings",
@@ -138,6 +148,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         kind="horserace",
         title=N_("The Horse Race Game"),
+        stake_words="bot.games.horserace.narration:stake_words",
         engine="bot.games.horserace.game:HorseRace",
         ai="bot.games.horserace.ai:choose",
         start="bot.games.horserace.start:engine_settings",
@@ -153,6 +164,7 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         kind="downforce",
         title=N_("Downforce"),
+        stake_words="bot.games.downforce.narration:stake_words",
         engine="bot.games.downforce.game:Downforce",
         ai="bot.games.downforce.ai:choose",
         start="bot.games.downforce.start:engine_settings",

@@ -192,10 +192,8 @@ class Tables:
             )
         other = self.of_user(interaction.guild_id, interaction.user.id)
         if other is not None:
-            return _(
-                "You're already playing in {channel}; finish or leave that game first.",
-                channel=f"<#{other.place_id}>",
-            )
+            where = f"<#{other.place_id}>"
+            return _("You're already playing in {channel}; finish or leave that game first.", channel=where)
         return None
 
     async def _default_where(self, guild_id: int) -> str:

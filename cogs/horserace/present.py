@@ -15,8 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import emojis
-from bot import workers
+from bot import emojis, workers
 from bot.games.animation import Animation
 from bot.games.base import Decision, Event
 from bot.games.horserace.narration import narrate

@@ -9,6 +9,7 @@ players count them.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from bot.games.base import JSON, Event
@@ -363,3 +364,15 @@ _HANDLERS = {
     "bets_revealed": _bets_revealed,
     "game_over": _game_over,
 }
+
+
+def stake_words(label: str) -> str:
+    """A stake as stored with the results (``1st bet: red``, ``car: red``: English) in the reader's
+    language, for ``/stats``; anything else as it is."""
+    found = re.fullmatch(r"(\d)(?:st|nd|rd|th) bet: (\w+)", label)
+    if found:
+        return _("{bet}: {car}", bet=bet_name(int(found[1]) - 1), car=colour_name(found[2]))
+    found = re.fullmatch(r"car: (\w+)", label)
+    if found:
+        return _("car: {car}", car=colour_name(found[1]))
+    return label

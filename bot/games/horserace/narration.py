@@ -6,6 +6,7 @@ sentence is in the current language (``bot.i18n``): the host picks it, the narra
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -184,3 +185,9 @@ _TELLERS: dict[str, Callable[[dict[str, Any], Namer], str]] = {
     "time_up": _time_up,
     "game_over": _game_over,
 }
+
+
+def stake_words(label: str) -> str:
+    """A stake as stored with the results (``horse 7``, English) in the reader's language, for ``/stats``."""
+    found = re.fullmatch(r"horse (\d+)", label)
+    return _("horse {horse}", horse=found[1]) if found else label

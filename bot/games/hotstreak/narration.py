@@ -5,6 +5,8 @@ Pure functions of an event's kind and data; private events are narrated for thei
 
 from __future__ import annotations
 
+import re
+
 from bot.games.base import JSON, Event
 from bot.i18n import DEFAULT, N_, _, _n, _p, current
 from bot.i18n.formatting import money, ordinal
@@ -377,3 +379,15 @@ def changes_track(event: Event | dict[str, JSON]) -> bool:
     if kind != "card_flipped":
         return False
     return any(step["type"] != "no_effect" for step in data["steps"]) or bool(data["places"])
+
+
+def stake_words(label: str) -> str:
+    """A stake as the game stored it with its results (``Gobbler, risky``, ``Side bet yes, safe``: English,
+    kept so old results read the same), in the reader's language for ``/stats``; anything else as it is."""
+    found = re.fullmatch(r"Side bet (yes|no), (safe|risky)", label)
+    if found:
+        return _("Side bet {answer}, {risk}", answer=answer_word(found[1]), risk=risk_word(found[2]))
+    found = re.fullmatch(r"(.+), (safe|risky)", label)
+    if found:
+        return _("{mascot}, {risk}", mascot=found[1], risk=risk_word(found[2]))
+    return label

@@ -216,3 +216,21 @@ def test_a_copy_is_the_same_game_and_shares_nothing_with_it(entry: Entry, seed: 
         assert twin.apply(action) is not None
         assert game.dumps() == before  # the copy's move is not the game's
         game = twin
+
+
+def test_stake_labels_stored_in_english_read_in_the_readers_language(entry: Entry) -> None:
+    """``/stats`` shows a player's favourite bet: stored in English with the results, shown translated."""
+    from bot.i18n import speaking
+    from tests.english import english_in
+
+    game, _settings, _seats = new_game(entry, 3)
+    rnd = random.Random(3)
+    while not game.is_over:
+        game.apply(random_action(game, rnd)[0])
+    labels = {stake.label for result in game.results() for stake in result.stakes}
+    assert labels, "a whole game with no stake"
+    assert {entry.stake_label(label) for label in labels} == labels  # English: as stored
+    with speaking("pt-BR"):
+        for label in labels:
+            shown = entry.stake_label(label)
+            assert english_in(shown, allowed=["Gobbler", "Hurley", "Dangle", "Mum"]) == [], (label, shown)
