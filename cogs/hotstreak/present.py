@@ -468,6 +468,19 @@ async def _odds(view: dict[str, Any]) -> Odds | None:
     return await workers.odds("hotstreak", view, budget_ms=ODDS_BUDGET_MS)
 
 
+def _whole_lines(lines: list[str], limit: int) -> list[str]:
+    """``lines`` joined into as few texts of at most ``limit`` characters as fit, never cutting a line
+    (a line longer than ``limit`` alone is cut)."""
+    chunks: list[str] = []
+    for line in lines:
+        line = line[:limit]
+        if chunks and len(chunks[-1]) + 1 + len(line) <= limit:
+            chunks[-1] += "\n" + line
+        else:
+            chunks.append(line)
+    return chunks
+
+
 def odds_embed(view: dict[str, Any], chances: Odds) -> discord.Embed:
     """The private answer to **Odds**: chances first, then each available bet's expected payout, best first."""
     info = view["mascot_info"]
@@ -502,9 +515,12 @@ def odds_embed(view: dict[str, Any], chances: Odds) -> discord.Embed:
                 worth=signed_cents(row["expected"]),
             )
         )
-    embed.add_field(
-        name=_("Expected payout of each bet on offer"), value="\n".join(lines)[:1024] or "—", inline=False
-    )
+    # Whole lines in fields of at most 1,024 characters (Discord's limit): with the mascots' application
+    # emojis (about 35 characters each) ten bets need two fields, and a cut line would lose a bet.
+    fields = _whole_lines(lines, 1024) or ["—"]
+    for index, value in enumerate(fields):
+        name = _("Expected payout of each bet on offer") if index == 0 else "\u200b"
+        embed.add_field(name=name, value=value, inline=False)
     side = view.get("side_bet") or {}
     if "side_bet" in chances.events and side.get("text"):
         embed.add_field(

@@ -106,3 +106,22 @@ async def test_the_odds_button_tells_only_the_asker_what_each_bet_on_offer_is_wo
         assert "simulated races" in answer
     # Nothing new in the channel: the answers were private.
     assert all(not m.ephemeral for m in world.fake.channel_messages(world.channel)[before:])
+
+
+def test_the_odds_answer_lists_every_bet_on_offer_even_with_long_emojis(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Application emojis make each line about 35 characters longer: the bets then need two embed
+    fields (1,024 characters each), and none may be cut off."""
+    from bot.games.hotstreak.game import HotStreak
+    from bot.games.odds import odds_for
+    from cogs.hotstreak import present
+
+    monkeypatch.setattr(present, "emoji", lambda key: f"<:hs_{key}:1577235060052983808>")
+    view = HotStreak.new(4, 7).view(None)
+    chances = odds_for("hotstreak", view, budget_ms=None)
+    assert chances is not None
+    embed = present.odds_embed(view, chances)
+    fields = "\n".join(field.value or "" for field in embed.fields)
+    assert all(len(field.value or "") <= 1024 for field in embed.fields)
+    for name in ("Gobbler", "Hurley", "Dangle", "Mum"):
+        assert f"{name} ticket (safe)" in fields and f"{name} ticket (risky)" in fields
+    assert "Side bet YES (risky)" in fields and "Side bet NO (safe)" in fields
