@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
 
 def command_mention(group: str, command: str) -> str:
-    """A command as the reader's Discord shows it (``/hotstreak iniciar`` in Portuguese): the names'
+    """A command as the reader's Discord shows it (``/<game> iniciar`` in Portuguese): the names'
     translations are those of the slash commands (bot.i18n.commands)."""
     from bot.i18n import current
     from bot.i18n.commands import localized_name

@@ -460,15 +460,11 @@ class Tables:
         if table.engine is None or not table.engine.is_over:
             return False
         if await table.settle():
-            with speaking(table.language):
-                out = Outgoing(
-                    content=_(
-                        "🏁 {game} game #{number} had ended; its results are saved now.",
-                        game=table.presenter.title,
-                        number=game.id,
-                    )
-                )
-            await table.send(out)
+            await table.say(
+                N_("🏁 {game} game #{number} had ended; its results are saved now."),
+                game=table.presenter.title,
+                number=game.id,
+            )
         else:
             self.settle_later(table)
         return True
@@ -492,28 +488,20 @@ class Tables:
         task.add_done_callback(lambda _task: self._settling.pop(table.game_id, None))
 
     async def _keep_settling(self, table: Table) -> None:
-        with speaking(table.language):
-            worry = Outgoing(
-                content=_(
-                    "⚠️ I couldn't save the results of {game} game #{number} yet; I'll keep trying.",
-                    game=table.presenter.title,
-                    number=table.game_id,
-                )
-            )
-        await table.send(worry)
+        await table.say(
+            N_("⚠️ I couldn't save the results of {game} game #{number} yet; I'll keep trying."),
+            game=table.presenter.title,
+            number=table.game_id,
+        )
         pause = self.bot.timing.storage_retry_seconds
         while not self.bot.stopping:
             await asyncio.sleep(pause)
             if await table.settle():
-                with speaking(table.language):
-                    saved = Outgoing(
-                        content=_(
-                            "✅ The results of {game} game #{number} are saved now.",
-                            game=table.presenter.title,
-                            number=table.game_id,
-                        )
-                    )
-                await table.send(saved)
+                await table.say(
+                    N_("✅ The results of {game} game #{number} are saved now."),
+                    game=table.presenter.title,
+                    number=table.game_id,
+                )
                 return
             pause = min(pause * 2, 300.0)
 

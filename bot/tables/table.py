@@ -264,11 +264,7 @@ class Table:
                 log.exception("Game %s could not store its next step; retrying", self.game_id)
                 if not self.notes.get("storage_warned"):
                     self.notes["storage_warned"] = True
-                    with speaking(self.language):
-                        warning = Outgoing(
-                            content=_("⚠️ I can't save the game right now; it will carry on once I can.")
-                        )
-                    await self.send(warning)
+                    await self.say(N_("⚠️ I can't save the game right now; it will carry on once I can."))
                 await asyncio.sleep(self.bot.timing.storage_retry_seconds)
                 continue
             except Exception:
@@ -482,6 +478,15 @@ class Table:
 
     # --- talking to Discord ------------------------------------------------------
 
+    async def say(
+        self, message: str, /, *, ping: tuple[int, ...] = (), **values: Any
+    ) -> discord.Message | None:
+        """A note of the table's own in its channel, in the server's language (``message`` marked with
+        ``N_``, its placeholders filled from ``values``), pinging only ``ping``."""
+        with speaking(self.language):
+            out = Outgoing(content=_(message, **values), ping=ping)
+        return await self.send(out)
+
     async def send(self, out: Outgoing) -> discord.Message | None:
         """Send to the channel (paced) or to one seat by DM; a closed DM is a normal case, not an error.
 
@@ -591,16 +596,14 @@ class Table:
             if isinstance(error, discord.Forbidden) or getattr(error, "code", 0) == 50007:
                 self.dm_closed.add(seat)
                 self.meta["dm_closed"] = sorted(self.dm_closed)
-                with speaking(self.language):
-                    closed = Outgoing(
-                        content=_(
-                            "📪 {player}, I can't send you direct messages. "
-                            "Press **My hand** in this channel to see your cards and make your picks.",
-                            player=self.seats[seat].mention(),
-                        ),
-                        ping=(user_id,),
-                    )
-                await self.send(closed)
+                await self.say(
+                    N_(
+                        "📪 {player}, I can't send you direct messages. "
+                        "Press **My hand** in this channel to see your cards and make your picks."
+                    ),
+                    player=self.seats[seat].mention(),
+                    ping=(user_id,),
+                )
             else:
                 log.exception("Could not DM seat %s of game %s", seat, self.game_id)
             return None
