@@ -231,12 +231,9 @@ async def _take(tx: Tx, game_id: int, owner: str, now: float, until: float) -> b
     return True
 
 
-async def check_fence(tx: Tx, game_id: int, owner: str | None) -> None:
-    """Inside a write to a game: refuse it if another process holds the game's lease."""
-    if owner is None:
-        return
-    row = await tx.fetch_one("SELECT owner FROM leases WHERE game_id = ?", (game_id,))
-    if row is not None and row[0] != owner:
+def check_holder(game_id: int, owner: str | None, holder: str | None) -> None:
+    """Inside a write to a game: refuse it if another process (``holder``) holds the game's lease."""
+    if owner is not None and holder is not None and holder != owner:
         raise LeaseLost(f"Game {game_id} is driven by another process now; this one stopped driving it.")
 
 
@@ -248,4 +245,4 @@ async def take_new_game(tx: Tx, game_id: int, owner: str | None, until: float) -
         )
 
 
-__all__ = ["CLICK_CHANNEL", "LeaseLost", "Leases", "RoutedClick", "check_fence", "take_new_game"]
+__all__ = ["CLICK_CHANNEL", "LeaseLost", "Leases", "RoutedClick", "check_holder", "take_new_game"]

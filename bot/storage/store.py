@@ -22,9 +22,10 @@ from pathlib import Path
 from typing import Any, Self
 
 from bot.storage import standings
+from bot.storage.action_log import ActionLog
 from bot.storage.backend import SQLITE, Backend, Tx
-from bot.storage.errors import StaleAction, StorageError
-from bot.storage.leases import Leases, check_fence, take_new_game
+from bot.storage.errors import StorageError
+from bot.storage.leases import Leases, take_new_game
 from bot.storage.location import database_location
 from bot.storage.migrations import SCHEMA_VERSION, migrate, schema_version
 from bot.storage.records import (
@@ -51,6 +52,7 @@ class Storage(Leases):
         # Use Storage.open(); this only wires an already-migrated backend.
         self._backend = backend
         self._clock = clock
+        self._actions = ActionLog(backend, lambda: self.lease_owner)
 
     # --- lifetime ---------------------------------------------------------------------------
 
@@ -99,6 +101,11 @@ class Storage(Leases):
             await backend.close()
             raise
         return cls(backend, clock)
+
+    @property
+    def action_figures(self) -> dict[str, int]:
+        """Actions stored since opening, and in how many transactions (``bot.storage.action_log``)."""
+        return {"actions": self._actions.stored, "transactions": self._actions.transactions}
 
     @property
     def dialect(self) -> str:
@@ -179,33 +186,9 @@ class Storage(Leases):
             raise ValueError(f"action sequence numbers start at 0, not {seq}")
         text = _dump(action, "action")
         now = float(self._clock())
-        async with self._transaction(f"store action {seq} of game {game_id}", write=True) as tx:
-            # The game's row first (locked against other processes on PostgreSQL), then, in a
-            # statement of its own, the log: one that waited for that lock sees what the other wrote.
-            row = await tx.fetch_one(f"SELECT status FROM games WHERE id = ?{tx.for_update}", (game_id,))
-            if row is None:
-                raise StorageError(f"Game {game_id} does not exist; action {seq} was not stored.")
-            (status,) = row
-            counted = await tx.fetch_one(
-                "SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = ?", (game_id,)
-            )
-            count = int(counted[0]) if counted else 0
-            if seq < count:
-                raise StaleAction(
-                    f"Action {seq} of game {game_id} was already stored (a double click or a replay)."
-                )
-            if status not in OPEN_STATUSES:
-                raise StaleAction(f"Game {game_id} has ended ({status}); action {seq} came too late.")
-            await check_fence(tx, game_id, self.lease_owner)
-            if seq > count:
-                raise StorageError(
-                    f"Action {seq} of game {game_id} would leave a gap: only {count} actions are stored."
-                )
-            await tx.execute(
-                "INSERT INTO actions (game_id, seq, action, created_at) VALUES (?, ?, ?, ?)",
-                (game_id, seq, text, now),
-            )
-            await tx.execute("UPDATE games SET updated_at = ? WHERE id = ?", (now, game_id))
+        await self._actions.append(
+            game_id, seq, text, now
+        )  # with whatever else waits (bot.storage.action_log)
 
     async def update_game(
         self,

@@ -1,0 +1,120 @@
+"""Actions of many games stored together (a group commit): each stored once, in order, refused alone,
+and all lost together only when their transaction fails."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from bot.storage import StaleAction, Storage, StorageError
+from tests.bot.storage.storage_support import seats
+
+GUILD = 111
+
+
+async def games(storage: Storage, count: int) -> list[int]:
+    return [
+        await storage.create_game("hotstreak", GUILD, channel, 7, {}, seats(channel))
+        for channel in range(count)
+    ]
+
+
+async def stored_actions(storage: Storage, game: int) -> list[dict]:
+    stored = await storage.load_game(game)
+    assert stored is not None
+    return stored.actions
+
+
+def action(game: int, n: int) -> dict:
+    return {"player": 0, "kind": "bet", "choice": f"{game}:{n}"}
+
+
+async def test_many_games_storing_at_once_share_transactions_and_each_log_stays_whole(
+    storage: Storage,
+) -> None:
+    ids = await games(storage, 20)
+
+    async def play(game: int) -> None:
+        for n in range(5):
+            await storage.append_action(game, n, action(game, n))
+
+    await asyncio.gather(*(play(game) for game in ids))
+    log = storage._actions
+    assert log.stored == 100
+    assert log.transactions < 100 / 2  # twenty games waiting at once are committed together
+    for game in ids:
+        stored = await storage.load_game(game)
+        assert stored is not None and stored.actions == [action(game, n) for n in range(5)]
+
+
+async def test_one_refused_action_in_a_batch_is_refused_alone(storage: Storage) -> None:
+    first, second, third = await games(storage, 3)
+    await storage.append_action(second, 0, action(second, 0))
+    outcomes = await asyncio.gather(
+        storage.append_action(first, 0, action(first, 0)),
+        storage.append_action(second, 0, action(second, 99)),  # a double click: seq 0 is taken
+        storage.append_action(third, 1, action(third, 1)),  # a gap: nothing before it
+        storage.append_action(404, 0, action(404, 0)),  # no such game
+        return_exceptions=True,
+    )
+    assert outcomes[0] is None
+    assert isinstance(outcomes[1], StaleAction)
+    assert isinstance(outcomes[2], StorageError) and "would leave a gap" in str(outcomes[2])
+    assert isinstance(outcomes[3], StorageError) and "does not exist" in str(outcomes[3])
+    assert [await stored_actions(storage, g) for g in (first, second, third)] == [
+        [action(first, 0)],
+        [action(second, 0)],
+        [],
+    ]
+
+
+async def test_two_actions_of_one_game_in_a_batch_are_stored_in_turn(storage: Storage) -> None:
+    (game,) = await games(storage, 1)
+    outcomes = await asyncio.gather(
+        storage.append_action(game, 0, action(game, 0)),
+        storage.append_action(game, 1, action(game, 1)),
+        storage.append_action(game, 1, action(game, 7)),  # the same step clicked twice
+        return_exceptions=True,
+    )
+    assert outcomes[:2] == [None, None] and isinstance(outcomes[2], StaleAction)
+    stored = await storage.load_game(game)
+    assert stored is not None and stored.actions == [action(game, 0), action(game, 1)]
+
+
+async def test_a_failed_transaction_fails_every_action_in_it_and_stores_none(tmp_path: Path) -> None:
+    db = tmp_path / "bot.db"
+    storage = await Storage.open(str(db), busy_timeout=0.1)
+    try:
+        ids = await games(storage, 4)
+        other = sqlite3.connect(db, isolation_level=None, timeout=0)
+        other.execute("BEGIN IMMEDIATE")  # another program holds the write lock
+        try:
+            outcomes = await asyncio.gather(
+                *(storage.append_action(game, 0, action(game, 0)) for game in ids), return_exceptions=True
+            )
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert all(isinstance(o, StorageError) and not isinstance(o, StaleAction) for o in outcomes)
+        assert [await stored_actions(storage, game) for game in ids] == [[]] * 4
+        await asyncio.gather(*(storage.append_action(game, 0, action(game, 0)) for game in ids))
+        assert [await stored_actions(storage, game) for game in ids] == [[action(game, 0)] for game in ids]
+    finally:
+        await storage.close()
+
+
+async def test_an_action_whose_caller_gave_up_before_its_turn_is_not_stored(storage: Storage) -> None:
+    first, second = await games(storage, 2)
+    running = asyncio.create_task(storage.append_action(first, 0, action(first, 0)))
+    await asyncio.sleep(0)  # the first transaction has started: the next action waits its turn
+    waiting = asyncio.create_task(storage.append_action(second, 0, action(second, 0)))
+    await asyncio.sleep(0)
+    waiting.cancel()
+    await running
+    with pytest.raises(asyncio.CancelledError):
+        await waiting
+    await storage.append_action(first, 1, action(first, 1))  # the writer carries on
+    assert await stored_actions(storage, second) == []
