@@ -13,13 +13,15 @@ import logging
 import discord
 
 from bot.games.base import JSON, Action, Decision, IllegalAction
-from bot.i18n import _, speaking
+from bot.i18n import N_, _, speaking
 from bot.storage import StaleAction, StorageError
 from bot.tables import custom_ids
 from bot.tables.presenter import Outgoing
-from bot.tables.table import SAVE_FAILED, STALE, UNREADABLE, Table, followup, reply
+from bot.tables.table import SAVE_FAILED, STALE, UNREADABLE, EngineFailed, Table, followup, reply
 
 log = logging.getLogger(__name__)
+
+GAME_BROKE = N_("That move broke the game's rules engine (a bug on our side), so the game was closed.")
 
 
 async def on_decision(table: Table, interaction: discord.Interaction, click: custom_ids.Decide) -> None:
@@ -62,6 +64,9 @@ async def on_decision(table: Table, interaction: discord.Interaction, click: cus
         except (StaleAction, StorageError):
             log.exception("Could not store an action of game %s", table.game_id)
             await followup(interaction, SAVE_FAILED)
+            return
+        except EngineFailed:
+            await followup(interaction, GAME_BROKE)
             return
         await followup(interaction, table.presenter.choice_label(table, seat, decision, choice))
         await table.publish(events)

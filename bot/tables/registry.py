@@ -21,7 +21,7 @@ from bot.tables.delivery import TRANSIENT, deliver, new_run, nonce
 from bot.tables.lobby import expire_lobby, lobby_message, on_lobby, start_game
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat, ai_seat
-from bot.tables.table import SAVE_FAILED, UNREADABLE, Table, followup, message_kwargs, reply
+from bot.tables.table import ENGINE_FAILED, SAVE_FAILED, UNREADABLE, Table, followup, message_kwargs, reply
 
 if TYPE_CHECKING:
     from bot.tables.host import Host
@@ -449,6 +449,13 @@ class Tables:
                 "or I can no longer post there. No results were recorded."
             ),
         )
+
+    async def broken(self, table: Table) -> None:
+        """A game whose engine failed on an action it had accepted (``Table.engine_failed``)."""
+        await self.close(table, "abandoned", "Its engine failed on a stored action.")
+        with speaking(table.language):
+            title = table.presenter.title
+        await table.say(ENGINE_FAILED, game=title, number=table.game_id)
 
     async def _settle_ended(self, table: Table, game: StoredGame) -> bool:
         """An old game whose log shows it ended is settled, not abandoned: its results were only

@@ -1,8 +1,10 @@
 """One game in one channel: owns the engine, the lock, the deadlines, the AI, the pace and the messages.
 
-The order of every change is: validate on a copy of the engine, store the action (committed),
-then swap the copy in and announce. So a decision that could not be stored is never applied,
-and one that was stored is replayed exactly after a restart.
+The order of every change is: check the action against the engine (which changes nothing), store
+it (committed), then apply it and announce. So a decision that could not be stored is never applied,
+and one that was stored is replayed exactly after a restart. An engine that fails while applying an
+action it accepted cannot go on (its stored log would fail the same way after a restart): its game is
+closed and the channel told (``EngineFailed``).
 
 The table knows games only through the engine surface and the game's catalog entry; its
 presenter is asked for words and pictures, and is handed only what its audience may see.
@@ -42,6 +44,13 @@ SAVE_FAILED = N_("I couldn't save that, so it was not applied. Please try again 
 CANCEL_UNSAVED = N_("I couldn't save the cancellation, so the game goes on. Please try again in a moment.")
 STALE = N_("That was already decided: this button is from an earlier step.")
 UNREADABLE = N_("I couldn't read this button; it may be from an older version of the bot.")
+ENGINE_FAILED = N_(
+    "🛑 {game} game #{number} hit an error in its rules and was closed. No results were recorded."
+)
+
+
+class EngineFailed(Exception):
+    """The engine raised while applying an action it had accepted and that is now stored."""
 
 
 def now() -> float:
@@ -177,6 +186,10 @@ class Table:
 
     def is_automatic(self, decision: Decision) -> bool:
         return decision.player is not None and self.entry.is_automatic(self.settings, decision)
+
+    def pending(self) -> list[Decision]:
+        """Every decision due now, the table's own steps and the AI's included."""
+        return self.engine.pending() if self.engine is not None else []
 
     def human_pending(self) -> list[Decision]:
         if self.engine is None:
@@ -320,7 +333,8 @@ class Table:
             return False
         ai = [d for d in pending if d.player is not None and self.seats[d.player].is_ai]
         if ai:
-            wait = max(self.entry.ai_wait(self.public_view(), d, self.pace) for d in ai)
+            view = self.public_view()
+            wait = max(self.entry.ai_wait(view, d, self.pace) for d in ai)
             if wait > 0:  # the game's pace for AI seats (outside the lock: clicks stay answered)
                 await asyncio.sleep(wait)
             async with self.lock:
@@ -394,16 +408,33 @@ class Table:
     # --- applying one action -----------------------------------------------
 
     async def commit(self, action: Action) -> list[Event]:
-        """Validate on a copy, store, then apply. Raises IllegalAction or StorageError and changes nothing."""
+        """Check, store, then apply. Raises IllegalAction or StorageError and changes nothing, or
+        EngineFailed (the game is being closed).
+
+        No copy of the engine is made: at 500 games copying every game for every action was the
+        event loop's largest cost (issue 15), and ``check`` changes nothing.
+        """
         assert self.engine is not None
-        candidate = self.engine.copy()
-        events = candidate.apply(action)
+        decision = self.engine.check(action)
         await self.bot.storage.append_action(self.game_id, self.seq, action.to_json())
-        self.engine = candidate
+        try:
+            events = self.engine.apply_checked(action, decision)
+        except Exception as error:
+            self.engine_failed(action)
+            raise EngineFailed(f"game {self.game_id} failed on its action {self.seq}") from error
         self.seq += 1
         if action.player is not None:
             self.acted[action.player] += 1
         return events
+
+    def engine_failed(self, action: Action) -> None:
+        """The engine broke on an action it accepted (a bug): it may be half-changed and would fail the
+        same way when replayed, so the game is closed and its channel told, in a task of its own
+        (closing stops this table's loop, which may be the caller)."""
+        log.error("Game %s: the engine failed on %r; closing the game", self.game_id, action)
+        self.closed = True  # no more steps or clicks on a half-changed engine meanwhile
+        task = asyncio.create_task(self.bot.tables.broken(self), name=f"broken-{self.game_id}")
+        self.notes["abandon_task"] = task  # a reference, so the task is not collected while it runs
 
     async def _commit_and_announce(self, action: Action) -> None:
         events = await self.commit(action)

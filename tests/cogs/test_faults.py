@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import StorageError
+from bot.tables.clicks import GAME_BROKE
 from bot.tables.table import SAVE_FAILED
 from tests.cogs.conftest import FAST, World, join, private_answer
 from tests.cogs.hotstreak_player import HotStreakTable
@@ -167,3 +168,38 @@ async def test_a_lobby_click_is_answered_in_time_even_when_saving_waits_longer_t
             stored = await bot.storage.active_game_in_channel(channel.id)
             assert stored is not None and [s["name"] for s in stored.seats] == ["alice", "bob"]
         assert fake.rate_limit_violations == []
+
+
+# --- an engine that breaks on an action it accepted -------------------------------------------------
+
+
+async def test_a_move_that_breaks_the_engine_closes_the_game_and_says_so(world: World) -> None:
+    """A bug in a game's rules (the engine raises on an action it had accepted and that is stored) can
+    not be carried on from, nor replayed after a restart: the clicker is told, the channel is told, the
+    game is stored as abandoned, and the channel is free for a new game."""
+    fake, users = world.fake, world.users
+    async with running_bot(fake, world.bot()) as bot:
+        lobby = await (await fake.slash(users["alice"], world.channel, "hotstreak start", players=2)).reply()
+        await join(fake, lobby, users["bob"])
+        table = HotStreakTable(world, {0: users["alice"], 1: users["bob"]})
+        await fake.wait_for(lambda: bool(table.bet_buttons()), timeout=5)
+        message, custom_id, seat = table.bet_buttons()[-1]
+        running = bot.tables.in_channel(world.channel.id)
+        assert running is not None and running.engine is not None
+
+        def broken(action: object, decision: object) -> list[object]:
+            raise KeyError("a bug in the rules")
+
+        running.engine._apply = broken  # type: ignore[method-assign]
+        clicked = await fake.click(table.seats[seat], message, custom_id)
+        assert await private_answer(fake, clicked) == GAME_BROKE
+        await fake.wait_for(
+            lambda: any("hit an error in its rules and was closed" in m.text for m in world.channel.messages),
+            timeout=5,
+        )
+        game = await bot.storage.load_game(running.game_id)
+        assert game is not None and game.status == "abandoned" and len(game.actions) == 1
+        assert bot.tables.in_channel(world.channel.id) is None
+        again = await (await fake.slash(users["alice"], world.channel, "hotstreak start", players=2)).reply()
+        assert any(b.label == "Join" for b in again.buttons)
+        assert fake.late_interactions == []

@@ -58,7 +58,7 @@ from __future__ import annotations
 import copy
 from typing import Self
 
-from bot.games.base import JSON, Action, Decision, Event, Game, SeatResult, Stake
+from bot.games.base import JSON, Action, Decision, Event, Game, SeatResult, Stake, fresh
 from bot.games.downforce.auction import auction_winner, eligible_seats
 from bot.games.downforce.cards import COLOURS, WILD, Line, bid_value, card_text
 from bot.games.downforce.content import Content, default_content
@@ -912,13 +912,13 @@ class Downforce(Game):
             "grid": list(s["grid"]),
             "cars": cars,
             "standings": standings,
-            "crossings": copy.deepcopy(race.crossings),
-            "animals": copy.deepcopy(race.animals),
+            "crossings": fresh(race.crossings),
+            "animals": fresh(race.animals),
             "owners": dict(s["owners"]),
             "spent": list(s["spent"]),
             "auction_order": list(s["auction_order"]),
             "auction": auction,
-            "auctions": copy.deepcopy(s["auctions"]),
+            "auctions": fresh(s["auctions"]),
             "turn": s["turn"],
             "card_in_play": None
             if card is None
@@ -929,7 +929,7 @@ class Downforce(Game):
                 "line": card["line"],
                 "moves": copy.deepcopy(card["moves"]),
             },
-            "choice": copy.deepcopy(s["choice"]),
+            "choice": fresh(s["choice"]),
             "bet_line": self.track.lines[s["bet_queue"][0]] if s["phase"] == "bet" else None,
             "bet_waiting": [i for i, p in enumerate(s["bet_picks"] or []) if p is None],
             "bet_counts": [len(b) for b in s["bets"]],
@@ -952,14 +952,14 @@ class Downforce(Game):
                     s["powers"].get(str(viewer)) if (revealed or s["phase"] == "keep") else None
                 )
         if over:
-            view["bets"] = copy.deepcopy(s["bets"])
+            view["bets"] = fresh(s["bets"])
             view["scores"] = self.scores()
         if viewer is not None:
             view["seat"] = viewer
             view["hand"] = [self.card_view(c) for c in s["hands"][viewer]]
             bid = s["bids"][viewer] if s["phase"] == "auction" else None
             view["my_bid"] = None if bid is None else self.card_view(bid)
-            view["my_bets"] = copy.deepcopy(s["bets"][viewer])
+            view["my_bets"] = fresh(s["bets"][viewer])
         return view
 
     def _sync(self) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import copy
 
-from bot.games.base import JSON
+from bot.games.base import JSON, fresh
 from bot.games.hotstreak.race import Race
 from bot.games.hotstreak.sidebets import condition_holds
 
@@ -93,19 +93,19 @@ class Book:
 
     def public(self) -> dict[str, JSON]:
         return {
-            "tickets": copy.deepcopy(self.tickets),
+            "tickets": fresh(self.tickets),
             "side_bet": {
                 "id": self.side_bet["id"],
                 "text": self.side_bet["text"],
                 "condition": dict(self.side_bet["condition"]),
-                "slips": copy.deepcopy(self.side_bet["slips"]),
+                "slips": fresh(self.side_bet["slips"]),
             },
         }
 
     def to_json(self) -> dict[str, JSON]:
         return {
-            "tickets": copy.deepcopy(self.tickets),
-            "side_bet": copy.deepcopy(self.side_bet),
+            "tickets": fresh(self.tickets),
+            "side_bet": fresh(self.side_bet),
             "taken": dict(self.taken),
         }
 

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any, ClassVar, Self
 
-from bot.games.base import JSON, Action, Decision, Event, Game, SeatResult, Stake
+from bot.games.base import JSON, Action, Decision, Event, Game, SeatResult, Stake, fresh
 from bot.games.hotstreak.betting import Book, draft_order, settle
 from bot.games.hotstreak.cards import MASCOTS, card_sort_key, parse_card
 from bot.games.hotstreak.content import Content, default_content
@@ -392,7 +392,7 @@ class HotStreak(Game):
             "track": self.race.track.to_json(),
             "bar": self.race.bar,
             "mascots": self.race.mascots_view(),
-            "mascot_info": copy.deepcopy(self.s["mascot_info"]),
+            "mascot_info": fresh(self.s["mascot_info"]),
             "last_card": self.s["flips"][-1] if self.s["flips"] else None,
             "cards_left": len(self.deck.pile),
             "burned": len(self.deck.burned),
@@ -418,7 +418,7 @@ class HotStreak(Game):
             "track": self.race.track.to_json(),
             "bar": self.race.bar,
             "mascots": self.race.mascots_view(),
-            "mascot_info": copy.deepcopy(s["mascot_info"]),
+            "mascot_info": fresh(s["mascot_info"]),
             "last_card": s["flips"][-1] if s["flips"] else None,
             "flipped": list(s["flips"]),
             "cards_left": len(self.deck.pile),
@@ -429,16 +429,16 @@ class HotStreak(Game):
             "submitted": [seat for seat, sub in enumerate(s["submissions"]) if sub is not None],
             "tickets": book["tickets"],
             "side_bet": book["side_bet"],
-            "bets": copy.deepcopy(s["bets"]),
+            "bets": fresh(s["bets"]),
             "doubles": list(s["doubles"]),
-            "history": copy.deepcopy(s["history"]),
+            "history": fresh(s["history"]),
         }
         if s["phase"] == "over":
             view["standings"] = self._standings()
         if viewer is not None:
             view["seat"] = viewer
             view["hand"] = list(s["hands"][viewer])
-            view["my_submission"] = copy.deepcopy(s["submissions"][viewer])
+            view["my_submission"] = fresh(s["submissions"][viewer])
         return view
 
     def results(self) -> list[SeatResult]:

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from bot.games.base import Action, Decision, Event, Game, SeatResult, Stake
+from bot.games.base import Action, Decision, Event, Game, IllegalAction, SeatResult, Stake
 from bot.games.catalog import ENTRIES, Entry, Start
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat
@@ -202,7 +202,7 @@ async def test_a_presenter_is_handed_only_what_its_audience_may_see(entry: Entry
 
 @pytest.mark.parametrize("seed", SEEDS[:4])
 def test_a_copy_is_the_same_game_and_shares_nothing_with_it(entry: Entry, seed: int) -> None:
-    """The table validates every action on a copy (``Game.copy``): the copy plays on exactly as the
+    """The AI and the odds imagine futures on copies (``Game.copy``): the copy plays on exactly as the
     game would, and playing it leaves the game untouched."""
     rnd = random.Random(seed)
     game, _, _ = new_game(entry, seed)
@@ -216,6 +216,28 @@ def test_a_copy_is_the_same_game_and_shares_nothing_with_it(entry: Entry, seed: 
         assert twin.apply(action) is not None
         assert game.dumps() == before  # the copy's move is not the game's
         game = twin
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_checking_an_action_changes_nothing_and_refuses_what_apply_would(entry: Entry, seed: int) -> None:
+    """The table checks an action, stores it, then applies it with no copy in between (``check``,
+    ``apply_checked``): a check, accepted or refused, leaves the game as it was."""
+    rnd = random.Random(seed)
+    game, _, _ = new_game(entry, seed)
+    for _ in range(MAX_STEPS):
+        if game.is_over:
+            break
+        action, decision = random_action(game, rnd)
+        before = game.dumps()
+        with pytest.raises(IllegalAction):
+            game.check(Action(action.player, action.kind, {"not": "an option"}))
+        with pytest.raises(IllegalAction):
+            game.check(Action(action.player, "no such decision", action.choice))
+        assert game.check(action) == decision
+        assert game.dumps() == before
+        game.apply_checked(action, decision)
+    with pytest.raises(IllegalAction):
+        game.check(Action(None, "anything", None))
 
 
 def test_stake_labels_stored_in_english_read_in_the_readers_language(entry: Entry) -> None:
