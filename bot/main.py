@@ -33,7 +33,7 @@ def run() -> int:
     import aiohttp
     import discord
 
-    from bot import workers
+    from bot import collector, workers
     from bot.client import make_bot
     from bot.discord_endpoints import use_endpoints
     from bot.shutdown import serve
@@ -50,6 +50,7 @@ def run() -> int:
         asyncio.run(check_storage(settings.database_url))
         use_endpoints(settings.api_base, settings.gateway_url)
         workers.start(workers.processes_for(settings.work_processes))  # pictures and odds (bot.workers)
+        collector.tune()  # everything is imported: the collector need not walk it again (bot.collector)
         asyncio.run(serve(make_bot(settings), settings.token))
     except KeyboardInterrupt:  # Ctrl-C before the bot was running: nothing to clean up
         return 0

@@ -45,7 +45,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 PICTURES, AI, REPLAYS = "pictures", "ai", "replays"
-PICTURE_NICE, AI_NICE, REPLAY_NICE = 2, 5, 10
+PICTURE_NICE, AI_NICE, REPLAY_NICE = 8, 10, 15
 """The workers' niceness: the event loop (clicks, gateway) first, then pictures, the AI, replays last."""
 ODDS_QUEUE = 4
 """Pictures and odds waiting per process beyond which a frame gets no odds (it keeps its pace instead)."""

@@ -128,6 +128,11 @@ class Entry:
     def presenter_class(self) -> type:
         return self._load(self.presenter)
 
+    def __reduce__(self) -> tuple[Any, tuple[str]]:
+        """Sent to a worker as its kind: the worker finds the same entry in its own catalog, and
+        what this process has loaded (the Discord presenter among it) stays here (issue 15)."""
+        return entry, (self.kind,)
+
 
 ENTRIES: tuple[Entry, ...] = (
     Entry(

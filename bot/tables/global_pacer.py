@@ -211,13 +211,15 @@ class PictureOutbox:
 
     @staticmethod
     def takes(out: Outgoing) -> bool:
-        """A channel picture drawn when sent (``Outgoing.render``: a race frame) with nothing to click.
+        """A channel picture drawn when sent (``Outgoing.render``: a race frame) with nothing to click,
+        or a race line without a picture (``Outgoing.race_line``), which joins such a picture.
 
-        Ruling: only pictures that say so are taken; any other message's sender may need the message
-        back (a live board that is edited later), which a queued picture cannot give."""
+        Ruling: only pictures and lines that say so are taken; any other message's sender may need the
+        message back (a live board that is edited later), which a queued picture cannot give."""
         return (
             out.seat is None
-            and out.render is not None
+            and (out.render is not None or out.race_line)
+            and out.later is None
             and out.embed is None  # a picture inside an embed (a race's setup) is never merged away
             and out.controls is None
             and out.view is None
@@ -261,14 +263,18 @@ class PictureOutbox:
     ) -> None:
         try:
             async with self.channel_pacer.turn(channel_id), self.global_pacer.slot(PICTURE):
-                entry.started = True
                 out = entry.out
                 if out.image is None and out.render is not None:
-                    # Drawn now, off the event loop (bot.workers), a few at a time; the upload after it
-                    # needs no drawing slot.
+                    # Drawn now, off the event loop (bot.workers), a few at a time. Until its drawing
+                    # starts a newer picture still merges into it (under load the wait for a drawing
+                    # slot is the long one); the upload after it needs no drawing slot.
                     async with self._drawing:
-                        image = await workers.run(out.render)
-                    out = dataclasses.replace(out, image=image, render=None)
+                        entry.started = True
+                        out = entry.out
+                        if out.render is not None:
+                            image = await workers.run(out.render)
+                            out = dataclasses.replace(out, image=image, render=None)
+                entry.started = True
                 await send(out)
         except Exception:
             log.exception("Could not post a picture in channel %s", channel_id)
@@ -284,8 +290,11 @@ class PictureOutbox:
 
 
 def merge(older: Outgoing, newer: Outgoing) -> Outgoing:
-    """The stale picture's text kept above the newer one's; only the newer picture is shown."""
+    """The stale picture's text kept above the newer one's; only the newer picture is shown, or the
+    older one when the newer is a race line without a picture (the track has not changed since)."""
     lines = [line for part in (older.content, newer.content) if part for line in part.splitlines()]
     while len(lines) > 1 and len("\n".join(lines)) > MESSAGE_LIMIT:
         lines.pop(0)  # Discord's message limit: the oldest lines go first
+    if newer.render is None and newer.image is None:
+        return dataclasses.replace(older, content="\n".join(lines))
     return dataclasses.replace(newer, content="\n".join(lines))

@@ -51,6 +51,9 @@ class Outgoing:
     # A picture drawn only when it is about to be sent (a race frame): one merged away as stale is never
     # drawn, so a busy bot draws fewer pictures instead of falling behind (bot.tables.global_pacer).
     render: Callable[[], bytes] | None = None
+    # A race line with no picture of its own (a card that changed nothing on the track): it may join a
+    # race picture still waiting to be sent, and it never makes the game wait for one (global_pacer).
+    race_line: bool = False
     # A picture that follows this message (a race's replay): drawn off the event loop only after the
     # message is out, then added to it by an edit, or posted after it (bot.tables.later).
     later: Callable[[], Animation] | None = None

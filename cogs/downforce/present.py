@@ -16,13 +16,12 @@ import discord
 from discord.utils import escape_markdown
 
 from bot import workers
-from bot.games.animation import Animation
 from bot.games.base import Decision, Event
 from bot.games.downforce.cards import bid_value
 from bot.games.downforce.narration import bet_name, both, colour_name, option_label
 from bot.games.downforce.powers import summary, title
 from bot.games.downforce.render import alt_text, render_track
-from bot.games.downforce.replay import race_replay
+from bot.games.downforce.replay import replay_of
 from bot.games.downforce.rules import RULES as GAME_RULES
 from bot.games.downforce.track import FINISH
 from bot.games.odds import Odds
@@ -117,7 +116,7 @@ class DownforcePresenter(Presenter):
         replay = table.notes.pop("replay", None)
         if not isinstance(replay, ReplayLog) or not len(replay):
             return Outgoing(embed=embed)
-        return Outgoing(embed=embed, later=functools.partial(_draw_replay, replay))
+        return Outgoing(embed=embed, later=functools.partial(replay_of, replay))
 
     def _waiting(self, table: Table) -> str:
         names = sorted({table.seats[d.player].name for d in table.human_pending() if d.player is not None})
@@ -636,8 +635,3 @@ class DownforcePresenter(Presenter):
     def _betting(self, view: dict[str, Any]) -> str:
         betting = view["settings"]["betting"]
         return _(BETTING[betting]) if betting in BETTING else str(betting)
-
-
-def _draw_replay(replay: ReplayLog) -> Animation:
-    """Off the event loop: the race's frames rebuilt from its log, then drawn."""
-    return race_replay(replay.frames(), odds=replay.odds)

@@ -16,11 +16,10 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import emojis, workers
-from bot.games.animation import Animation
 from bot.games.base import Decision, Event
 from bot.games.horserace.narration import narrate
 from bot.games.horserace.render import alt_text, render_board
-from bot.games.horserace.replay import race_replay
+from bot.games.horserace.replay import replay_of
 from bot.games.horserace.settings import DEFAULT_BANK
 from bot.games.horserace.symbols import emoji_name, unicode
 from bot.games.odds import Odds, odds_for
@@ -167,7 +166,7 @@ class HorseRacePresenter(Presenter):
         replay = table.notes.pop("replay", None)
         if not isinstance(replay, ReplayLog) or not len(replay):
             return Outgoing(embed=embed)
-        return Outgoing(embed=embed, later=functools.partial(_draw_replay, replay))
+        return Outgoing(embed=embed, later=functools.partial(replay_of, replay))
 
     def _setup_embed(self, data: dict[str, Any], names: list[str], line: str) -> discord.Embed:
         embed = discord.Embed(
@@ -267,11 +266,6 @@ def horse_text(horse: int) -> str:
 
 def place_mark(place: int) -> str:
     return {1: "🥇", 2: "🥈", 3: "🥉"}.get(place, f"`{place}.`")
-
-
-def _draw_replay(replay: ReplayLog) -> Animation:
-    """Off the event loop: the race's frames rebuilt from its log, then drawn."""
-    return race_replay(replay.frames(), odds=replay.odds)
 
 
 async def _odds(view: dict[str, Any]) -> Odds | None:

@@ -13,12 +13,11 @@ import discord
 from babel.numbers import format_decimal
 
 from bot import workers
-from bot.games.animation import Animation
 from bot.games.base import Decision, Event
 from bot.games.hotstreak.narration import bet_label, changes_track, side_bet_text
 from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, render_race
-from bot.games.hotstreak.replay import race_replay
+from bot.games.hotstreak.replay import replay_of
 from bot.games.odds import Odds
 from bot.games.replay_log import ReplayLog
 from bot.i18n import N_, _, _n, _p, current
@@ -88,6 +87,8 @@ class HotStreakPresenter(Presenter):
         return [seat.shown for seat in table.seats]  # message text: markdown and mentions escaped
 
     async def prompt(self, table: Table) -> tuple[str, Outgoing] | None:
+        if all(d.player is None for d in table.pending()):
+            return None  # a race (only the table flips) or the end: nobody to prompt, no view to copy
         view = table.public_view()
         phase, race = view["phase"], view["race"]
         if phase == "draft":
@@ -315,7 +316,7 @@ class HotStreakPresenter(Presenter):
         content = f"**{heading}** · {race_line(event.kind, event.data)}"
         if not changes_track(event):
             # Ruling: a card that changes nothing on the track gets its line of narration, no picture.
-            return Outgoing(content=content)
+            return Outgoing(content=content, race_line=True)
         players = self._names(table)
         return Outgoing(
             content=content,
@@ -332,7 +333,7 @@ class HotStreakPresenter(Presenter):
         replay = table.notes.pop("replay", None)
         if not isinstance(replay, ReplayLog) or replay.race != over["race"] or not len(replay):
             return Outgoing(embed=embed)
-        return Outgoing(embed=embed, later=functools.partial(_draw_replay, replay, self._names(table)))
+        return Outgoing(embed=embed, later=functools.partial(replay_of, replay, self._names(table)))
 
     async def _race_setup(self, table: Table, data: dict[str, Any]) -> Outgoing:
         view = table.public_view()
@@ -456,11 +457,6 @@ class HotStreakPresenter(Presenter):
     def rules_text(self) -> str:
         values = {"start": money(10), "my_hand": _("My hand")}
         return "\n".join(_(paragraph).format(**values) for paragraph in RULES)
-
-
-def _draw_replay(replay: ReplayLog, players: list[str]) -> Animation:
-    """Off the event loop: the race's frames rebuilt from its log, then drawn."""
-    return race_replay(replay.frames(), odds=replay.odds, players=players)
 
 
 async def _odds(view: dict[str, Any]) -> Odds | None:

@@ -185,3 +185,36 @@ async def test_a_late_picture_is_drawn_in_a_worker_in_its_messages_language(one_
     assert drawn_pt != drawn_en
     with speaking("pt-BR"):
         assert drawn_pt == render_race(frame)
+
+
+def test_work_sent_to_the_workers_never_loads_discord_py_in_them() -> None:
+    """A worker loads what the work it is sent names. The replays were functions of the cogs, so the
+    replay worker loaded discord.py and every cog (29 MB each, issue 15): the work now names only the
+    engines' packages."""
+    import pickle
+    import subprocess
+    import sys
+    from functools import partial
+
+    from bot.games.catalog import entry
+    from bot.games.downforce.replay import replay_of as downforce_replay
+    from bot.games.horserace.replay import replay_of as horserace_replay
+    from bot.games.hotstreak.replay import replay_of as hotstreak_replay
+    from bot.games.replay_log import ReplayLog
+    from bot.i18n import in_language
+    from bot.i18n.languages import from_locale
+
+    entry("hotstreak").presenter_class()  # the bot has loaded its presenter; the worker must not
+    work = [
+        partial(hotstreak_replay, ReplayLog(1), ["Ada"]),
+        partial(horserace_replay, ReplayLog(1)),
+        partial(downforce_replay, ReplayLog()),
+        partial(render_race, a_race_frames()[0]),
+        entry("hotstreak").choose,
+    ]
+    sent = pickle.dumps([in_language(from_locale("pt-BR"), call) for call in work])
+    check = "import pickle, sys; pickle.loads(sys.stdin.buffer.read()); print(sorted(m for m in sys.modules if m.split('.')[0] in ('discord', 'cogs', 'aiohttp')))"
+    loaded = subprocess.run(
+        [sys.executable, "-c", check], input=sent, capture_output=True, check=True, cwd=os.getcwd()
+    ).stdout.decode()
+    assert loaded.strip() == "[]"

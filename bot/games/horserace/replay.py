@@ -9,10 +9,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.games.animation import Animation, animate
+from bot.games.animation import Animation, Drawn, animate
 from bot.games.horserace.render import board_image
 from bot.games.odds import Odds
+from bot.games.replay_log import ReplayLog
 from bot.i18n import _, _n
+
+
+def replay_of(log: ReplayLog) -> Animation:
+    """The replay of a race kept as a ``ReplayLog`` (its frames rebuilt here, in the drawing worker: a
+    function of the engine's package, so the worker never loads discord.py for it)."""
+    return race_replay(log.frames(), odds=log.odds)
 
 
 def race_replay(
@@ -29,7 +36,7 @@ def race_replay(
         raise ValueError("a replay needs at least one frame")
     chances = list(odds) if odds is not None else [None] * len(views)
     chances += [None] * (len(views) - len(chances))
-    images = [board_image(v, odds=o) for v, o in zip(views, chances, strict=False)]
+    images = Drawn(len(views), lambda i: board_image(views[i], odds=chances[i]))
     last = views[-1]
     return animate(
         images,

@@ -10,11 +10,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from bot.games.animation import Animation, animate
+from bot.games.animation import Animation, Drawn, animate
 from bot.games.hotstreak.render import race_image
 from bot.games.odds import Odds
+from bot.games.replay_log import ReplayLog
 from bot.i18n import _, _n
 from bot.i18n.formatting import ordinal, percent
+
+
+def replay_of(log: ReplayLog, players: Sequence[str] | None = None) -> Animation:
+    """The replay of a race kept as a ``ReplayLog`` (its frames rebuilt here, in the drawing worker: a
+    function of the engine's package, so the worker never loads discord.py for it)."""
+    return race_replay(log.frames(), odds=log.odds, players=players)
 
 
 def race_replay(
@@ -33,7 +40,7 @@ def race_replay(
         raise ValueError("a replay needs at least one frame")
     chances = list(odds) if odds is not None else [None] * len(frames)
     chances += [None] * (len(frames) - len(chances))
-    images = [race_image(f, odds=o, players=players) for f, o in zip(frames, chances, strict=False)]
+    images = Drawn(len(frames), lambda i: race_image(frames[i], odds=chances[i], players=players))
     last = frames[-1]
     race = last.get("race", 1)
     return animate(

@@ -183,6 +183,60 @@ def test_only_channel_pictures_drawn_when_sent_without_controls_may_be_merged() 
     assert not PictureOutbox.takes(Outgoing(content="card", render=bytes, seat=0))
 
 
+async def test_a_picture_waiting_for_a_drawing_slot_is_still_merged_into_the_next() -> None:
+    """Under load the wait is for the drawing worker: a picture not yet being drawn is stale as soon as
+    the next card's comes, and only the newer one is drawn."""
+    outbox = PictureOutbox(GlobalPacer(limit=None), ChannelPacer(5, 5.0), drawing=1)
+    drawn: list[str] = []
+    sent: list[Outgoing] = []
+
+    def drawing(name: str) -> Outgoing:
+        def render() -> bytes:
+            drawn.append(name)
+            return name.encode()
+
+        return Outgoing(content=name, render=render)
+
+    async def send(out: Outgoing) -> None:
+        sent.append(out)
+
+    async with outbox._drawing:  # the only drawing slot is taken by other tables' pictures
+        await outbox.post(1, drawing("card 1"), send)
+        await outbox.post(1, drawing("card 2"), send)
+        await asyncio.sleep(0.01)
+        assert drawn == [] and outbox.merged == 1
+    await outbox.drain()
+    assert drawn == ["card 2"] and [(s.content, s.image) for s in sent] == [("card 1\ncard 2", b"card 2")]
+
+
+async def test_a_race_line_without_a_picture_joins_the_waiting_picture_and_keeps_it() -> None:
+    """A card that changed nothing on the track has a line and no picture: it never waits behind the
+    picture in the channel's queue, it is told in the same message, and the picture shown is still
+    the last one drawn (the track is the same)."""
+    pacer = GlobalPacer(limit=1, window=0.0)
+    outbox = PictureOutbox(pacer, ChannelPacer(5, 5.0))
+    sent: list[Outgoing] = []
+
+    async def send(out: Outgoing) -> None:
+        sent.append(out)
+
+    line = Outgoing(content="card 2: nothing moves", race_line=True)
+    assert PictureOutbox.takes(line)
+    async with Holder(pacer):
+        await outbox.post(1, picture("card 1"), send)
+        await outbox.post(1, line, send)
+    await outbox.drain()
+    assert [(s.content, s.image) for s in sent] == [("card 1\ncard 2: nothing moves", b"card 1")]
+    alone: list[Outgoing] = []
+
+    async def send_alone(out: Outgoing) -> None:
+        alone.append(out)
+
+    await outbox.post(3, Outgoing(content="a line on its own", race_line=True), send_alone)
+    await outbox.drain()
+    assert [(s.content, s.image) for s in alone] == [("a line on its own", None)]
+
+
 def test_merged_text_stays_within_discords_message_limit_dropping_the_oldest_lines() -> None:
     merged = merge(picture("old line " * 250), picture("new line"))
     assert merged.content.endswith("new line") and len(merged.content) <= 2000
