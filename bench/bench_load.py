@@ -1,6 +1,6 @@
 """One bot process under load: N concurrent Hot Streak games against the fake Discord, with figures.
 
-    python bench/bench_load.py --games N [--seconds S] [--global-limit R] [--json]
+    python bench/bench_load.py --games N [--seconds S] [--global-limit R] [--database postgres] [--json]
 
 The bot runs in a process of its own (the real RaceBot, default timings: pace 2.5 s, 5 messages per 5 s
 per channel), so its RSS and event-loop lag are the bot's alone; this process holds the fake Discord and
@@ -58,7 +58,7 @@ def bot_process() -> int:
     """The real bot with default timings; writes its lag and peak RSS to BENCH_STATS when stopped."""
     import logging
 
-    from bot import workers
+    from bot import collector, workers
     from bot.client import RaceBot
     from bot.config import Settings
     from bot.discord_endpoints import use_endpoints
@@ -76,6 +76,9 @@ def bot_process() -> int:
         tracemalloc.start(8)
 
     workers.start(workers.processes_for(settings.work_processes))  # as bot.main does
+    collector.tune()  # as bot.main does
+
+    pauses = gc_pauses()
 
     async def run() -> None:
         bot = RaceBot(settings, timing=Timing())
@@ -95,20 +98,39 @@ def bot_process() -> int:
         runner = asyncio.create_task(bot.start(settings.token))
         await asyncio.sleep(0)
         tick = asyncio.create_task(ticker())
+        waits: dict[str, int] = {}
+        watch = asyncio.create_task(where_tables_wait(bot, waits)) if profile == "tasks" else None
         await stop.wait()
         tick.cancel()
+        if watch is not None:
+            watch.cancel()
         stats = {
             "lag_ms": [round(x * 1000, 2) for x in lags],
             "rss_mb": peak_rss_mb(),
             "workers": workers.in_use(),
             "workers_rss_mb": [peak_rss_mb(pid) for pid in workers.worker_pids()],
             "work": dict(workers.figures),
+            "gc_ms": {
+                f"gen{gen}": {
+                    "count": len(ms),
+                    "total": round(sum(ms)),
+                    "max": round(max(ms, default=0.0), 1),
+                }
+                for gen, ms in pauses.items()
+            },
         }
         pacer, outbox = getattr(bot, "requests", None), getattr(bot, "outbox", None)
+        storage = getattr(bot, "storage", None)
+        if storage is not None and hasattr(storage, "action_figures"):
+            stats["stored"] = storage.action_figures
         if pacer is not None and outbox is not None:  # absent before the global pacer existed
             stats["pacer"] = pacer.figures() | {"pictures_merged": outbox.merged}
         if profile == "memory":
             stats["memory"] = memory_profile()
+        if profile == "objects":
+            stats["objects"] = object_census()
+        if profile == "tasks":
+            stats["tables_wait"] = dict(sorted(waits.items(), key=lambda kv: -kv[1])[:25])
         await asyncio.to_thread(out.write_text, json.dumps(stats))
         await bot.close()
         runner.cancel()
@@ -116,6 +138,53 @@ def bot_process() -> int:
     asyncio.run(run())
     workers.stop()
     return 0
+
+
+def gc_pauses() -> dict[int, list[float]]:
+    """How long each of the bot's garbage collections held the loop, per generation (milliseconds)."""
+    import gc
+
+    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
+    started: list[float] = []
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[:] = [time.perf_counter()]
+        elif started:
+            pauses[info["generation"]].append((time.perf_counter() - started[0]) * 1000)
+
+    gc.callbacks.append(timed)
+    return pauses
+
+
+async def where_tables_wait(bot: Any, waits: dict[str, int]) -> None:
+    """``BENCH_PROFILE=tasks``: every second, where each table's loop is suspended (its innermost three
+    frames of our code), counted: a table stuck behind something shows up as a large count."""
+    while True:
+        await asyncio.sleep(1.0)
+        for table in list(bot.tables.by_id.values()):
+            task = table.task
+            if task is None or task.done():
+                continue
+            ours, coro = [], task.get_coro()
+            while coro is not None:  # the chain of awaits (Task.get_stack gives only the outermost)
+                frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+                filename = frame.f_code.co_filename if frame is not None else ""
+                if filename.startswith(str(ROOT)) and "/.venv/" not in filename:
+                    where = filename.rsplit("/", 2)[-1]
+                    ours.append(f"{where}:{frame.f_lineno} {frame.f_code.co_name}")  # type: ignore[union-attr]
+                coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+            key = " < ".join(reversed(ours[-3:]))
+            waits[key] = waits.get(key, 0) + 1
+
+
+def object_census() -> dict[str, Any]:
+    """``BENCH_PROFILE=objects``: what the garbage collector walks at a full collection, by type."""
+    import collections
+    import gc
+
+    counts = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
+    return {"tracked": sum(counts.values()), "top": dict(counts.most_common(20))}
 
 
 def memory_profile() -> dict[str, Any]:
@@ -222,12 +291,19 @@ async def fake_lag(lags: list[float], until: asyncio.Event) -> None:
         lags.append(max(0.0, loop.time() - before - TICK))
 
 
-async def bench(games: int, seconds: float, global_limit: float | None) -> dict[str, Any]:
+async def bench(
+    games: int, seconds: float, global_limit: float | None, database: str = "sqlite"
+) -> dict[str, Any]:
     from bot.client import PERMISSIONS
     from tests.fakediscord import FakeDiscord
 
     folder = Path(tempfile.mkdtemp(prefix="bench-load-"))
     db, stats_file = folder / "bot.db", folder / "stats.json"
+    url = str(db)
+    if database == "postgres":  # a throwaway server, syncing to disk as a real one does
+        from tests.bot.storage import pg_server
+
+        url = pg_server.start(folder / "postgres", durable=True)
     rng = random.Random(15)
     async with FakeDiscord(rate_limit=(5, 5.0), enforce_rate_limits=True, global_limit=global_limit) as fake:
         tables = []
@@ -240,7 +316,7 @@ async def bench(games: int, seconds: float, global_limit: float | None) -> dict[
         env = {
             **os.environ,
             "DISCORD_TOKEN": fake.token,
-            "DATABASE_URL": str(db),
+            "DATABASE_URL": url,
             "DISCORD_API_BASE": fake.api_base,
             "DISCORD_GATEWAY_URL": fake.gateway_url,
             "BENCH_STATS": str(stats_file),
@@ -291,9 +367,15 @@ async def bench(games: int, seconds: float, global_limit: float | None) -> dict[
         traffic = fake.traffic.summary()
         routes = {f"{m} {r}": n for (m, r), n in fake.traffic.per_route.most_common(8)}
     child = json.loads(stats_file.read_text()) if stats_file.exists() else {"lag_ms": [], "rss_mb": 0}
-    finished, cards, slowdown = from_database(db)
+    try:
+        games_rows, action_rows = await database_rows(url)
+    finally:
+        if database == "postgres":
+            pg_server.stop(folder / "postgres")
+    finished, cards, slowdown = from_database(games_rows, action_rows)
     return {
         "games": games,
+        "database": database,
         "seconds": round(elapsed, 1),
         "finished": finished,
         "cards_flipped": cards,
@@ -325,16 +407,30 @@ async def bench(games: int, seconds: float, global_limit: float | None) -> dict[
     }
 
 
-def from_database(db: Path) -> tuple[int, int, dict[str, float]]:
+async def database_rows(url: str) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The games (id, status, settings) and their actions (game, seq, action, time), from either database."""
+    games_sql = "SELECT id, status, settings FROM games"
+    actions_sql = "SELECT game_id, seq, action, created_at FROM actions ORDER BY game_id, seq"
+    if url.startswith(("postgres://", "postgresql://")):
+        import asyncpg
+
+        conn = await asyncpg.connect(url)
+        try:
+            return [tuple(r) for r in await conn.fetch(games_sql)], [
+                tuple(r) for r in await conn.fetch(actions_sql)
+            ]
+        finally:
+            await conn.close()
+    with sqlite3.connect(url) as conn:
+        return conn.execute(games_sql).fetchall(), conn.execute(actions_sql).fetchall()
+
+
+def from_database(
+    games: list[tuple[Any, ...]], rows: list[tuple[Any, ...]]
+) -> tuple[int, int, dict[str, float]]:
     """Games finished, cards flipped, and the gaps between consecutive flips relative to the pace."""
-    with sqlite3.connect(db) as conn:
-        finished = conn.execute("SELECT count(*) FROM games WHERE status = 'finished'").fetchone()[0]
-        paces = {
-            gid: json.loads(s).get("pace", 2.5) for gid, s in conn.execute("SELECT id, settings FROM games")
-        }
-        rows = conn.execute(
-            "SELECT game_id, seq, action, created_at FROM actions ORDER BY game_id, seq"
-        ).fetchall()
+    finished = sum(1 for _id, status, _settings in games if status == "finished")
+    paces = {gid: json.loads(settings).get("pace", 2.5) for gid, _status, settings in games}
     cards, ratios = 0, []
     previous: tuple[int, int, str, float] | None = None
     for game_id, seq, action, created in rows:
@@ -365,15 +461,22 @@ def main() -> int:
     parser.add_argument("--games", type=int, required=True)
     parser.add_argument("--seconds", type=float, default=180.0)
     parser.add_argument("--global-limit", type=float, default=None)
+    parser.add_argument(
+        "--database",
+        choices=("sqlite", "postgres"),
+        default="sqlite",
+        help="the bot's database: a SQLite file, or a throwaway PostgreSQL server (fsync on) started for the run",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args()
-    figures = asyncio.run(bench(args.games, args.seconds, args.global_limit))
+    figures = asyncio.run(bench(args.games, args.seconds, args.global_limit, args.database))
     if args.json:
         print(json.dumps(figures))
         return 0
     limit = f"global limit {args.global_limit:g}/s" if args.global_limit else "no global limit"
     print(
-        f"{figures['games']} games, {figures['seconds']} s, {limit}, load average {figures['load_average']}"
+        f"{figures['games']} games, {figures['seconds']} s, {limit}, {figures['database']},"
+        f" load average {figures['load_average']}"
     )
     print(f"finished {figures['finished']}, cards flipped {figures['cards_flipped']}")
     print(
@@ -394,6 +497,9 @@ def main() -> int:
     )
     print(f"global pacer: {figures['bot'].get('pacer')}")
     print(f"workers: {figures['bot'].get('workers')} processes, {figures['bot'].get('work')}")
+    print(
+        f"garbage collections (ms): {figures['bot'].get('gc_ms')}; actions stored: {figures['bot'].get('stored')}"
+    )
     print(f"top routes: {figures['top_routes']}")
     return 0
 
