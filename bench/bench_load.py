@@ -12,9 +12,13 @@ The run lasts S seconds or until every game has ended. The bot is told the fake'
 
 Figures: acknowledgement time as Discord sees it (interaction created -> the bot's first callback, on
 the fake's clock, so the fake's own lag is included: a pessimistic figure); the bot's event-loop lag
-(a 50 ms ticker in the bot process: how late it wakes); the bot's peak RSS (VmHWM); 429s of any kind;
-requests per second; cards flipped and games finished (from the bot's database); and how much slower
-than their pace the cards came (the gap between two flips in a row, divided by the pace).
+(a 50 ms ticker in the bot process: how late it wakes); the peak RSS (VmHWM) of the bot's process and
+of each worker process, and their sum (``rss_total_mb``); 429s of any kind; requests per second; cards
+flipped and games finished (from the bot's database); how much slower than their pace the cards came
+(the gap between two flips in a row, divided by the pace); how many race pictures were drawn and how
+many merged into a newer one (a busy bot shows fewer pictures rather than fall behind its pace); and
+the CPU seconds of the bot, its workers and this process (the fake Discord and the people share the
+machine's two cores with the bot).
 """
 
 from __future__ import annotations
@@ -109,6 +113,8 @@ def bot_process() -> int:
             "rss_mb": peak_rss_mb(),
             "workers": workers.in_use(),
             "workers_rss_mb": [peak_rss_mb(pid) for pid in workers.worker_pids()],
+            "cpu_s": cpu_seconds(),
+            "workers_cpu_s": [cpu_seconds(pid) for pid in workers.worker_pids()],
             "work": dict(workers.figures),
             "gc_ms": {
                 f"gen{gen}": {
@@ -124,7 +130,10 @@ def bot_process() -> int:
         if storage is not None and hasattr(storage, "action_figures"):
             stats["stored"] = storage.action_figures
         if pacer is not None and outbox is not None:  # absent before the global pacer existed
-            stats["pacer"] = pacer.figures() | {"pictures_merged": outbox.merged}
+            stats["pacer"] = pacer.figures() | {
+                "pictures_merged": outbox.merged,
+                "pictures_drawn": outbox.drawn,
+            }
         if profile == "memory":
             stats["memory"] = memory_profile()
         if profile == "objects":
@@ -202,6 +211,12 @@ def memory_profile() -> dict[str, Any]:
             for s in top
         ],
     }
+
+
+def cpu_seconds(pid: int | str = "self") -> float:
+    """The CPU time (user and system) a process has used so far: where the 2 cores went."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 1)
 
 
 def peak_rss_mb(pid: int | str = "self") -> float:
@@ -300,10 +315,14 @@ async def bench(
     folder = Path(tempfile.mkdtemp(prefix="bench-load-"))
     db, stats_file = folder / "bot.db", folder / "stats.json"
     url = str(db)
-    if database == "postgres":  # a throwaway server, syncing to disk as a real one does
+    # A throwaway server, syncing to disk as a real one does, in a folder of its own under the temporary
+    # folder (the server's user must reach it; the bench's own folder is private to this user).
+    pg_folder: Path | None = None
+    if database == "postgres":
         from tests.bot.storage import pg_server
 
-        url = pg_server.start(folder / "postgres", durable=True)
+        pg_folder = Path(tempfile.mkdtemp(prefix="bench-load-pg-"))
+        url = pg_server.start(pg_folder, durable=True)
     rng = random.Random(15)
     async with FakeDiscord(rate_limit=(5, 5.0), enforce_rate_limits=True, global_limit=global_limit) as fake:
         tables = []
@@ -370,13 +389,16 @@ async def bench(
     try:
         games_rows, action_rows = await database_rows(url)
     finally:
-        if database == "postgres":
-            pg_server.stop(folder / "postgres")
+        if pg_folder is not None:
+            pg_server.stop(pg_folder)
     finished, cards, slowdown = from_database(games_rows, action_rows)
+    statuses = [status for _id, status, _settings in games_rows]
     return {
         "games": games,
         "database": database,
         "seconds": round(elapsed, 1),
+        "started": sum(status != "lobby" for status in statuses),  # past their lobby (or ended)
+        "in_lobby": statuses.count("lobby"),
         "finished": finished,
         "cards_flipped": cards,
         "ack_ms": {
@@ -390,6 +412,12 @@ async def bench(
         },
         "rss_mb": child["rss_mb"],
         "workers_rss_mb": child.get("workers_rss_mb", []),
+        "rss_total_mb": round(child["rss_mb"] + sum(child.get("workers_rss_mb", [])), 1),
+        "cpu_s": {  # where the 2 cores went: the bot, its workers, and this process (the fake and the people)
+            "bot": child.get("cpu_s"),
+            "workers": child.get("workers_cpu_s", []),
+            "fake_and_people": cpu_seconds(),
+        },
         "http_429": traffic["http_429"],
         "global_429": traffic["global_429"],
         "requests_per_s": traffic["requests_per_s"],
@@ -403,7 +431,11 @@ async def bench(
         "fake_lag_ms_p99": round(percentile([x * 1000 for x in lags], 0.99), 1),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "top_routes": routes,
-        "bot": {k: v for k, v in child.items() if k not in ("lag_ms", "rss_mb", "workers_rss_mb")},
+        "bot": {
+            k: v
+            for k, v in child.items()
+            if k not in ("lag_ms", "rss_mb", "workers_rss_mb", "cpu_s", "workers_cpu_s")
+        },
     }
 
 
@@ -478,7 +510,10 @@ def main() -> int:
         f"{figures['games']} games, {figures['seconds']} s, {limit}, {figures['database']},"
         f" load average {figures['load_average']}"
     )
-    print(f"finished {figures['finished']}, cards flipped {figures['cards_flipped']}")
+    print(
+        f"started {figures['started']} (still in their lobby {figures['in_lobby']}),"
+        f" finished {figures['finished']}, cards flipped {figures['cards_flipped']}"
+    )
     print(
         f"ack ms p50 {figures['ack_ms']['p50']} p99 {figures['ack_ms']['p99']} max {figures['ack_ms']['max']}"
         f" (unanswered {figures['unanswered']})"
@@ -486,7 +521,9 @@ def main() -> int:
     print(
         f"bot loop lag ms p99 {figures['loop_lag_ms']['p99']} max {figures['loop_lag_ms']['max']};"
         f" peak RSS {figures['rss_mb']} MB; worker processes' peak RSS {figures['workers_rss_mb']} MB"
+        f" ({figures['rss_total_mb']} MB in all)"
     )
+    print(f"CPU seconds: {figures['cpu_s']}")
     print(
         f"requests {figures['requests']} ({figures['requests_per_s']}/s, busiest second {figures['peak_second']}),"
         f" 429s {figures['http_429']} (global {figures['global_429']}), user fetches {figures['user_fetches']}"

@@ -202,7 +202,8 @@ class PictureOutbox:
     ) -> None:
         self.global_pacer = global_pacer
         self.channel_pacer = channel_pacer
-        self.merged = 0
+        self.merged = 0  # pictures (and race lines) merged into a newer one: never drawn
+        self.drawn = 0  # pictures drawn and sent (the figures: how much of the race a busy bot shows)
         self._waiting: dict[int, _Waiting] = {}
         # Pictures drawn at once: one per worker process (bot.workers), or one in a thread (the drawing
         # holds the GIL, so more threads would only take turns on the loop's core); pictures waiting
@@ -268,12 +269,17 @@ class PictureOutbox:
                     # Drawn now, off the event loop (bot.workers), a few at a time. Until its drawing
                     # starts a newer picture still merges into it (under load the wait for a drawing
                     # slot is the long one); the upload after it needs no drawing slot.
-                    async with self._drawing:
+                    with workers.held_back():  # the odds of later frames wait for this (bot.workers)
+                        await self._drawing.acquire()
+                    try:
                         entry.started = True
                         out = entry.out
                         if out.render is not None:
                             image = await workers.run(out.render)
                             out = dataclasses.replace(out, image=image, render=None)
+                            self.drawn += 1
+                    finally:
+                        self._drawing.release()
                 entry.started = True
                 await send(out)
         except Exception:

@@ -209,6 +209,30 @@ async def test_a_picture_waiting_for_a_drawing_slot_is_still_merged_into_the_nex
     assert drawn == ["card 2"] and [(s.content, s.image) for s in sent] == [("card 1\ncard 2", b"card 2")]
 
 
+async def test_frames_get_no_odds_while_pictures_wait_for_their_drawing_slot() -> None:
+    """Ruling: a picture before its odds. Pictures waiting for the drawing worker count as its queue, so
+    later frames go without odds rather than send their simulations ahead of those pictures."""
+    from bot import workers
+    from tests.bot.test_workers import a_race_frames
+
+    outbox = PictureOutbox(GlobalPacer(limit=None), ChannelPacer(5, 5.0), drawing=1)
+    view = a_race_frames()[3]
+    sent: list[Outgoing] = []
+
+    async def send(out: Outgoing) -> None:
+        sent.append(out)
+
+    async with outbox._drawing:  # the drawing slot is busy: every channel's picture waits for it
+        for channel in range(workers.ODDS_QUEUE):
+            await outbox.post(channel, picture(f"card in channel {channel}"), send)
+        await settle()
+        assert workers.waiting(workers.PICTURES) == workers.ODDS_QUEUE
+        assert await workers.odds("hotstreak", view) is None
+    await outbox.drain()
+    assert len(sent) == workers.ODDS_QUEUE and workers.waiting(workers.PICTURES) == 0
+    assert await workers.odds("hotstreak", view) is not None  # nothing waits: odds again
+
+
 async def test_a_race_line_without_a_picture_joins_the_waiting_picture_and_keeps_it() -> None:
     """A card that changed nothing on the track has a line and no picture: it never waits behind the
     picture in the channel's queue, it is told in the same message, and the picture shown is still
