@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import collections
 import contextlib
 import json
 import os
@@ -383,6 +384,14 @@ async def bench(
                 )
                 by_kind.setdefault(kind, []).append((ix.callbacks[0].at - ix.created_at) * 1000)
         late = sum(1 for ix in fake.interactions.values() if ix.late)
+        # What the people were told privately besides their choices' confirmations (refusals, "couldn't
+        # save"...), the most frequent first.
+        told = collections.Counter(
+            message.text.splitlines()[0][:80] if message.text else "(no text)"
+            for ix in fake.interactions.values()
+            for message in ix.messages
+            if message.ephemeral and not message.text.startswith("✅")
+        )
         traffic = fake.traffic.summary()
         routes = {f"{m} {r}": n for (m, r), n in fake.traffic.per_route.most_common(8)}
     child = json.loads(stats_file.read_text()) if stats_file.exists() else {"lag_ms": [], "rss_mb": 0}
@@ -426,6 +435,7 @@ async def bench(
         "user_fetches": traffic["user_fetches"],
         "unanswered": unanswered,
         "late": late,
+        "private_answers": dict(told.most_common(8)),
         "ack_p99_by_kind": {k: round(percentile(v, 0.99), 1) for k, v in sorted(by_kind.items())},
         "flip_gap_over_pace": slowdown,
         "fake_lag_ms_p99": round(percentile([x * 1000 for x in lags], 0.99), 1),
@@ -532,6 +542,7 @@ def main() -> int:
     print(
         f"ack p99 by kind: {figures['ack_p99_by_kind']}; the fake's own loop lag p99 {figures['fake_lag_ms_p99']} ms"
     )
+    print(f"private answers: {figures['private_answers']}")
     print(f"global pacer: {figures['bot'].get('pacer')}")
     print(f"workers: {figures['bot'].get('workers')} processes, {figures['bot'].get('work')}")
     print(

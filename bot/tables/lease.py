@@ -85,9 +85,14 @@ class LeaseKeeper:
     async def tick(self) -> None:
         """Renew, let go of what was lost, take over what is free."""
         tables = self.bot.tables
-        held = await self.bot.storage.renew_leases(list(tables.by_id))
-        for table in list(tables.by_id.values()):
-            if table.game_id not in held and not table.closed:
+        asked = list(tables.by_id)
+        held = await self.bot.storage.renew_leases(asked)
+        # Only the games asked about: one that opened while the renewal waited for the database holds
+        # the lease it took when it was stored, and was not in the question (under load a renewal waits
+        # seconds, and such games were taken for lost: lobbies vanished, issue 15).
+        for game_id in asked:
+            table = tables.by_id.get(game_id)
+            if table is not None and game_id not in held and not table.closed:
                 await self.lost(table)
         free = [
             gid

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 from bot.storage import Storage, StoredGame
 from bot.tables.lease import LeaseKeeper, shard_of
@@ -33,5 +34,55 @@ async def test_a_process_resumes_only_its_own_shards_games_and_only_with_their_l
         assert not await other_one.may_drive(game)  # shard 1 too, but the first process holds the lease
         storage.hold_leases_as(one.owner, 20)
         assert await one.may_drive(game)
+    finally:
+        await storage.close()
+
+
+class Tables:
+    """The keeper's view of this process's tables: the games it drives, and the ones it let go."""
+
+    def __init__(self) -> None:
+        self.by_id: dict[int, Any] = {}
+        self.forgotten: list[int] = []
+
+    def forget(self, table: Any) -> None:
+        self.by_id.pop(table.game_id, None)
+        self.forgotten.append(table.game_id)
+
+    async def resume_all(self) -> None:
+        return None
+
+
+def a_table(game_id: int) -> Any:
+    async def stop() -> None:
+        return None
+
+    return SimpleNamespace(game_id=game_id, closed=False, stop=stop)
+
+
+async def test_a_game_opened_while_the_leases_are_renewed_is_kept(tmp_path: Path) -> None:
+    """Under load a renewal waits for the database, and games open meanwhile: each holds the lease it
+    took when it was stored, so it is not taken for one another process took over."""
+    storage = await Storage.open(str(tmp_path / "bot.db"))
+    try:
+        tables = Tables()
+        keeper = LeaseKeeper(SimpleNamespace(storage=storage, tables=tables), (0,), 1)  # type: ignore[arg-type]
+        storage.hold_leases_as(keeper.owner, 20)
+        first = await storage.create_game("hotstreak", 5, 10, 7, {}, [])
+        tables.by_id[first] = a_table(first)
+        renew = storage.renew_leases
+
+        async def renew_while_a_game_opens(game_ids: list[int]) -> set[int]:
+            held = await renew(game_ids)
+            opened = await storage.create_game("hotstreak", 5, 11, 7, {}, [])  # a start meanwhile
+            tables.by_id[opened] = a_table(opened)
+            return held
+
+        storage.renew_leases = renew_while_a_game_opens  # type: ignore[method-assign]
+        await keeper.tick()
+        assert tables.forgotten == [] and len(tables.by_id) == 2
+        storage.renew_leases = renew  # type: ignore[method-assign]
+        await keeper.tick()  # the next renewal asks about both, and both are held
+        assert tables.forgotten == [] and len(tables.by_id) == 2
     finally:
         await storage.close()
