@@ -390,7 +390,7 @@ async def bench(
             message.text.splitlines()[0][:80] if message.text else "(no text)"
             for ix in fake.interactions.values()
             for message in ix.messages
-            if message.ephemeral and not message.text.startswith("✅")
+            if message.ephemeral and not message.text.startswith(("✅", "🤫"))
         )
         traffic = fake.traffic.summary()
         routes = {f"{m} {r}": n for (m, r), n in fake.traffic.per_route.most_common(8)}
