@@ -139,6 +139,23 @@ def picture(text: str) -> Outgoing:
     return Outgoing(content=text, render=text.encode)
 
 
+def drawn_when_sent(name: str, drawn: list[str]) -> Outgoing:
+    """A race picture that notes in ``drawn`` when (and whether) it is drawn."""
+
+    def render() -> bytes:
+        drawn.append(name)
+        return name.encode()
+
+    return Outgoing(content=name, render=render)
+
+
+class Sent(list[Outgoing]):
+    """What was posted, in order."""
+
+    async def record(self, out: Outgoing) -> None:
+        self.append(out)
+
+
 async def test_a_stale_picture_is_merged_into_the_next_keeping_both_texts() -> None:
     pacer = GlobalPacer(limit=1, window=0.0)
     outbox = PictureOutbox(pacer, ChannelPacer(5, 5.0))
@@ -188,17 +205,11 @@ async def test_a_picture_waiting_for_a_drawing_slot_is_still_merged_into_the_nex
     the next card's comes, and only the newer one is drawn."""
     outbox = PictureOutbox(GlobalPacer(limit=None), ChannelPacer(5, 5.0), drawing=1)
     drawn: list[str] = []
-    sent: list[Outgoing] = []
+    sent = Sent()
+    send = sent.record
 
     def drawing(name: str) -> Outgoing:
-        def render() -> bytes:
-            drawn.append(name)
-            return name.encode()
-
-        return Outgoing(content=name, render=render)
-
-    async def send(out: Outgoing) -> None:
-        sent.append(out)
+        return drawn_when_sent(name, drawn)
 
     async with outbox._drawing:  # the only drawing slot is taken by other tables' pictures
         await outbox.post(1, drawing("card 1"), send)
@@ -270,17 +281,11 @@ async def test_a_picture_merged_away_is_never_drawn() -> None:
     pacer = GlobalPacer(limit=1, window=0.0)
     outbox = PictureOutbox(pacer, ChannelPacer(5, 5.0))
     drawn: list[str] = []
-    sent: list[Outgoing] = []
+    sent = Sent()
+    send = sent.record
 
     def drawing(name: str) -> Outgoing:
-        def render() -> bytes:
-            drawn.append(name)
-            return name.encode()
-
-        return Outgoing(content=name, render=render)
-
-    async def send(out: Outgoing) -> None:
-        sent.append(out)
+        return drawn_when_sent(name, drawn)
 
     async with Holder(pacer):
         await outbox.post(1, drawing("card 1"), send)
