@@ -247,7 +247,7 @@ class Game(ABC):
         """A deep copy, by a pickle round trip: the same copy as ``copy.deepcopy`` for plain state in a
         quarter of the time (the AI and the odds imagine futures on copies)."""
         try:
-            return pickle.loads(pickle.dumps(self, pickle.HIGHEST_PROTOCOL))
+            return fresh(self)
         except (pickle.PicklingError, AttributeError, TypeError):
             return copy.deepcopy(self)  # a game holding something that does not pickle
 

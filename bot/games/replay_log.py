@@ -9,9 +9,12 @@ frames are JSON-like dicts, compared key by key, nested dicts by their own keys.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from bot.games.odds import Odds
+
+T = TypeVar("T")
 
 _GONE = object()  # a key the newer frame no longer has
 
@@ -54,6 +57,14 @@ class ReplayLog:
     @property
     def odds(self) -> list[Odds | None]:
         return list(self._odds)
+
+    def drawn(self, replay: Callable[..., T], /, **options: Any) -> T:
+        """The race drawn by ``replay`` (a game's ``race_replay``) from the rebuilt frames and their odds.
+
+        Sent to the replay worker as this bound method and an engine's function: the frames are rebuilt
+        there, and the worker never loads discord.py or the cogs for it (issue 15).
+        """
+        return replay(self.frames(), odds=self.odds, **options)
 
 
 def _diff(old: dict[str, Any], new: dict[str, Any]) -> dict[str, Any]:

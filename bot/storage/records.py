@@ -40,7 +40,7 @@ class StoredGame:
 class StakeRecord:
     """One stake a seat held when its game ended, in any game's words (see ``bot.games.base.Stake``)."""
 
-    label: str  # what it was on, as players read it: "Gobbler, risky", "horse 7"
+    label: str  # what it was on, in the game's own words as players read them (stored in English)
     outcome: str  # "won" or "lost" (anything else is stored, and counted as neither in stats)
     amount: int  # what it paid (0 when lost)
 

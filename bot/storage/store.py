@@ -186,9 +186,8 @@ class Storage(Leases):
             raise ValueError(f"action sequence numbers start at 0, not {seq}")
         text = _dump(action, "action")
         now = float(self._clock())
-        await self._actions.append(
-            game_id, seq, text, now
-        )  # with whatever else waits (bot.storage.action_log)
+        # Stored with whatever other actions wait (a group commit: bot.storage.action_log).
+        await self._actions.append(game_id, seq, text, now)
 
     async def update_game(
         self,

@@ -18,6 +18,7 @@ import dataclasses
 import logging
 import random
 import time
+from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -433,8 +434,7 @@ class Table:
         (closing stops this table's loop, which may be the caller)."""
         log.error("Game %s: the engine failed on %r; closing the game", self.game_id, action)
         self.closed = True  # no more steps or clicks on a half-changed engine meanwhile
-        task = asyncio.create_task(self.bot.tables.broken(self), name=f"broken-{self.game_id}")
-        self.notes["abandon_task"] = task  # a reference, so the task is not collected while it runs
+        self._close_aside(self.bot.tables.broken(self), "broken")
 
     async def _commit_and_announce(self, action: Action) -> None:
         events = await self.commit(action)
@@ -603,7 +603,11 @@ class Table:
         self.gone = True
         log.warning("The channel of game %s is gone; closing the game", self.game_id)
         closing = threads.thread_gone(self) if self.thread_id else self.bot.tables.abandon(self)
-        task = asyncio.create_task(closing, name=f"abandon-{self.game_id}")
+        self._close_aside(closing, "abandon")
+
+    def _close_aside(self, closing: Coroutine[Any, Any, None], why: str) -> None:
+        """Close the game in a task of its own: closing stops this table's loop, which may be the caller."""
+        task = asyncio.create_task(closing, name=f"{why}-{self.game_id}")
         self.notes["abandon_task"] = task  # a reference, so the task is not collected while it runs
 
     async def _send_dm(self, seat: int, out: Outgoing) -> discord.Message | None:

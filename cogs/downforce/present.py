@@ -21,7 +21,7 @@ from bot.games.downforce.cards import bid_value
 from bot.games.downforce.narration import bet_name, both, colour_name, option_label
 from bot.games.downforce.powers import summary, title
 from bot.games.downforce.render import alt_text, render_track
-from bot.games.downforce.replay import replay_of
+from bot.games.downforce.replay import race_replay
 from bot.games.downforce.rules import RULES as GAME_RULES
 from bot.games.downforce.track import FINISH
 from bot.games.odds import Odds
@@ -116,7 +116,7 @@ class DownforcePresenter(Presenter):
         replay = table.notes.pop("replay", None)
         if not isinstance(replay, ReplayLog) or not len(replay):
             return Outgoing(embed=embed)
-        return Outgoing(embed=embed, later=functools.partial(replay_of, replay))
+        return Outgoing(embed=embed, later=functools.partial(replay.drawn, race_replay))
 
     def _waiting(self, table: Table) -> str:
         names = sorted({table.seats[d.player].name for d in table.human_pending() if d.player is not None})

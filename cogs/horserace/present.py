@@ -19,7 +19,7 @@ from bot import emojis, workers
 from bot.games.base import Decision, Event
 from bot.games.horserace.narration import narrate
 from bot.games.horserace.render import alt_text, render_board
-from bot.games.horserace.replay import replay_of
+from bot.games.horserace.replay import race_replay
 from bot.games.horserace.settings import DEFAULT_BANK
 from bot.games.horserace.symbols import emoji_name, unicode
 from bot.games.odds import Odds, odds_for
@@ -166,7 +166,7 @@ class HorseRacePresenter(Presenter):
         replay = table.notes.pop("replay", None)
         if not isinstance(replay, ReplayLog) or not len(replay):
             return Outgoing(embed=embed)
-        return Outgoing(embed=embed, later=functools.partial(replay_of, replay))
+        return Outgoing(embed=embed, later=functools.partial(replay.drawn, race_replay))
 
     def _setup_embed(self, data: dict[str, Any], names: list[str], line: str) -> discord.Embed:
         embed = discord.Embed(

@@ -17,7 +17,7 @@ from bot.games.base import Decision, Event
 from bot.games.hotstreak.narration import bet_label, changes_track, side_bet_text
 from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, render_race
-from bot.games.hotstreak.replay import replay_of
+from bot.games.hotstreak.replay import race_replay
 from bot.games.odds import Odds
 from bot.games.replay_log import ReplayLog
 from bot.i18n import N_, _, _n, _p, current
@@ -333,7 +333,9 @@ class HotStreakPresenter(Presenter):
         replay = table.notes.pop("replay", None)
         if not isinstance(replay, ReplayLog) or replay.race != over["race"] or not len(replay):
             return Outgoing(embed=embed)
-        return Outgoing(embed=embed, later=functools.partial(replay_of, replay, self._names(table)))
+        return Outgoing(
+            embed=embed, later=functools.partial(replay.drawn, race_replay, players=self._names(table))
+        )
 
     async def _race_setup(self, table: Table, data: dict[str, Any]) -> Outgoing:
         view = table.public_view()

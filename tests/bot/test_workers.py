@@ -197,18 +197,18 @@ def test_work_sent_to_the_workers_never_loads_discord_py_in_them() -> None:
     from functools import partial
 
     from bot.games.catalog import entry
-    from bot.games.downforce.replay import replay_of as downforce_replay
-    from bot.games.horserace.replay import replay_of as horserace_replay
-    from bot.games.hotstreak.replay import replay_of as hotstreak_replay
+    from bot.games.downforce.replay import race_replay as downforce_replay
+    from bot.games.horserace.replay import race_replay as horserace_replay
+    from bot.games.hotstreak.replay import race_replay as hotstreak_replay
     from bot.games.replay_log import ReplayLog
     from bot.i18n import in_language
     from bot.i18n.languages import from_locale
 
     entry("hotstreak").presenter_class()  # the bot has loaded its presenter; the worker must not
     work = [
-        partial(hotstreak_replay, ReplayLog(1), ["Ada"]),
-        partial(horserace_replay, ReplayLog(1)),
-        partial(downforce_replay, ReplayLog()),
+        partial(ReplayLog(1).drawn, hotstreak_replay, players=["Ada"]),
+        partial(ReplayLog(1).drawn, horserace_replay),
+        partial(ReplayLog().drawn, downforce_replay),
         partial(render_race, a_race_frames()[0]),
         entry("hotstreak").choose,
     ]

@@ -40,13 +40,13 @@ async def test_a_restart_while_a_replay_is_drawn_keeps_the_win_once_and_skips_on
     between neither loses them nor posts them again; that one replay is skipped, the next race's is not."""
     from cogs.horserace import present
 
-    draw = present.replay_of
+    draw = present.race_replay
 
-    def slow_draw(replay):  # noqa: ANN001, ANN202
+    def slow_draw(frames, **options):  # noqa: ANN001, ANN003, ANN202
         time.sleep(1.5)  # long enough for the bot to be stopped while it draws
-        return draw(replay)
+        return draw(frames, **options)
 
-    monkeypatch.setattr(present, "replay_of", slow_draw)
+    monkeypatch.setattr(present, "race_replay", slow_draw)
 
     def wins() -> list[FakeMessage]:
         return [m for m in world.fake.channel_messages(world.channel) if "wins race" in m.text]
@@ -58,7 +58,7 @@ async def test_a_restart_while_a_replay_is_drawn_keeps_the_win_once_and_skips_on
         await world.fake.wait_for(lambda: wins(), timeout=90, what="race 1 won")
     (first,) = wins()
     assert not has_replay(first)  # the bot stopped while drawing it
-    monkeypatch.setattr(present, "replay_of", draw)
+    monkeypatch.setattr(present, "race_replay", draw)
     async with running_bot(world.fake, world.bot(extensions=("cogs.horserace",))):
         await world.fake.wait_for(lambda: standings(world) is not None, timeout=90)
         first_again, second = wins()
@@ -73,13 +73,13 @@ async def test_a_replay_whose_results_message_was_deleted_is_posted_after_it_wit
     from cogs.horserace import present
     from tests.fakediscord.posting import delete_message
 
-    draw = present.replay_of
+    draw = present.race_replay
 
-    def slow_draw(replay):  # noqa: ANN001, ANN202
+    def slow_draw(frames, **options):  # noqa: ANN001, ANN003, ANN202
         time.sleep(1.0)  # the message is deleted meanwhile
-        return draw(replay)
+        return draw(frames, **options)
 
-    monkeypatch.setattr(present, "replay_of", slow_draw)
+    monkeypatch.setattr(present, "race_replay", slow_draw)
     async with running_bot(world.fake, world.bot(extensions=("cogs.horserace",))):
         lobby = await open_lobby(world, races=1, rolls="auto", pace=0.0)
         await join(world.fake, lobby, world.users["bob"])
@@ -98,10 +98,10 @@ async def test_a_replay_that_cannot_be_drawn_leaves_the_results_as_they_are(
 ) -> None:
     from cogs.horserace import present
 
-    def broken(replay):  # noqa: ANN001, ANN202
+    def broken(frames, **options):  # noqa: ANN001, ANN003, ANN202
         raise OSError("no space left for the frames")
 
-    monkeypatch.setattr(present, "replay_of", broken)
+    monkeypatch.setattr(present, "race_replay", broken)
     async with running_bot(world.fake, world.bot(extensions=("cogs.horserace",))):
         lobby = await open_lobby(world, races=1, rolls="auto", pace=0.0)
         await join(world.fake, lobby, world.users["bob"])

@@ -927,7 +927,7 @@ class Downforce(Game):
                 **self.card_view(card["id"]),
                 "colours": list(card["colours"]),
                 "line": card["line"],
-                "moves": copy.deepcopy(card["moves"]),
+                "moves": fresh(card["moves"]),
             },
             "choice": fresh(s["choice"]),
             "bet_line": self.track.lines[s["bet_queue"][0]] if s["phase"] == "bet" else None,

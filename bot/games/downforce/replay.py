@@ -13,14 +13,7 @@ from bot.games.animation import Animation, Drawn, animate
 from bot.games.downforce.narration import colour_name
 from bot.games.downforce.render import track_image
 from bot.games.odds import Odds
-from bot.games.replay_log import ReplayLog
 from bot.i18n import _, _n
-
-
-def replay_of(log: ReplayLog) -> Animation:
-    """The replay of a race kept as a ``ReplayLog`` (its frames rebuilt here, in the drawing worker: a
-    function of the engine's package, so the worker never loads discord.py for it)."""
-    return race_replay(log.frames(), odds=log.odds)
 
 
 def race_replay(

@@ -13,15 +13,8 @@ from typing import Any
 from bot.games.animation import Animation, Drawn, animate
 from bot.games.hotstreak.render import race_image
 from bot.games.odds import Odds
-from bot.games.replay_log import ReplayLog
 from bot.i18n import _, _n
 from bot.i18n.formatting import ordinal, percent
-
-
-def replay_of(log: ReplayLog, players: Sequence[str] | None = None) -> Animation:
-    """The replay of a race kept as a ``ReplayLog`` (its frames rebuilt here, in the drawing worker: a
-    function of the engine's package, so the worker never loads discord.py for it)."""
-    return race_replay(log.frames(), odds=log.odds, players=players)
 
 
 def race_replay(
