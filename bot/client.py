@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import discord
@@ -14,24 +13,20 @@ from discord.ext import commands
 
 from bot import emojis
 from bot.config import Settings
+from bot.discord_io.global_pacer import GlobalPacer, install, limit_from_env
+from bot.discord_io.outbox import PictureOutbox
+from bot.discord_io.pacer import ChannelPacer
 from bot.games.catalog import ENTRIES
-from bot.i18n import _
 from bot.i18n.commands import CommandTranslator
 from bot.languages import Languages
 from bot.storage import Storage
-from bot.tables import threads
 from bot.tables.components import Component
-from bot.tables.custom_ids import BoardPage
-from bot.tables.global_pacer import GlobalPacer, PictureOutbox, install, limit_from_env
 from bot.tables.lease import LeaseKeeper
-from bot.tables.pacer import ChannelPacer
 from bot.tables.registry import Tables
 from bot.tables.routing import Router
 from bot.tables.timing import Timing
 
 log = logging.getLogger(__name__)
-
-PageHandler = Callable[[discord.Interaction, BoardPage], Awaitable[None]]
 
 # Each catalogued game's command group, then the commands every game shares.
 EXTENSIONS = (*(entry.cog for entry in ENTRIES), "cogs.stats", "cogs.config")
@@ -41,7 +36,7 @@ PERMISSIONS = discord.Permissions(
     view_channel=True,
     send_messages=True,
     send_messages_in_threads=True,
-    create_public_threads=True,  # each game in a thread of its own (bot.tables.threads)
+    create_public_threads=True,  # each game in a thread of its own (bot.discord_io.threads)
     embed_links=True,
     attach_files=True,
 )
@@ -87,12 +82,17 @@ class RaceBot(commands.Bot):
         self.outbox = PictureOutbox(self.requests, self.pacer)
         self.languages = Languages(self)  # who reads which language (bot.i18n)
         self.tables = Tables(self)
-        self.leases = LeaseKeeper(self, settings.own_shards, settings.shard_count or 1)
-        self.router = Router(self)
+        self.leases = LeaseKeeper(
+            self,
+            self.tables.directory,
+            settings.own_shards,
+            settings.shard_count or 1,
+            self.tables.resume_all,
+        )
+        self.router = Router(self, self.tables.directory)
         self.leases.after_tick = self.router.drain
         self._extensions = extensions
         self._resumed = False
-        self._page_handler: PageHandler | None = None
         self.stopping = False  # set by bot.shutdown on SIGTERM/SIGINT: no new games from then on
 
     async def setup_hook(self) -> None:
@@ -125,21 +125,15 @@ class RaceBot(commands.Bot):
             await self.router.start()
             self.leases.start()
 
+    async def on_game_component(
+        self, interaction: discord.Interaction, custom_id: str, values: list[str] | None
+    ) -> None:
+        """A click on any of the games' components (``bot.tables.components``)."""
+        await self.tables.on_component(interaction, custom_id, values)
+
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A game's thread deleted by someone: its game closes and its channel is told."""
-        table = self.tables.in_thread(payload.thread_id)
-        if table is not None:
-            await threads.thread_gone(table)
-
-    def set_page_handler(self, handler: PageHandler) -> None:
-        """Leaderboard page buttons are routed to the cog that shows leaderboards."""
-        self._page_handler = handler
-
-    async def dispatch_page(self, interaction: discord.Interaction, page: BoardPage) -> None:
-        if self._page_handler is None:
-            await interaction.response.send_message(_("This button no longer works."), ephemeral=True)
-            return
-        await self._page_handler(interaction, page)
+        await self.tables.thread_gone(payload.thread_id)
 
     async def close(self) -> None:
         task = getattr(self, "_emoji_task", None)

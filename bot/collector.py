@@ -1,4 +1,4 @@
-"""The garbage collector tuned for a long-running bot (issue 15).
+"""The garbage collector tuned for a long-running bot.
 
 At 500 games a full collection walked every game's state and held the event loop for 230 ms on
 average (400 ms at worst), and the collector ran one every 6 s: the loop's worst pauses. Two

@@ -3,7 +3,7 @@ loop keeps a core of its own.
 
 Drawing, Monte Carlo odds and the AI's imagined races are pure Python for the most part: in a thread
 they hold the GIL, and at 50 games they took 80% of it, so the event loop (clicks, gateway events,
-every game's next step) ran in what was left (issue 15). Worker processes take that work instead,
+every game's next step) ran in what was left at 500 games. Worker processes take that work instead,
 in three lanes, so that one kind of work never waits behind another:
 
 - ``PICTURES``: race pictures and their odds (``WORK_PROCESSES`` processes; default one fewer than
@@ -154,7 +154,7 @@ def held_back(lane: str = PICTURES) -> Iterator[None]:
 
     Why: at 500 games the pictures waited for their slot while every frame's odds went to the worker
     ahead of them; the picture worker spent three quarters of its time on odds and drew one card in
-    fourteen (issue 15). Ruling: a picture before its odds, as a card before its picture.
+    fourteen. Ruling: a picture before its odds, as a card before its picture.
     """
     _held[lane] += 1
     try:

@@ -15,11 +15,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.games.catalog import Entry, entry
-from bot.i18n import _, speaking
-from bot.storage import StorageError
-from bot.tables.presenter import Outgoing, Presenter
-from bot.tables.seats import AI_SUFFIX, Seat, shown
-from bot.tables.table import CANCEL_UNSAVED, SAVE_FAILED, Table, followup, reply
+from bot.i18n import _
+from bot.tables.answers import followup, reply
+from bot.tables.presenter import Presenter
+from bot.tables.seats import is_manager
+from bot.tables.table import Table
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
@@ -107,11 +107,11 @@ async def show_status(bot: RaceBot, interaction: discord.Interaction, presenter:
         embed.description = _("Waiting in the lobby for the host to start.")
     else:
         waiting = sorted({table.seats[d.player].shown for d in table.human_pending() if d.player is not None})
-        lines = presenter.status_lines(table)
+        lines = table.presenter.status_lines(table.view())
         if waiting:
             lines.append(_("Waiting for: {names}", names=", ".join(waiting)))
         if table.deadline:
-            lines.append(_("Deadline: {deadline}", deadline=table.deadline_mark()))
+            lines.append(_("Deadline: {deadline}", deadline=table.view().deadline_mark()))
         embed.description = "\n".join(lines) or _("The table is playing.")
     await interaction.response.send_message(embed=embed, ephemeral=True)
 
@@ -123,41 +123,17 @@ async def cancel_game(bot: RaceBot, interaction: discord.Interaction, presenter:
     if table is None:
         await reply(interaction, _("No {game} game in this channel.", game=presenter.title))
         return
-    if not table.is_manager(interaction.user):
+    if not is_manager(interaction.user, table.host_id):
         await reply(interaction, _("Only the host or someone with Manage Server can cancel the game."))
         return
     # Closing writes to the database, which may wait for a lock longer than Discord's three seconds.
     # The answer is public either way (it fills the "thinking" placeholder): the channel learns the truth.
     await interaction.response.defer(thinking=True)
-    async with table.lock:  # a move being stored and announced finishes first; then the truth is known
-        if table.settled or (table.engine is not None and table.engine.is_over):
-            await followup(
-                interaction,
-                _(
-                    "{game} game #{number} had just ended; its results stand.",
-                    game=presenter.title,
-                    number=table.game_id,
-                ),
-            )
-            return
-        if table.closed:
-            await followup(
-                interaction,
-                _("{game} game #{number} has already ended.", game=presenter.title, number=table.game_id),
-            )
-            return
-        why = f"Cancelled by {shown(interaction.user.display_name)}."  # stored with the game, in English
-        if not await bot.tables.close(table, "cancelled", why, keep_if_unsaved=True):
-            await followup(interaction, CANCEL_UNSAVED)
-            return
-    with speaking(table.language):  # public: the channel's language, not the canceller's
-        notice = _(
-            "🛑 {game} game #{number} was cancelled by {player}. No results were recorded.",
-            game=presenter.title,
-            number=table.game_id,
-            player=interaction.user.mention,
-        )
-    await interaction.followup.send(notice)
+    outcome = await bot.tables.cancel(table, interaction.user)
+    if outcome.applied:
+        await interaction.followup.send(outcome.answer)
+    else:
+        await followup(interaction, outcome.answer)
 
 
 async def leave_game(bot: RaceBot, interaction: discord.Interaction, presenter: Presenter) -> None:
@@ -174,29 +150,8 @@ async def leave_game(bot: RaceBot, interaction: discord.Interaction, presenter: 
     # Answer first, privately: the table's lock is held while a step is announced at the game's pace,
     # and the database may wait for a lock; either can outlast the three seconds Discord gives.
     await interaction.response.defer(ephemeral=True, thinking=True)
-    async with table.lock:
-        seat = table.seat_of(interaction.user.id)  # again: the seats may have changed while waiting
-        if seat is None or table.closed:
-            await followup(interaction, _("You're no longer in this game."))
-            return
-        old = table.seats[seat]
-        seats = list(table.seats)
-        seats[seat] = Seat(name=f"{old.name}{AI_SUFFIX}", ai="normal", left_user_id=old.user_id)
-        try:
-            await bot.storage.update_game(table.game_id, seats=[s.to_json() for s in seats])
-        except StorageError:
-            await followup(interaction, SAVE_FAILED)
-            return
-        table.seats = seats
-    await followup(interaction, _("You left the game; an AI plays your seat from now on."))
-    with speaking(table.language):
-        farewell = Outgoing(
-            content=_(
-                "👋 {player} left; an AI plays their seat from now on.", player=interaction.user.mention
-            )
-        )
-    await table.send(farewell)
-    table.wake.set()
+    outcome = await table.replace_with_ai(interaction.user.id)
+    await followup(interaction, outcome.answer)
 
 
 async def send_rules(interaction: discord.Interaction, presenter: Presenter) -> None:
@@ -207,7 +162,6 @@ async def send_rules(interaction: discord.Interaction, presenter: Presenter) -> 
 
 
 __all__ = [
-    "Outgoing",
     "cancel_game",
     "leave_game",
     "send_rules",

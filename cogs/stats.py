@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import io
+import re
 import time
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import discord
 from discord import app_commands
@@ -18,7 +19,7 @@ from bot.i18n.formatting import percent, signed
 from bot.leaderboard_image import BoardLine, alt_text, render_leaderboard
 from bot.storage import StorageError, period_start
 from bot.tables import custom_ids
-from bot.tables.components import button
+from bot.tables.answers import UNREADABLE, reply
 from bot.tables.seats import ai_named, shown
 
 if TYPE_CHECKING:
@@ -33,10 +34,45 @@ STORAGE_DOWN = N_("I can't read the results right now (storage problem); please 
 # (like the games' public messages), whoever asked; a failure is told privately, in the asker's.
 
 
+class BoardPageButton(discord.ui.DynamicItem[discord.ui.Item[Any]], template=custom_ids.BOARD_PAGE_TEMPLATE):
+    """A leaderboard's Previous and Next buttons, answered by the cog that shows leaderboards."""
+
+    def __init__(self, item: discord.ui.Item[Any]) -> None:
+        super().__init__(item)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> BoardPageButton:
+        return cls(item)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client: Any = interaction.client
+        client.languages.hear(interaction)
+        click = custom_ids.parse(self.custom_id)
+        cog = client.get_cog(StatsCog.__cog_name__)
+        if not isinstance(click, custom_ids.BoardPage):
+            await reply(interaction, UNREADABLE)
+            return
+        if cog is None:
+            await interaction.response.send_message(_("This button no longer works."), ephemeral=True)
+            return
+        await cog.on_page(interaction, click)
+
+
+def page_button(custom_id: str, label: str, disabled: bool) -> BoardPageButton:
+    return BoardPageButton(discord.ui.Button(label=label, custom_id=custom_id, disabled=disabled))
+
+
 class StatsCog(commands.Cog):
     def __init__(self, bot: RaceBot) -> None:
         self.bot = bot
-        bot.set_page_handler(self.on_page)
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(BoardPageButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(BoardPageButton)
 
     async def _public(self, interaction: discord.Interaction) -> Language:
         return await self.bot.languages.refresh(interaction.guild_id)
@@ -71,11 +107,9 @@ class StatsCog(commands.Cog):
         embed.set_image(url="attachment://leaderboard.png")
         file = discord.File(io.BytesIO(image), filename="leaderboard.png", description=alt_text(title, lines))
         view = discord.ui.View(timeout=None)
+        view.add_item(page_button(custom_ids.board_page(game, period, page - 1), _("◀ Previous"), page <= 0))
         view.add_item(
-            button(custom_ids.board_page(game, period, page - 1), _("◀ Previous"), disabled=page <= 0)
-        )
-        view.add_item(
-            button(custom_ids.board_page(game, period, page + 1), _("Next ▶"), disabled=page + 1 >= pages)
+            page_button(custom_ids.board_page(game, period, page + 1), _("Next ▶"), page + 1 >= pages)
         )
         return {"embed": embed, "file": file, "view": view}
 

@@ -7,7 +7,7 @@ frames stays far under Discord's 8 MB.
 
 A replay's frames are drawn one at a time as the GIF is built (``Drawn``) and only the small
 palette image of each is kept: holding every full-size frame, then every scaled copy, took 160 MB
-for a 24-card Hot Streak race, the largest part of the replay worker's memory (issue 15).
+for a 24-card Hot Streak race, the largest part of the replay worker's memory.
 """
 
 from __future__ import annotations

@@ -216,7 +216,7 @@ class Game(ABC):
         """The pending decision ``action`` answers, or IllegalAction; changes nothing.
 
         Split from ``apply`` so the table can check an action, store it, and only then apply it
-        (``apply_checked``) with no copy of the game in between (issue 15: at 500 games the copy the
+        (``apply_checked``) with no copy of the game in between (at 500 games the copy the
         table made of every game for every action was the event loop's largest cost).
         """
         if self.is_over:
@@ -259,7 +259,7 @@ class Game(ABC):
 def fresh(value: Any) -> Any:
     """A deep copy of plain (JSON-like) state, by a pickle round trip: what ``copy.deepcopy`` makes, in a
     fifth of the time. Views copy the game's state so no reader can change it; the table asks for a
-    view several times a card, and at 500 games the deep copies were a sixth of the loop (issue 15)."""
+    view several times a card, and at 500 games the deep copies were a sixth of the loop."""
     return pickle.loads(pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
 
 

@@ -130,7 +130,7 @@ class Entry:
 
     def __reduce__(self) -> tuple[Any, tuple[str]]:
         """Sent to a worker as its kind: the worker finds the same entry in its own catalog, and
-        what this process has loaded (the Discord presenter among it) stays here (issue 15)."""
+        what this process has loaded (the Discord presenter among it) stays here."""
         return entry, (self.kind,)
 
 

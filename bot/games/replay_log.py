@@ -62,7 +62,7 @@ class ReplayLog:
         """The race drawn by ``replay`` (a game's ``race_replay``) from the rebuilt frames and their odds.
 
         Sent to the replay worker as this bound method and an engine's function: the frames are rebuilt
-        there, and the worker never loads discord.py or the cogs for it (issue 15).
+        there, and the worker never loads discord.py or the cogs for it.
         """
         return replay(self.frames(), odds=self.odds, **options)
 

@@ -42,7 +42,7 @@ class SqliteTx(Tx):
 
     async def fetch_all(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
         # One trip to aiosqlite's thread, not three (open, fetch, close a cursor): each trip costs its
-        # caller a turn of the event loop, and at 500 games the trips were a tenth of the loop (issue 15).
+        # caller a turn of the event loop, and at 500 games the trips were a tenth of the loop.
         return [tuple(row) for row in await self.db.execute_fetchall(sql, params)]
 
 

@@ -1,8 +1,9 @@
 """Buttons and menus that survive a restart: one dynamic item reads every component's ``custom_id``.
 
-Every click funnels into ``Tables.on_component`` (ids are parsed by ``custom_ids``), so a click on
-a message from an earlier step, from a game that has ended, or a forged id is answered there,
-privately, and never applied twice.
+Every click but a leaderboard page's becomes the client's ``game_component`` event, which hands it
+to ``Tables.on_component`` (ids are parsed by ``custom_ids``), so a click on a message from an
+earlier step, from a game that has ended, or a forged id is answered there, privately, and never
+applied twice.
 """
 
 from __future__ import annotations
@@ -25,8 +26,9 @@ STYLES = {
 }
 
 
-class Component(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s:.+)"):
-    """Any component of the bot's messages, button or menu, whatever its id says."""
+class Component(discord.ui.DynamicItem[discord.ui.Item[Any]], template=custom_ids.NOT_A_BOARD_PAGE_TEMPLATE):
+    """Any component of the bot's messages, button or menu, whatever its id says (but a leaderboard
+    page's, which ``cogs.stats`` answers)."""
 
     def __init__(self, item: discord.ui.Item[Any]) -> None:
         super().__init__(item)
@@ -42,7 +44,8 @@ class Component(discord.ui.DynamicItem[discord.ui.Item[Any]], template=r"(?s:.+)
         data: Any = interaction.data or {}
         values = data.get("values") if isinstance(data, dict) else None
         values = [str(v) for v in values] if isinstance(values, list) else None
-        await interaction.client.tables.on_component(interaction, self.custom_id, values)  # type: ignore[attr-defined]
+        # Signalled, not called: the client hands it to the registry (``RaceBot.on_game_component``).
+        interaction.client.dispatch("game_component", interaction, self.custom_id, values)
 
 
 def button(

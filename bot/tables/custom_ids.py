@@ -24,8 +24,9 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from typing import Any
 
-from bot.games.base import JSON
+from bot.games.base import JSON, Decision
 
 LOBBY_OPS = ("join", "leave", "ai", "start", "cancel")
 _NUM = r"(0|[1-9]\d{0,19})"
@@ -40,6 +41,11 @@ _LOBBY = re.compile(rf"g:{_NUM}:lobby:([a-z]+)")
 _KICK = re.compile(rf"gs:{_NUM}:lobby:kick")
 # A page number has at most 6 digits: a forged 20-digit one would overflow the database's offset.
 _BOARD = re.compile(r"g:0:page:lb:([a-z0-9_]{1,30}):([a-z]{1,10}):(0|[1-9][0-9]{0,5})")
+
+# The two families of dynamic items (discord.py calls every item whose template matches an id, so
+# the two never overlap): leaderboard pages (``cogs.stats``) and everything else (``components``).
+BOARD_PAGE_TEMPLATE = r"g:0:page:lb:.*"
+NOT_A_BOARD_PAGE_TEMPLATE = r"(?s:(?!g:0:page:lb:).+)"
 _INDEX = re.compile(rf"i{_NUM}")
 
 
@@ -174,8 +180,8 @@ def parse(custom_id: object, values: list[str] | None = None) -> Parsed:
     if m := _LOBBY.fullmatch(custom_id):
         return Lobby(int(m[1]), m[2]) if m[2] in LOBBY_OPS else Unreadable()
     if m := _KICK.fullmatch(custom_id):
-        seat = _plain_number(values)
-        return Lobby(int(m[1]), "kick", seat)
+        kicked = _plain_number(values)
+        return Lobby(int(m[1]), "kick", kicked)
     if m := _BOARD.fullmatch(custom_id):
         return BoardPage(m[1], m[2], int(m[3]))
     if m := _LEGACY_DECISION.fullmatch(custom_id):
@@ -200,3 +206,18 @@ def _plain_number(values: list[str] | None) -> int | None:
     if not values or not isinstance(values[0], str) or not re.fullmatch(_NUM, values[0]):
         return None
     return int(values[0])
+
+
+NOT_AN_OPTION = object()
+"""What ``chosen`` returns for a click whose option is not among the decision's options now."""
+
+
+def chosen(decision: Decision, click: Decide) -> Any:
+    """The option a decision click picked, or ``NOT_AN_OPTION`` (a stale or forged id)."""
+    if click.legacy:  # an id posted before choices were indexes: the option itself, as JSON
+        canon = json.dumps(click.choice, sort_keys=True)
+        found = [o for o in decision.options if json.dumps(o, sort_keys=True) == canon]
+        return found[0] if found else NOT_AN_OPTION
+    if click.index is None or not 0 <= click.index < len(decision.options):
+        return NOT_AN_OPTION
+    return decision.options[click.index]

@@ -19,11 +19,12 @@ from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from bot.storage import StorageError
+from bot.tables.directory import Directory
+from bot.tables.host import Host
+from bot.tables.table import LOST, Table
 
 if TYPE_CHECKING:
     from bot.storage import StoredGame
-    from bot.tables.host import Host
-    from bot.tables.table import Table
 
 log = logging.getLogger(__name__)
 
@@ -34,8 +35,17 @@ def shard_of(guild_id: int, shard_count: int) -> int:
 
 
 class LeaseKeeper:
-    def __init__(self, bot: Host, shards: tuple[int, ...], shard_count: int) -> None:
+    def __init__(
+        self,
+        bot: Host,
+        directory: Directory,
+        shards: tuple[int, ...],
+        shard_count: int,
+        resume: Callable[[], Awaitable[None]] | None = None,
+    ) -> None:
         self.bot = bot
+        self.directory = directory
+        self.resume = resume  # carries on the stored games this process may drive (the registry's)
         self.shards = frozenset(shards)
         self.shard_count = shard_count
         # A new token every start: a restarted process takes its old games over like any other would.
@@ -84,12 +94,12 @@ class LeaseKeeper:
 
     async def tick(self) -> None:
         """Renew, let go of what was lost, take over what is free."""
-        tables = self.bot.tables
+        tables = self.directory
         asked = list(tables.by_id)
         held = await self.bot.storage.renew_leases(asked)
         # Only the games asked about: one that opened while the renewal waited for the database holds
         # the lease it took when it was stored, and was not in the question (under load a renewal waits
-        # seconds, and such games were taken for lost: lobbies vanished, issue 15).
+        # seconds, and such a game must not be taken for lost).
         for game_id in asked:
             table = tables.by_id.get(game_id)
             if table is not None and game_id not in held and not table.closed:
@@ -101,7 +111,8 @@ class LeaseKeeper:
         ]
         if free:
             async with self._taking:
-                await tables.resume_all()
+                if self.resume is not None:
+                    await self.resume()
             # Free but still not resumed: damaged, of an unknown game, or another process was quicker.
             # Tried once per process: a damaged game is reported once, not at every tick.
             self._given_up.update(gid for gid in free if gid not in tables.by_id)
@@ -110,13 +121,11 @@ class LeaseKeeper:
 
     async def lost(self, table: Table) -> None:
         """Another process drives this game now: stop at once, say nothing (the new owner speaks)."""
-        log.warning("Game %s is driven by another process now; this one stops driving it", table.game_id)
-        await table.stop()
-        self.bot.tables.forget(table)
+        table.end(LOST)
 
     async def release_all(self) -> None:
         """On a clean stop, let the games go so another process may take them without waiting."""
-        for game_id in list(self.bot.tables.by_id):
+        for game_id in list(self.directory.by_id):
             with contextlib.suppress(StorageError):
                 await self.bot.storage.release_lease(game_id)
 

@@ -9,14 +9,17 @@ from typing import Any
 
 import discord
 
+from bot.discord_io import threads
+from bot.discord_io.outgoing import Outgoing, message_kwargs
 from bot.games.catalog import Start
 from bot.i18n import N_, _, _n, _p, speaking
 from bot.storage import StorageError
-from bot.tables import custom_ids, threads
+from bot.tables import clock, custom_ids
+from bot.tables.answers import CANCEL_UNSAVED, SAVE_FAILED, reply
 from bot.tables.components import button, select
-from bot.tables.presenter import Outgoing
-from bot.tables.seats import AI_LEVELS, Seat, ai_level_name, ai_seat, shown
-from bot.tables.table import CANCEL_UNSAVED, SAVE_FAILED, Table, message_kwargs, now, reply
+from bot.tables.directory import Directory
+from bot.tables.seats import AI_LEVELS, Seat, ai_level_name, ai_seat, is_manager, shown
+from bot.tables.table import Table
 
 
 def lobby_message(table: Table, note: str = "") -> Outgoing:
@@ -40,7 +43,7 @@ def _lobby_message(table: Table, note: str = "") -> Outgoing:
         colour=discord.Colour.gold(),
     )
     embed.add_field(name=_("Seats"), value=f"{len(table.seats)} / {capacity}")
-    for name, value in presenter.lobby_fields(table):
+    for name, value in presenter.lobby_fields(table.view()):
         embed.add_field(name=name, value=value)
     closes = int(table.meta.get("lobby_closes", time.time()))
     embed.add_field(name=_("Lobby closes"), value=f"<t:{closes}:R>")
@@ -65,7 +68,9 @@ def _lobby_message(table: Table, note: str = "") -> Outgoing:
     return Outgoing(content=note, embed=embed, view=view)
 
 
-async def on_lobby(table: Table, interaction: discord.Interaction, op: str, kicked: int | None) -> None:
+async def on_lobby(
+    directory: Directory, table: Table, interaction: discord.Interaction, op: str, kicked: int | None
+) -> None:
     """One lobby click, under the table's lock: clicks at the same moment each see the seats the one
     before left (unlocked, two joins both started from the same seats and one was lost).
 
@@ -77,9 +82,9 @@ async def on_lobby(table: Table, interaction: discord.Interaction, op: str, kick
         await interaction.response.defer()
     # A join also takes the server's seating lock: "one game per player in a server" is checked
     # across tables, so two joins in two channels at once must not both pass the check.
-    seating = table.bot.tables.seating(table.guild_id) if op == "join" else contextlib.nullcontext()
+    seating = directory.seating(table.guild_id) if op == "join" else contextlib.nullcontext()
     async with seating, table.lock:
-        start = await _lobby_change(table, interaction, op, kicked)
+        start = await _lobby_change(directory, table, interaction, op, kicked)
     if start:
         # The lock was let go in between: a Leave may have come first, so the start checks again.
         refusal = await start_game(table, interaction.message, full=op != "start")
@@ -87,13 +92,15 @@ async def on_lobby(table: Table, interaction: discord.Interaction, op: str, kick
             await reply(interaction, refusal)
 
 
-async def _lobby_change(table: Table, interaction: discord.Interaction, op: str, kicked: int | None) -> bool:
+async def _lobby_change(
+    directory: Directory, table: Table, interaction: discord.Interaction, op: str, kicked: int | None
+) -> bool:
     """Apply the click; True when the game should start now (Start pressed, or the table is full)."""
     if table.engine is not None or table.closed:
         await reply(interaction, _("This game has already started."))
         return False
     user = interaction.user
-    manager = table.is_manager(user)
+    manager = is_manager(user, table.host_id)
     capacity = int(table.settings.get("players", table.entry.max_players))
     seats = list(table.seats)
     host_id = table.host_id
@@ -101,9 +108,9 @@ async def _lobby_change(table: Table, interaction: discord.Interaction, op: str,
         if table.seat_of(user.id) is not None:
             await reply(interaction, _("You're already in this game."))
             return False
-        other = table.bot.tables.of_user(table.guild_id, user.id)
+        other = directory.of_user(table.guild_id, user.id)
         if other is not None:
-            where = f"<#{other.place_id}>"
+            where = f"<#{other.place.place_id}>"
             await reply(
                 interaction, _("You're already playing in {channel}; one game at a time.", channel=where)
             )
@@ -122,7 +129,10 @@ async def _lobby_change(table: Table, interaction: discord.Interaction, op: str,
             successor = next((s for s in seats if s.user_id is not None), None)
             if successor is None:
                 await _close(
-                    table, interaction, N_("The host left and nobody else had joined, so the lobby closed.")
+                    directory,
+                    table,
+                    interaction,
+                    N_("The host left and nobody else had joined, so the lobby closed."),
                 )
                 return False
             host_id = successor.user_id  # type: ignore[assignment]
@@ -142,7 +152,7 @@ async def _lobby_change(table: Table, interaction: discord.Interaction, op: str,
             return False
         seats.pop(index)
     elif op == "cancel":
-        await _close(table, interaction, N_("Cancelled by {name}."), name=shown(user.display_name))
+        await _close(directory, table, interaction, N_("Cancelled by {name}."), name=shown(user.display_name))
         return False
     elif op == "start":
         if len(seats) < table.entry.min_players:
@@ -154,7 +164,7 @@ async def _lobby_change(table: Table, interaction: discord.Interaction, op: str,
         return False
     settings = {**table.settings, "host_id": host_id}
     try:
-        await table.bot.storage.update_game(
+        await table.host.storage.update_game(
             table.game_id, seats=[s.to_json() for s in seats], settings=settings
         )
     except StorageError:
@@ -187,7 +197,7 @@ async def start_game(table: Table, message: discord.Message | None, *, full: boo
             return _(SAVE_FAILED)
         table.settings["engine"] = engine_settings
         try:
-            await table.bot.storage.update_game(
+            await table.host.storage.update_game(
                 table.game_id,
                 status="running",
                 settings=table.settings,
@@ -199,17 +209,30 @@ async def start_game(table: Table, message: discord.Message | None, *, full: boo
         table.start_engine([])
         if message is not None:
             started = message_kwargs(lobby_message(table, N_("The game has started.")), editing=True)
-            await table.edit(message, **{**started, "view": None})
-        await threads.move_to_thread(table, message)
+            await table.voice.edit(message, **{**started, "view": None})
+        await _move_to_thread(table, message)
         assert table.engine is not None
         # The opening (hands dealt, a grid laid out) is announced like any batch: split by viewer.
         await table.publish(table.engine.opening_events())
         with speaking(table.language):
-            snapshot = await table.presenter.snapshot(table)
+            snapshot = await table.presenter.snapshot(table.view())
         for out in snapshot:
             await table.send(out)
     table.run()
     return None
+
+
+async def _move_to_thread(table: Table, lobby: discord.Message | None) -> None:
+    """The game moves to a thread of its own started from its lobby (if it wants one and the bot may);
+    the thread is stored with the game, so a restart carries on in it."""
+    if table.settings.get("where", "thread") != "thread" or lobby is None or table.thread_id is not None:
+        return
+    with speaking(table.language):
+        moved = await threads.move_to_thread(table.place, lobby, title=table.presenter.title)
+    if moved:
+        table.meta["thread_id"] = table.thread_id
+        with contextlib.suppress(StorageError):
+            await table.host.storage.update_game(table.game_id, meta=table.meta)
 
 
 async def _engine_settings(table: Table) -> dict[str, Any]:
@@ -218,9 +241,9 @@ async def _engine_settings(table: Table) -> dict[str, Any]:
     humans = {seat.user_id: i for i, seat in enumerate(table.seats) if seat.user_id is not None}
     net: dict[int, int] = {}
     if humans:
-        lifetime = await table.bot.storage.lifetime_net(table.guild_id, table.entry.kind, list(humans))
+        lifetime = await table.host.storage.lifetime_net(table.guild_id, table.entry.kind, list(humans))
         net = {humans[user]: value for user, value in lifetime.items() if user in humans}
-    start = Start(len(table.seats), table.seed, now(), dict(table.settings), net)
+    start = Start(len(table.seats), table.seed, clock.now(), dict(table.settings), net)
     return table.entry.engine_settings(start)
 
 
@@ -239,9 +262,11 @@ async def _say_unsaved(table: Table) -> None:
     await table.send(out)
 
 
-async def _close(table: Table, interaction: discord.Interaction, why: str, **values: str) -> None:
+async def _close(
+    directory: Directory, table: Table, interaction: discord.Interaction, why: str, **values: str
+) -> None:
     """Close the lobby; ``why`` (a marked message) is stored in English and shown in the channel's language."""
-    if not await table.bot.tables.close(table, "cancelled", why.format(**values), keep_if_unsaved=True):
+    if not await directory.close(table, "cancelled", why.format(**values), keep_if_unsaved=True):
         await reply(interaction, CANCEL_UNSAVED)
         return
     with speaking(table.language):
@@ -252,11 +277,11 @@ async def _close(table: Table, interaction: discord.Interaction, why: str, **val
         )
 
 
-async def expire_lobby(table: Table, seconds: float) -> None:
+async def expire_lobby(directory: Directory, table: Table, seconds: float) -> None:
     """An abandoned lobby closes by itself."""
     await asyncio.sleep(seconds)
     if table.engine is None and not table.closed:
-        await table.bot.tables.close(table, "cancelled", "Nobody started the game in time.")
+        await directory.close(table, "cancelled", "Nobody started the game in time.")
         with speaking(table.language):
             out = Outgoing(
                 content=_(

@@ -23,17 +23,17 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot.i18n import N_, speaking
+from bot.i18n import speaking
 from bot.storage import RoutedClick, StorageError
 from bot.tables import clicks, custom_ids
-from bot.tables.table import SAVE_FAILED, followup
+from bot.tables.answers import ELSEWHERE, SAVE_FAILED, followup
+from bot.tables.directory import Directory
 
 if TYPE_CHECKING:
     from bot.tables.host import Host
 
 log = logging.getLogger(__name__)
 
-ELSEWHERE = N_("This button belongs to a game's channel; use it there.")  # translated by followup
 TOKEN_LIFETIME = 15 * 60.0  # Discord's interaction tokens last 15 minutes
 
 
@@ -111,7 +111,7 @@ class RoutedInteraction:
     def __init__(self, bot: Any, click: RoutedClick) -> None:
         self.id = click.id
         self.user = _User(click.user_id, click.user_name)
-        payload = {"id": click.application_id, "type": 3, "token": click.token}
+        payload: Any = {"id": click.application_id, "type": 3, "token": click.token}
         self.followup = discord.Webhook.from_state(data=payload, state=bot._connection)
         self.response = _Answered(self.followup)
 
@@ -119,8 +119,9 @@ class RoutedInteraction:
 class Router:
     """Applies the clicks other processes passed on for this process's games."""
 
-    def __init__(self, bot: Host) -> None:
+    def __init__(self, bot: Host, directory: Directory) -> None:
         self.bot = bot
+        self.directory = directory
         self._lock = asyncio.Lock()
         self._stop_listening: Any = None
         self._waking: asyncio.Task[None] | None = None
@@ -143,7 +144,7 @@ class Router:
     async def drain(self) -> None:
         """Apply every waiting click for a game driven here, oldest first, each once."""
         async with self._lock:
-            tables = self.bot.tables
+            tables = self.directory
             try:
                 waiting = await self.bot.storage.routed_clicks(list(tables.by_id))
             except StorageError:

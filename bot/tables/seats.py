@@ -95,3 +95,9 @@ def ai_named(name: str) -> str:
 def shown(name: str) -> str:
     """Any user-given name as safe message text (see ``Seat.shown``)."""
     return discord.utils.escape_markdown(discord.utils.escape_mentions(name))
+
+
+def is_manager(member: discord.abc.User, host_id: int) -> bool:
+    """The table's host, or anyone who may manage the server: they may start, kick and cancel."""
+    perms = getattr(member, "guild_permissions", None)
+    return member.id == host_id or bool(perms and perms.manage_guild)

@@ -13,7 +13,6 @@ import functools
 from typing import TYPE_CHECKING, Any
 
 import discord
-from discord.utils import escape_markdown
 
 from bot import workers
 from bot.games.base import Decision, Event
@@ -28,7 +27,7 @@ from bot.games.odds import Odds
 from bot.games.replay_log import ReplayLog
 from bot.i18n import N_, _, _n, _p
 from bot.i18n.formatting import number
-from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
+from bot.tables.presenter import Choice, Controls, Outgoing, Presenter, TableView
 from cogs.downforce.picture import marked_spaces, render_choice
 from cogs.downforce.words import (
     CAR_EMOJI,
@@ -43,7 +42,7 @@ from cogs.downforce.words import (
 )
 
 if TYPE_CHECKING:
-    from bot.tables.table import Table
+    from bot.games.catalog import Entry
 
 COLOUR = discord.Colour.from_rgb(214, 40, 40)
 BETTING = {
@@ -72,8 +71,18 @@ ODDS_BUDGET_MS = 150
 
 
 class DownforcePresenter(Presenter):
-    def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
-        s = table.settings
+    """One table's presenter; ``state`` below is ``view.state``, the engine's view for that audience."""
+
+    def __init__(self, entry: Entry) -> None:
+        super().__init__(entry)
+        # The running race's frames, for the replay posted with the final scores (compact: what
+        # changed per card); dropped when the scores are posted.
+        self.replay: ReplayLog | None = None
+        # The end-space picture of the choice on show, by its prompt key: edits of that prompt reuse it.
+        self.choice_pictures: dict[str, bytes] = {}
+
+    def lobby_fields(self, view: TableView) -> list[tuple[str, str]]:
+        s = view.settings
         # Ruling: track names are proper names, kept as the Portuguese rules keep them.
         track = str(s.get("track", "river-station")).replace("-", " ").title()
         betting, powers = str(s.get("betting", "standard")), str(s.get("powers", "off"))
@@ -81,79 +90,83 @@ class DownforcePresenter(Presenter):
             (_("Track"), track),
             (_("Betting"), _(BETTING[betting]) if betting in BETTING else betting),
             (_("Powers"), _(POWERS[powers]) if powers in POWERS else powers),
-            (_("Pace"), _("{seconds} s between AI cards", seconds=number(table.pace))),
+            (_("Pace"), _("{seconds} s between AI cards", seconds=number(view.pace))),
         ]
 
     # --- helpers ------------------------------------------------------------------
 
-    def _names(self, table: Table) -> list[str]:
-        return [seat.display_name for seat in table.seats]
+    def _drawn(self, view: TableView) -> dict[str, Any]:
+        """The public state, with the players' names for the picture (a copy: ``view.state`` is kept)."""
+        return {**view.state, "names": view.picture_names}
 
-    def _view(self, table: Table) -> dict[str, Any]:
-        """The public view, with the players' names for the picture."""
-        return {**table.public_view(), "names": self._names(table)}
-
-    async def _picture(self, table: Table, name: str, *, frame: bool = False) -> Outgoing:
+    async def _picture(self, view: TableView, name: str, *, frame: bool = False) -> Outgoing:
         """The track picture; from the start of the race on, with each car's chance to win. A ``frame``
         (the picture after a card) is also kept for the replay posted with the final scores."""
-        view = self._view(table)
+        drawn = self._drawn(view)
         chances: Odds | None = None
-        if view["phase"] not in ("auction", "keep"):
-            chances = await workers.odds("downforce", view, budget_ms=ODDS_BUDGET_MS)
+        if drawn["phase"] not in ("auction", "keep"):
+            chances = await workers.odds("downforce", drawn, budget_ms=ODDS_BUDGET_MS)
         if frame:
-            replay = table.notes.get("replay")
-            if not isinstance(replay, ReplayLog):
-                replay = table.notes["replay"] = ReplayLog()  # compact: what changed per card
-            replay.add(view, chances)
-        image = await workers.run(render_track, view, chances)
-        return Outgoing(image=image, image_name=name, alt=alt_text(view, chances))
+            if self.replay is None:
+                self.replay = ReplayLog()
+            self.replay.add(drawn, chances)
+        image = await workers.run(render_track, drawn, chances)
+        return Outgoing(image=image, image_name=name, alt=alt_text(drawn, chances))
 
-    async def _final(self, table: Table, data: dict[str, Any]) -> Outgoing:
+    async def _final(self, view: TableView, data: dict[str, Any]) -> Outgoing:
         """The final scores at once; the race's replay (from the frames this process saw: a game resumed
         after a restart replays from where it resumed) is drawn off the event loop afterwards and added
         to the scores message (``Outgoing.later``)."""
-        embed = self._scores_embed(table, data)
-        replay = table.notes.pop("replay", None)
-        if not isinstance(replay, ReplayLog) or not len(replay):
+        embed = self._scores_embed(view, data)
+        replay, self.replay = self.replay, None
+        if replay is None or not len(replay):
             return Outgoing(embed=embed)
         return Outgoing(embed=embed, later=functools.partial(replay.drawn, race_replay))
 
-    def _waiting(self, table: Table) -> str:
-        names = sorted({table.seats[d.player].name for d in table.human_pending() if d.player is not None})
-        return ", ".join(escape_markdown(n) for n in names) or _("nobody")
+    def _waiting(self, view: TableView) -> str:
+        """The people the table waits for, by name (as message text)."""
+        shown = {view.seats[s].name: view.seats[s].shown for s in view.waiting}
+        return ", ".join(shown[n] for n in sorted(shown)) or _("nobody")
+
+    @staticmethod
+    def _reader(view: TableView) -> int:
+        """The seat a seat's view is for (the reader of a DM)."""
+        if view.audience is None:
+            raise ValueError("a seat's view was expected, not the channel's")
+        return view.audience
 
     # --- the live prompt ---------------------------------------------------------------
 
-    async def prompt(self, table: Table) -> tuple[str, Outgoing] | None:
-        view = table.public_view()
-        phase = view["phase"]
+    async def prompt(self, view: TableView) -> tuple[str, Outgoing] | None:
+        state = view.state
+        phase = state["phase"]
         if phase == "auction":
-            return f"auction:{view['auction']['number']}", self._auction_prompt(table, view)
+            return f"auction:{state['auction']['number']}", self._auction_prompt(view, state)
         if phase == "bet":
-            return f"bet:{view['cards_played']}:{view['bet_line']}", self._bet_prompt(table, view)
+            return f"bet:{state['cards_played']}:{state['bet_line']}", self._bet_prompt(view, state)
         if phase == "keep":
-            return "keep", self._keep_prompt(table)
-        if phase != "race" or view["turn"] is None:
+            return "keep", self._keep_prompt(view)
+        if phase != "race" or state["turn"] is None:
             return None
-        choice = view["choice"]
+        choice = state["choice"]
         # Who decides: the player on turn, or the owner of a power or of a cunning car.
-        decider = view["turn"] if choice is None or choice.get("seat") is None else choice["seat"]
-        if table.seats[decider].is_ai:
+        decider = state["turn"] if choice is None or choice.get("seat") is None else choice["seat"]
+        if view.seats[decider].is_ai:
             return None  # an AI plays at the table's pace; the picture after its card says it all
         if choice is None:
-            return f"play:{view['cards_played']}", self._play_prompt(table, view)
-        key = f"choice:{view['cards_played']}:{choice['kind']}:{decider}:{table.acted[decider]}"
-        return key, await self._choice_prompt(table, view, key, decider)
+            return f"play:{state['cards_played']}", self._play_prompt(view, state)
+        key = f"choice:{state['cards_played']}:{choice['kind']}:{decider}:{view.acted[decider]}"
+        return key, await self._choice_prompt(view, state, key, decider)
 
-    def _auction_prompt(self, table: Table, view: dict[str, Any]) -> Outgoing:
-        auction = view["auction"]
+    def _auction_prompt(self, view: TableView, state: dict[str, Any]) -> Outgoing:
+        auction = state["auction"]
         colour = auction["colour"]
-        slot = view["cars"][colour]["grid_slot"]
+        slot = state["cars"][colour]["grid_slot"]
         embed = discord.Embed(
             title=_("Auction {number} of 6 — the {car} car", number=auction["number"], car=car(colour)),
             colour=COLOUR,
         )
-        power = ((view.get("powers") or {}).get("by_car") or {}).get(colour)
+        power = ((state.get("powers") or {}).get("by_car") or {}).get(colour)
         with_power = (
             " " + _("It comes with the **{power}** power: {does}.", power=title(power), does=summary(power))
             if power
@@ -169,79 +182,76 @@ class DownforcePresenter(Presenter):
             )
             + with_power
         )
-        names = self._names(table)
+        names = view.names
         embed.add_field(
-            name=_("Bidding"),
-            value=", ".join(escape_markdown(names[s]) for s in auction["eligible"]),
-            inline=False,
+            name=_("Bidding"), value=", ".join(names[s] for s in auction["eligible"]), inline=False
         )
-        sold = [
-            f"{car(a['colour'])} → {escape_markdown(names[a['seat']])} {money(a['price'])}"
-            for a in view["auctions"]
-        ]
+        sold = [f"{car(a['colour'])} → {names[a['seat']]} {money(a['price'])}" for a in state["auctions"]]
         if sold:
             embed.add_field(name=_("Sold"), value="\n".join(sold), inline=False)
-        embed.add_field(name=_("Waiting for"), value=self._waiting(table), inline=False)
-        embed.add_field(name=_("Deadline"), value=table.deadline_mark())
+        embed.add_field(name=_("Waiting for"), value=self._waiting(view), inline=False)
+        embed.add_field(name=_("Deadline"), value=view.deadline_mark())
         embed.set_footer(text=_(NO_DM))
         return Outgoing(embed=embed, hand_button=True)
 
-    def _bet_prompt(self, table: Table, view: dict[str, Any]) -> Outgoing:
+    def _bet_prompt(self, view: TableView, state: dict[str, Any]) -> Outgoing:
         embed = discord.Embed(
-            title=_("🟡 Yellow line at row {row} — secret bets", row=view["bet_line"]), colour=COLOUR
+            title=_("🟡 Yellow line at row {row} — secret bets", row=state["bet_line"]), colour=COLOUR
         )
         embed.description = (
             _(
                 "Everyone bets in secret on the car they think will win the race. Bets are revealed at the end."
             )
             + "\n"
-            + places(view, self._names(table))
+            + places(state, view.names)
         )
-        embed.add_field(name=_("Betting"), value=self._betting(view), inline=False)
-        embed.add_field(name=_("Waiting for"), value=self._waiting(table), inline=False)
-        embed.add_field(name=_("Deadline"), value=table.deadline_mark())
+        embed.add_field(name=_("Betting"), value=self._betting(state), inline=False)
+        embed.add_field(name=_("Waiting for"), value=self._waiting(view), inline=False)
+        embed.add_field(name=_("Deadline"), value=view.deadline_mark())
         embed.set_footer(text=_(NO_DM))
         return Outgoing(embed=embed, hand_button=True)
 
-    def _keep_prompt(self, table: Table) -> Outgoing:
+    def _keep_prompt(self, view: TableView) -> Outgoing:
         embed = discord.Embed(title=_("Powers — keep one"), colour=COLOUR)
         embed.description = _(
             "Players who won several power cards keep one of them, in secret; the kept powers are shown "
             "together when the race starts."
         )
-        embed.add_field(name=_("Waiting for"), value=self._waiting(table), inline=False)
-        embed.add_field(name=_("Deadline"), value=table.deadline_mark())
+        embed.add_field(name=_("Waiting for"), value=self._waiting(view), inline=False)
+        embed.add_field(name=_("Deadline"), value=view.deadline_mark())
         embed.set_footer(text=_(NO_DM))
         return Outgoing(embed=embed, hand_button=True)
 
-    def _play_prompt(self, table: Table, view: dict[str, Any]) -> Outgoing:
-        seat = table.seats[view["turn"]]
-        left = view["hand_sizes"][view["turn"]]
+    def _play_prompt(self, view: TableView, state: dict[str, Any]) -> Outgoing:
+        seat = view.seats[state["turn"]]
+        left = state["hand_sizes"][state["turn"]]
         text = _n(
             "🏎️ Card {number}: {player} to play ({n} card in hand) · pick your card in DM or with **My hand** · "
             "deadline {deadline}",
             "🏎️ Card {number}: {player} to play ({n} cards in hand) · pick your card in DM or with **My hand** · "
             "deadline {deadline}",
             left,
-            number=view["cards_played"] + 1,
-            player=seat.mention(),
-            deadline=table.deadline_mark(),
+            number=state["cards_played"] + 1,
+            player=seat.mention,
+            deadline=view.deadline_mark(),
         )
         return Outgoing(content=text, hand_button=True)
 
-    async def _choice_prompt(self, table: Table, view: dict[str, Any], key: str, decider: int) -> Outgoing:
+    async def _choice_prompt(
+        self, view: TableView, state: dict[str, Any], key: str, decider: int
+    ) -> Outgoing:
+        """The channel's prompt for a choice taken in public; built from the channel's view alone."""
         turn = decider
-        seat = table.seats[view["turn"]]
-        choice = view["choice"]
-        card = view["card_in_play"]
-        names = self._names(table)
-        done = [line({"kind": "car_moved", "data": m}, names) for m in card["moves"]]
-        head = _("🃏 {player} plays {card}", player=seat.mention(), card=card_label(card))
+        seat = view.seats[state["turn"]]
+        choice = state["choice"]
+        card = state["card_in_play"]
+        done = [line({"kind": "car_moved", "data": m}, view.names) for m in card["moves"]]
+        head = _("🃏 {player} plays {card}", player=seat.mention, card=card_label(card))
         if done:
             head += _(" · so far: {moves}", moves=" ".join(done))
-        decision = table.pending_for(turn, choice["kind"])
+        decision = view.decision(turn, choice["kind"])
         out = Outgoing()
-        asked = table.seats[turn]
+        asked = view.seats[turn]
         if choice["kind"] in ("power", "ignore", "defensive"):
             power = choice.get("power") or {"ignore": "strategic"}.get(choice["kind"], choice["kind"])
             out.content = (
@@ -250,18 +260,18 @@ class DownforcePresenter(Presenter):
                 + _(
                     "⚡ {player}, your **{power}** power: {does}. Deadline {deadline} (then the AI picks the "
                     "better option).",
-                    player=asked.mention(),
+                    player=asked.mention,
                     power=title(power),
                     does=summary(power),
-                    deadline=table.deadline_mark(),
+                    deadline=view.deadline_mark(),
                 )
             )
             if decision is not None:
-                seat_view = table.seat_view(turn)
+                # The labels read the choice on show, which the public state holds as the seat's does.
                 buttons = [
                     Choice(
                         i,
-                        option_label(seat_view, choice["kind"], option),
+                        option_label(state, choice["kind"], option),
                         style="secondary" if option in ("no", "none") else "primary",
                         emoji=CAR_EMOJI.get(option),
                     )
@@ -276,7 +286,7 @@ class DownforcePresenter(Presenter):
                 + _(
                     "Name a colour for the wild {speed} · deadline {deadline}",
                     speed=card["lines"][choice["line"]][1],
-                    deadline=table.deadline_mark(),
+                    deadline=view.deadline_mark(),
                 )
             )
             if decision is not None:
@@ -290,17 +300,17 @@ class DownforcePresenter(Presenter):
         values = {
             "car": car(colour),
             "speed": choice.get("speed", 1),
-            "now": where(view, colour),
-            "deadline": table.deadline_mark(),
+            "now": where(state, colour),
+            "deadline": view.deadline_mark(),
         }
         if choice.get("power"):
             values["speed"] = _(
                 "{speed} ({power} power)", speed=values["speed"], power=title(choice["power"])
             )
-        if turn != view["turn"]:
+        if turn != state["turn"]:
             question = _(
                 "{player}, where does the {car} car end its {speed}? ({now} now) · deadline {deadline}",
-                player=asked.mention(),
+                player=asked.mention,
                 **values,
             )
         else:
@@ -308,18 +318,18 @@ class DownforcePresenter(Presenter):
                 "Where does the {car} car end its {speed}? ({now} now) · deadline {deadline}", **values
             )
         out.content = head + "\n" + question
-        cache = table.notes.setdefault("choice_pictures", {})
+        cache = self.choice_pictures
         if key not in cache:
             cache.clear()
-            cache[key] = await asyncio.to_thread(render_choice, {**view, "names": names}, choice["options"])
+            cache[key] = await asyncio.to_thread(render_choice, self._drawn(view), choice["options"])
         out.image, out.image_name = cache[key], "choice.png"
-        out.alt = alt_text({**view, "names": names})
+        out.alt = alt_text(self._drawn(view))
         if decision is not None:
-            spaces = {s["id"] for s in view["track"]["spaces"]}
+            spaces = {s["id"] for s in state["track"]["spaces"]}
             letters = marked_spaces(list(decision.options), spaces)
             buttons = []
             for i, option in enumerate(decision.options):
-                label = option_label(view, "move", option)
+                label = option_label(state, "move", option)
                 if option == FINISH:
                     buttons.append(Choice(i, label, style="success", emoji="🏁"))
                 else:
@@ -334,26 +344,26 @@ class DownforcePresenter(Presenter):
 
     # --- private prompts -------------------------------------------------------------
 
-    def private_prompt(self, table: Table, seat: int, decision: Decision) -> Outgoing:
-        view = table.seat_view(seat)
-        out = self.hand(table, seat)
+    def private_prompt(self, view: TableView, decision: Decision) -> Outgoing:
+        seat, state = self._reader(view), view.state
+        out = self.hand(view)
         if decision.kind == "bid":
-            colour = view["auction"]["colour"]
+            colour = state["auction"]["colour"]
             out.content = _(
                 "**Auction {number} of 6: the {car} car** (grid slot {slot}). Pick the card you bid: your bid "
                 "is its {colour} speed. Nobody sees it until the bids are revealed together.",
-                number=view["auction"]["number"],
+                number=state["auction"]["number"],
                 car=car(colour),
-                slot=view["cars"][colour]["grid_slot"],
+                slot=state["cars"][colour]["grid_slot"],
                 colour=colour_name(colour),
             )
-            cards = {c["id"]: c for c in view["hand"]}
+            cards = {c["id"]: c for c in state["hand"]}
             bids = [
                 (bid_value(tuple(map(tuple, cards[o]["lines"])), colour) if o in cards else 0, i, o)
                 for i, o in enumerate(decision.options)
             ]
             bids.sort(key=lambda b: -b[0])  # the strongest bid first, as the menu lists them
-            choices = [Choice(i, option_label(view, "bid", option)[:100]) for _bid, i, option in bids]
+            choices = [Choice(i, option_label(state, "bid", option)[:100]) for _bid, i, option in bids]
             out.controls = Controls(
                 seat, "bid", tuple(choices), menu=True, placeholder=_("Choose your bid card")
             )
@@ -363,7 +373,7 @@ class DownforcePresenter(Presenter):
                 "your choice until the race starts."
             )
             choices = [
-                Choice(i, option_label(view, "keep", option)[:80], style="primary")
+                Choice(i, option_label(state, "keep", option)[:80], style="primary")
                 for i, option in enumerate(decision.options)
             ]
             out.controls = Controls(seat, "keep", tuple(choices))
@@ -371,23 +381,23 @@ class DownforcePresenter(Presenter):
             out.content = (
                 _(
                     "**Your turn: card {number}.** Pick the card to play; you move every car on it, in order.",
-                    number=view["cards_played"] + 1,
+                    number=state["cards_played"] + 1,
                 )
                 + "\n"
-                + places(view, self._names(table))
+                + places(state, view.names)
             )
-            cards = {c["id"]: c for c in view["hand"]}
+            cards = {c["id"]: c for c in state["hand"]}
             choices = [Choice(i, card_label(cards[option])) for i, option in enumerate(decision.options)]
             out.controls = Controls(
                 seat, "play", tuple(choices), menu=True, placeholder=_("Choose your card")
             )
         else:
-            number = len(view["my_bets"])
+            number = len(state["my_bets"])
             out.content = _(
                 "**Your secret {bet}** (yellow line at row {row}): which car will win the race? Nobody "
                 "sees it until the end.",
                 bet=bet_name(number),
-                row=view["bet_line"],
+                row=state["bet_line"],
             )
             choices = [
                 Choice(
@@ -395,7 +405,7 @@ class DownforcePresenter(Presenter):
                     _(
                         "{colour} · {place} now",
                         colour=colour_name(option),
-                        place=ordinal(view["cars"][option]["position"]),
+                        place=ordinal(state["cars"][option]["position"]),
                     ),
                     emoji=CAR_EMOJI.get(option),
                     style="primary",
@@ -405,74 +415,72 @@ class DownforcePresenter(Presenter):
             out.controls = Controls(seat, "bet", tuple(choices))
         return out
 
-    def hand(self, table: Table, seat: int) -> Outgoing:
-        view = table.seat_view(seat)
-        embed = discord.Embed(
-            title=_("Your hand — Downforce game #{game}", game=table.game_id), colour=COLOUR
-        )
-        embed.description = "\n".join(card_label(c) for c in view["hand"]) or _("*No cards left.*")
-        mine = [c for c, info in view["cars"].items() if info["owner"] == seat]
+    def hand(self, view: TableView) -> Outgoing:
+        seat, state = self._reader(view), view.state
+        embed = discord.Embed(title=_("Your hand — Downforce game #{game}", game=view.game_id), colour=COLOUR)
+        embed.description = "\n".join(card_label(c) for c in state["hand"]) or _("*No cards left.*")
+        mine = [c for c, info in state["cars"].items() if info["owner"] == seat]
         if mine:
             cars = [
                 _(
                     "{car} (paid {price}, {where})",
                     car=car(c),
-                    price=money(view["cars"][c]["price"]),
-                    where=where(view, c),
+                    price=money(state["cars"][c]["price"]),
+                    where=where(state, c),
                 )
                 for c in mine
             ]
             embed.add_field(name=_("Your cars"), value="\n".join(cars), inline=False)
-        powers = view.get("powers")
+        powers = state.get("powers")
         if powers:
             won = powers["won"].get(str(seat), [])
-            kept = view.get("my_power")
+            kept = state.get("my_power")
             if kept:
                 embed.add_field(name=_("Your power"), value=f"{title(kept)}: {summary(kept)}", inline=False)
             elif won:
                 text = "\n".join(f"{title(p)}: {summary(p)}" for p in won)
                 embed.add_field(name=_("Your power cards"), value=text[:1024], inline=False)
-        if view.get("my_bid"):
-            embed.add_field(name=_("Your secret bid"), value=card_label(view["my_bid"]), inline=False)
-        if view["my_bets"]:
-            bets = [_("{bet}: {car}", bet=bet_name(b["index"]), car=car(b["car"])) for b in view["my_bets"]]
+        if state.get("my_bid"):
+            embed.add_field(name=_("Your secret bid"), value=card_label(state["my_bid"]), inline=False)
+        if state["my_bets"]:
+            bets = [_("{bet}: {car}", bet=bet_name(b["index"]), car=car(b["car"])) for b in state["my_bets"]]
             embed.add_field(name=_("Your secret bets"), value="\n".join(bets), inline=False)
-        embed.set_footer(text=_("Spent at auction: {money}", money=money(view["spent"][seat])))
+        embed.set_footer(text=_("Spent at auction: {money}", money=money(state["spent"][seat])))
         return Outgoing(embed=embed)
 
-    def tell(self, table: Table, seat: int, events: list[Event]) -> list[Outgoing]:
+    def tell(self, view: TableView, events: list[Event]) -> list[Outgoing]:
         """The dealt hand by DM (bids and bets are confirmed to whoever makes them)."""
         out = []
         for event in events:
             if event.kind == "dealt":
-                hand = self.hand(table, seat)
+                hand = self.hand(view)
                 hand.content = _n(
                     "🃏 Downforce game #{game}: you were dealt {n} card.",
                     "🃏 Downforce game #{game}: you were dealt {n} cards.",
                     len(event.data["cards"]),
-                    game=table.game_id,
+                    game=view.game_id,
                 )
                 out.append(hand)
         return out
 
     # --- announcements ------------------------------------------------------------------
 
-    async def announce(self, table: Table, events: list[Event]) -> list[Outgoing]:
-        names = self._names(table)
+    async def announce(self, view: TableView, events: list[Event]) -> list[Outgoing]:
+        names = view.names
         kinds = {e.kind for e in events}
         out: list[Outgoing] = []
         for event in events:
             data = event.data
             if event.kind == "grid":
-                out.append(await self._opening(table, events))
+                out.append(await self._opening(view, events))
             elif event.kind == "auction_won":
                 out.append(Outgoing(content="🔨 " + line(event, names)))
             elif event.kind == "race_start":
-                out.append(await self._race_start(table, event))
+                out.append(await self._race_start(view, event))
             elif event.kind == "card_played" and "card_resolved" not in kinds:
                 out.append(Outgoing(content="🃏 " + line(event, names)))
             elif event.kind == "card_resolved":
-                frame = await self._picture(table, f"card{data['number']}.png", frame=True)
+                frame = await self._picture(view, f"card{data['number']}.png", frame=True)
                 frame.content = _(
                     "**Card {number}** · {what}", number=data["number"], what=line(event, names)
                 )
@@ -482,16 +490,15 @@ class DownforcePresenter(Presenter):
             elif event.kind == "race_over":
                 out.append(Outgoing(content="🏁 " + line(event, names)))
             elif event.kind == "game_over":
-                out.append(await self._final(table, data))
+                out.append(await self._final(view, data))
         return out
 
-    async def _opening(self, table: Table, events: list[Event]) -> Outgoing:
-        view = table.public_view()
-        names = self._names(table)
-        embed = discord.Embed(title=f"🏁 Downforce — {view['track']['title']}", colour=COLOUR)
-        grid = " ".join(f"`{i + 1}` {car(c)}" for i, c in enumerate(view["grid"]))
-        order = ", ".join(car(c) for c in view["auction_order"])
-        each = view["hand_sizes"][0] if view["hand_sizes"] else 0
+    async def _opening(self, view: TableView, events: list[Event]) -> Outgoing:
+        state = view.state
+        embed = discord.Embed(title=f"🏁 Downforce — {state['track']['title']}", colour=COLOUR)
+        grid = " ".join(f"`{i + 1}` {car(c)}" for i, c in enumerate(state["grid"]))
+        order = ", ".join(car(c) for c in state["auction_order"])
+        each = state["hand_sizes"][0] if state["hand_sizes"] else 0
         left_out = next((e.data["left_out"] for e in events if e.kind == "auction_order"), 0)
         embed.description = (
             _("**The grid, pole first:** {grid}", grid=grid)
@@ -505,35 +512,34 @@ class DownforcePresenter(Presenter):
                 out=number(left_out),
             )
             + " "
-            + _("Betting: {betting}.", betting=self._betting(view))
+            + _("Betting: {betting}.", betting=self._betting(state))
         )
-        embed.add_field(name=_("Players"), value=", ".join(escape_markdown(n) for n in names), inline=False)
-        picture = await self._picture(table, "grid.png")
+        embed.add_field(name=_("Players"), value=", ".join(view.names), inline=False)
+        picture = await self._picture(view, "grid.png")
         embed.set_image(url="attachment://grid.png")
         picture.embed = embed
         return picture
 
-    async def _race_start(self, table: Table, event: Event) -> Outgoing:
-        names = self._names(table)
-        view = table.public_view()
+    async def _race_start(self, view: TableView, event: Event) -> Outgoing:
+        names = view.names
         embed = discord.Embed(title=_("🏎️ The race starts"), colour=COLOUR)
-        embed.description = line(event, names) + "\n" + places(view, names)
-        spent = [f"{escape_markdown(names[i])} {money(v)}" for i, v in enumerate(event.data["spent"])]
+        embed.description = line(event, names) + "\n" + places(view.state, names)
+        spent = [f"{names[i]} {money(v)}" for i, v in enumerate(event.data["spent"])]
         embed.add_field(name=_("Spent at auction"), value=" · ".join(spent), inline=False)
-        picture = await self._picture(table, "start.png")
+        picture = await self._picture(view, "start.png")
         embed.set_image(url="attachment://start.png")
         picture.embed = embed
         return picture
 
-    def _scores_embed(self, table: Table, data: dict[str, Any]) -> discord.Embed:
-        names = self._names(table)
-        winners = both([escape_markdown(names[w]) for w in data["winners"]])
+    def _scores_embed(self, view: TableView, data: dict[str, Any]) -> discord.Embed:
+        names = view.names
+        winners = both([names[w] for w in data["winners"]])
         embed = discord.Embed(title=_("🏆 Final scores"), colour=discord.Colour.gold())
         ranking = sorted(data["scores"], key=lambda s: (s["place"], s["seat"]))
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         embed.description = "\n".join(
             f"{medals.get(s['place']) or '`' + ordinal(s['place']) + '`'} "
-            f"**{escape_markdown(names[s['seat']])}** "
+            f"**{names[s['seat']]}** "
             f"{money(s['money'])}"
             for s in ranking
         )
@@ -559,7 +565,9 @@ class DownforcePresenter(Presenter):
                     money=money(score["money"]),
                 )
             )
-            embed.add_field(name=names[score["seat"]][:256], value="\n".join(rows)[:1024], inline=False)
+            embed.add_field(
+                name=view.picture_names[score["seat"]][:256], value="\n".join(rows)[:1024], inline=False
+            )
         verb = _("Winner") if len(data["winners"]) == 1 else _("Winners (tied)")
         embed.add_field(name=verb, value=f"🎉 {winners}", inline=False)
         embed.set_footer(
@@ -571,25 +579,25 @@ class DownforcePresenter(Presenter):
         )
         return embed
 
-    async def snapshot(self, table: Table) -> list[Outgoing]:
-        if table.seq == 0:
+    async def snapshot(self, view: TableView) -> list[Outgoing]:
+        if view.seq == 0:
             return []  # a new game: the opening announces the grid
-        view = table.public_view()
-        if view["phase"] == "over":
+        state = view.state
+        if state["phase"] == "over":
             return []
-        picture = await self._picture(table, "resumed.png")
+        picture = await self._picture(view, "resumed.png")
         picture.content = _n(
             "🏎️ Downforce game #{game}: {n} card played so far.",
             "🏎️ Downforce game #{game}: {n} cards played so far.",
-            view["cards_played"],
-            game=table.game_id,
+            state["cards_played"],
+            game=view.game_id,
         )
         return [picture]
 
-    def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
-        view = table.seat_view(seat)
+    def choice_label(self, view: TableView, decision: Decision, choice: Any) -> str:
+        state = view.state
         if decision.kind == "bid":  # the bid card is back in the hand already
-            card = next((c for c in view["hand"] if c["id"] == choice), None)
+            card = next((c for c in state["hand"] if c["id"] == choice), None)
             if card:
                 return _(
                     "🤫 Your bid card is in: {card}. The bids are revealed together when everyone has picked.",
@@ -597,7 +605,7 @@ class DownforcePresenter(Presenter):
                 )
             return _("🤫 Your bid card is in. The bids are revealed together when everyone has picked.")
         if decision.kind == "play":
-            last = view["last_card"]
+            last = state["last_card"]
             return _("🃏 You played {card}.", card=card_label(last)) if last else _("🃏 Card played.")
         if decision.kind == "wild":
             return _("The wild line is {car}.", car=car(choice))
@@ -608,30 +616,29 @@ class DownforcePresenter(Presenter):
                 "🤫 You keep {power}; the kept powers are shown when the race starts.", power=title(choice)
             )
         if decision.kind in ("power", "ignore", "defensive"):
-            return f"✅ {option_label(view, decision.kind, choice)}."
+            return f"✅ {option_label(state, decision.kind, choice)}."
         return _("🤫 Your bet on the {car} car is in; bets are revealed at the end.", car=car(choice))
 
-    def status_lines(self, table: Table) -> list[str]:
-        view = table.public_view()
-        names = self._names(table)
+    def status_lines(self, view: TableView) -> list[str]:
+        state = view.state
         lines = [
             _n(
                 "{track} · {phase} · {n} card played",
                 "{track} · {phase} · {n} cards played",
-                view["cards_played"],
-                track=view["track"]["title"],
-                phase=_(PHASES[view["phase"]]) if view["phase"] in PHASES else view["phase"],
+                state["cards_played"],
+                track=state["track"]["title"],
+                phase=_(PHASES[state["phase"]]) if state["phase"] in PHASES else state["phase"],
             )
         ]
-        if view["turn"] is not None:
-            lines.append(_("{player} to play", player=escape_markdown(names[view["turn"]])))
-        if view["phase"] != "auction":
-            lines.append(places(view, names))
+        if state["turn"] is not None:
+            lines.append(_("{player} to play", player=view.names[state["turn"]]))
+        if state["phase"] != "auction":
+            lines.append(places(state, view.names))
         return lines
 
     def rules_text(self) -> str:
         return _(GAME_RULES) + "\n" + _(HERE)
 
-    def _betting(self, view: dict[str, Any]) -> str:
-        betting = view["settings"]["betting"]
+    def _betting(self, state: dict[str, Any]) -> str:
+        betting = state["settings"]["betting"]
         return _(BETTING[betting]) if betting in BETTING else str(betting)

@@ -1,13 +1,14 @@
-"""Downforce in words for Discord: player names in the engine's narration, cars, cards and money."""
+"""Downforce in words for Discord: player names in the engine's narration, cars, cards and money.
+
+``names`` here are the players' names as message text (``TableView.names``: markdown and mentions
+escaped), written as they are.
+"""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from discord.utils import escape_markdown
-
-from bot.games.downforce.narration import colour_name, millions, narrate, seat_name
+from bot.games.downforce.narration import colour_name, millions, narrate
 from bot.i18n import _
 from bot.i18n.formatting import ordinal as place_of
 from bot.i18n.formatting import signed as signed_money
@@ -15,26 +16,9 @@ from bot.i18n.formatting import signed as signed_money
 CAR_EMOJI = {"black": "⚫", "blue": "🔵", "green": "🟢", "yellow": "🟡", "orange": "🟠", "red": "🔴"}
 
 
-def _seat_pattern() -> re.Pattern[str]:
-    """``Seat 2`` as the narration writes it in the current language (``{number}`` is the seat)."""
-    marker = "\x00"
-    text = re.escape(seat_name(0).replace("1", marker, 1)).replace(re.escape(marker), r"(\d+)")
-    return re.compile(rf"\b{text}\b")
-
-
-def named(text: str, names: list[str]) -> str:
-    """The engine's narration says ``Seat 2``; the channel reads the player's name instead."""
-
-    def name(match: re.Match[str]) -> str:
-        index = int(match.group(1)) - 1
-        return f"**{escape_markdown(names[index])}**" if 0 <= index < len(names) else match.group(0)
-
-    return _seat_pattern().sub(name, text)
-
-
 def line(event: Any, names: list[str]) -> str:
-    """One event in the engine's words, with names."""
-    return named(narrate(event), names)
+    """One event in the engine's words, each seat by its name in bold."""
+    return narrate(event, [f"**{name}**" for name in names])
 
 
 def car(colour: str) -> str:
@@ -80,7 +64,7 @@ def places(view: dict[str, Any], names: list[str]) -> str:
     for colour in view["standings"]:
         info = view["cars"][colour]
         owner = info["owner"]
-        who = f" ({escape_markdown(names[owner])})" if owner is not None and owner < len(names) else ""
+        who = f" ({names[owner]})" if owner is not None and owner < len(names) else ""
         rank = info["place"] or info["position"]
         rows.append(f"`{ordinal(rank)}` {car(colour)}{who} · {where(view, colour)}")
     return "\n".join(rows)

@@ -26,10 +26,10 @@ from bot.games.odds import Odds, odds_for
 from bot.games.replay_log import ReplayLog
 from bot.i18n import N_, _, _n
 from bot.i18n.formatting import money, number, signed
-from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
+from bot.tables.presenter import Choice, Controls, Outgoing, Presenter, TableView
 
 if TYPE_CHECKING:
-    from bot.tables.table import Table
+    from bot.games.catalog import Entry
 
 LOG_LINES = 6
 ODDS_WAIT = 0.2
@@ -60,8 +60,15 @@ PHASES = {
 
 
 class HorseRacePresenter(Presenter):
-    def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
-        s = table.settings
+    def __init__(self, entry: Entry) -> None:
+        super().__init__(entry)
+        self.log: deque[str] = deque(maxlen=LOG_LINES)
+        """The running roll log shown on the board message (this race's last rolls and penalties)."""
+        self.replay: ReplayLog | None = None
+        """The running race's frames for its replay, until the race is won."""
+
+    def lobby_fields(self, view: TableView) -> list[tuple[str, str]]:
+        s = view.settings
         mode = s.get("end", "races")
         if mode == "broke":
             end = _("when someone goes broke")
@@ -80,61 +87,57 @@ class HorseRacePresenter(Presenter):
                 ),
             ),
             (_("Ends"), end),
-            (_("Rolls"), _("{rolls} · {pace} s pace", rolls=rolls, pace=number(table.pace))),
+            (_("Rolls"), _("{rolls} · {pace} s pace", rolls=rolls, pace=number(view.pace))),
         ]
 
     # --- what the channel sees ---------------------------------------------------
 
-    def _names(self, table: Table) -> list[str]:
-        return [seat.display_name for seat in table.seats]
-
-    def _log(self, table: Table) -> deque[str]:
-        return table.notes.setdefault("log", deque(maxlen=LOG_LINES))
-
-    async def prompt(self, table: Table) -> tuple[str, Outgoing] | None:
-        view = {**table.public_view(), "names": self._names(table)}
-        finished = view["phase"] in ("between", "over") and view["winner"] is not None
-        if view["phase"] not in ("scratch", "race") and not finished:
+    async def prompt(self, view: TableView) -> tuple[str, Outgoing] | None:
+        board = {**view.state, "names": view.picture_names}
+        finished = board["phase"] in ("between", "over") and board["winner"] is not None
+        if board["phase"] not in ("scratch", "race") and not finished:
             return None
-        chances = await _odds(view)
-        image = await workers.run(render_board, view, odds=chances)
-        lines = list(self._log(table))
-        turn = view["turn"]
+        chances = await _odds(board)
+        image = await workers.run(render_board, board, odds=chances)
+        lines = list(self.log)
+        turn = board["turn"]
         out = Outgoing(
             content="\n".join(lines) or _("The dice are ready."),
             image=image,
-            alt=alt_text(view, odds=chances),
+            alt=alt_text(board, odds=chances),
         )
         out.image_name = "board.png"
         # A Roll button only for a person who rolls by hand (not an AI, not rolls the table takes itself).
-        decision = next((d for d in table.human_pending() if d.player == turn), None)
+        decision = view.decision(turn) if turn in view.waiting else None
         if not finished and turn is not None and decision is not None:
             out.content += "\n" + _(
                 "🎲 {who} to roll · deadline {deadline}",
-                who=table.seats[turn].mention(),
-                deadline=table.deadline_mark(),
+                who=view.seats[turn].mention,
+                deadline=view.deadline_mark(),
             )
             out.controls = Controls(turn, decision.kind, (Choice(0, _("Roll"), style="primary", emoji="🎲"),))
-        return f"board:{view['race']}", out
+        return f"board:{board['race']}", out
 
-    def private_prompt(self, table: Table, seat: int, decision: Decision) -> Outgoing:
-        return self.hand(table, seat)
+    def private_prompt(self, view: TableView, decision: Decision) -> Outgoing:
+        return self.hand(view)
 
-    def hand(self, table: Table, seat: int) -> Outgoing:
-        view = table.seat_view(seat)
-        held = ", ".join(str(h) for h in sorted(view["hands"][seat])) or _("no cards (sitting out)")
+    def hand(self, view: TableView) -> Outgoing:
+        seat = view.audience
+        assert seat is not None, "a hand is shown to its seat"
+        state = view.state
+        held = ", ".join(str(h) for h in sorted(state["hands"][seat])) or _("no cards (sitting out)")
         return Outgoing(
             content=_(
-                "Your horses this race: {horses}. Cash: {cash}.", horses=held, cash=money(view["cash"][seat])
+                "Your horses this race: {horses}. Cash: {cash}.", horses=held, cash=money(state["cash"][seat])
             )
         )
 
-    async def announce(self, table: Table, events: list[Event]) -> list[Outgoing]:
-        names = [seat.shown for seat in table.seats]  # as message text (the board image draws _names)
+    async def announce(self, view: TableView, events: list[Event]) -> list[Outgoing]:
+        names = view.names  # as message text (the board image draws view.picture_names)
         out: list[Outgoing] = []
-        log = self._log(table)
+        log = self.log
         if any(e.kind in ("scratch", "scratch_reroll", "roll", "race_start", "race_won") for e in events):
-            await self._keep_frame(table)
+            await self._keep_frame(view)
         for event in events:
             line = narrate(event, names)
             if event.kind in ("scratch", "scratch_reroll", "roll", "race_start"):
@@ -144,27 +147,27 @@ class HorseRacePresenter(Presenter):
                 log.clear()
                 out.append(Outgoing(embed=self._setup_embed(event.data, names, line)))
             elif event.kind == "race_won":
-                out.append(await self._win(table, self._win_embed(event.data, names, line)))
+                out.append(await self._win(self._win_embed(event.data, names, line)))
             elif event.kind == "game_over":
                 out.append(Outgoing(embed=self._standings_embed(event.data, names)))
             else:  # sit_out, broke, time_up
                 out.append(Outgoing(content=line))
         return out
 
-    async def _keep_frame(self, table: Table) -> None:
+    async def _keep_frame(self, view: TableView) -> None:
         """The board after this roll, for the race's replay (this process's frames: after a restart the
         replay starts where the bot came back). Kept as a compact log (what changed per roll) until the
         race is won."""
-        view = {**table.public_view(), "names": self._names(table)}
-        replay = table.notes.get("replay")
-        if not isinstance(replay, ReplayLog) or replay.race != view["race"]:
-            replay = table.notes["replay"] = ReplayLog(view["race"])
-        replay.add(view, await _odds(view))
+        board = {**view.state, "names": view.picture_names}
+        replay = self.replay
+        if replay is None or replay.race != board["race"]:
+            replay = self.replay = ReplayLog(board["race"])
+        replay.add(board, await _odds(board))
 
-    async def _win(self, table: Table, embed: discord.Embed) -> Outgoing:
+    async def _win(self, embed: discord.Embed) -> Outgoing:
         """The win at once; its replay is drawn afterwards and added to it (``Outgoing.later``)."""
-        replay = table.notes.pop("replay", None)
-        if not isinstance(replay, ReplayLog) or not len(replay):
+        replay, self.replay = self.replay, None
+        if replay is None or not len(replay):
             return Outgoing(embed=embed)
         return Outgoing(embed=embed, later=functools.partial(replay.drawn, race_replay))
 
@@ -211,48 +214,48 @@ class HorseRacePresenter(Presenter):
         )
         return embed
 
-    async def snapshot(self, table: Table) -> list[Outgoing]:
-        if table.seq == 0:
+    async def snapshot(self, view: TableView) -> list[Outgoing]:
+        if view.seq == 0:
             return []  # a new game: the first race's setup message says it all
-        view = table.public_view()
+        state = view.state
         hands = [
-            f"**{seat.shown}**: {', '.join(str(h) for h in sorted(view['hands'][i])) or '—'} · "
-            + money(view["cash"][i])
-            for i, seat in enumerate(table.seats)
+            f"**{seat.shown}**: {', '.join(str(h) for h in sorted(state['hands'][i])) or '—'} · "
+            + money(state["cash"][i])
+            for i, seat in enumerate(view.seats)
         ]
-        if not view["race"]:
+        if not state["race"]:
             race = _("about to start")
-        elif view["races"]:
-            race = _("Race {race} of {races}", race=view["race"], races=view["races"])
+        elif state["races"]:
+            race = _("Race {race} of {races}", race=state["race"], races=state["races"])
         else:
-            race = _("Race {race}", race=view["race"])
+            race = _("Race {race}", race=state["race"])
         # The title as the catalog gives it, translated (the catalog marks it for translation).
         title = _(self.entry.title)
         text = _(
             "🏇 **{title}** · {race} · jackpot {jackpot}",
             title=title,
             race=race,
-            jackpot=money(view["jackpot"]),
+            jackpot=money(state["jackpot"]),
         )
         return [Outgoing(content=text + "\n" + "\n".join(hands))]
 
-    def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
+    def choice_label(self, view: TableView, decision: Decision, choice: Any) -> str:
         return _("🎲 Rolled.")
 
-    def status_lines(self, table: Table) -> list[str]:
-        view = table.public_view()
-        turn = view["turn"]
-        phase = _(PHASES[view["phase"]]) if view["phase"] in PHASES else view["phase"]
+    def status_lines(self, view: TableView) -> list[str]:
+        state = view.state
+        turn = state["turn"]
+        phase = _(PHASES[state["phase"]]) if state["phase"] in PHASES else state["phase"]
         lines = [
             _(
                 "Race {race} · {phase} · jackpot {jackpot}",
-                race=view["race"],
+                race=state["race"],
                 phase=phase,
-                jackpot=money(view["jackpot"]),
+                jackpot=money(state["jackpot"]),
             )
         ]
         if turn is not None:
-            lines.append(_("{who} to roll", who=table.seats[turn].shown))
+            lines.append(_("{who} to roll", who=view.seats[turn].shown))
         return lines
 
     def rules_text(self) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
@@ -30,6 +32,9 @@ class HotStreakCog(
         bots: app_commands.Range[int, 0, 7] = 0,
         where: str | None = None,
     ) -> None:
-        settings = {"players": players, "pace": self.bot.timing.default_pace if pace is None else pace}
+        settings: dict[str, Any] = {
+            "players": players,
+            "pace": self.bot.timing.default_pace if pace is None else pace,
+        }
         settings["where"] = where
         await self.open_table(interaction, settings, bots)

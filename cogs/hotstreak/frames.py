@@ -17,22 +17,23 @@ from bot.games.hotstreak.odds import BURN
 
 
 def odds_view(
-    view: dict[str, Any], frame: dict[str, Any], *, ended: bool, flips_after: int
+    state: dict[str, Any], frame: dict[str, Any], *, ended: bool, flips_after: int
 ) -> dict[str, Any]:
     """The public view the odds of ``frame`` are computed from.
 
-    ``ended``: the race ended with this frame; ``flips_after``: how many cards of the same batch were
-    flipped after it (only a fold is followed by a flip in one batch).
+    ``state``: the engine's public view after the batch (the channel's ``TableView.state``, not
+    changed here); ``ended``: the race ended with this frame; ``flips_after``: how many cards of the
+    same batch were flipped after it (only a fold is followed by a flip in one batch).
     """
     if ended:
         # The places are all taken: the odds of a finished race (certain), from the frame alone.
-        return {**frame, "phase": "finished", "seats": view.get("seats"), "face_up": [], "flipped": []}
-    flipped = list(view.get("flipped") or [])
-    out = {**view, **frame, "phase": "race", "flipped": flipped[: len(flipped) - flips_after]}
+        return {**frame, "phase": "finished", "seats": state.get("seats"), "face_up": [], "flipped": []}
+    flipped = list(state.get("flipped") or [])
+    out = {**state, **frame, "phase": "race", "flipped": flipped[: len(flipped) - flips_after]}
     if frame.get("cards_left") == 0 and flips_after:
         # A fold: the pile is reshuffled and cards burned before the next flip.
-        seats = int(view.get("seats") or 2)
-        size = len(view.get("face_up") or []) + seats * submit_count(seats)
+        seats = int(state.get("seats") or 2)
+        size = len(state.get("face_up") or []) + seats * submit_count(seats)
         burn = max(0, min(BURN, size - 1))
         out["cards_left"], out["burned"] = size - burn, burn
     return out

@@ -7,6 +7,7 @@ view and its own events (the table splits every batch before this presenter sees
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,7 +24,7 @@ from bot.games.replay_log import ReplayLog
 from bot.i18n import N_, _, _n, _p, current
 from bot.i18n.formatting import money, number, ordinal, percent, signed
 from bot.i18n.languages import babel_locale
-from bot.tables.presenter import Choice, Controls, Outgoing, Presenter
+from bot.tables.presenter import Choice, Controls, Outgoing, Presenter, TableView
 from cogs.hotstreak.frames import odds_view
 from cogs.hotstreak.words import (
     bet_short,
@@ -39,7 +40,7 @@ from cogs.hotstreak.words import (
 )
 
 if TYPE_CHECKING:
-    from bot.tables.table import Table
+    from bot.games.catalog import Entry
 
 ODDS_BUDGET_MS = 150
 """Simulation time per frame: a busy bot shows odds from fewer races rather than hold a card up."""
@@ -77,31 +78,46 @@ RULES = (
 )
 
 
+@dataclass(frozen=True)
+class Holdings:
+    """A race's bets and the cash before its payouts: the tickets on that race's frames."""
+
+    race: int
+    bets: list[list[dict[str, Any]]]
+    cash: list[int]
+
+    @classmethod
+    def of(cls, state: dict[str, Any]) -> Holdings:
+        return cls(state["race"], state["bets"], state["cash"])
+
+
 class HotStreakPresenter(Presenter):
-    def lobby_fields(self, table: Table) -> list[tuple[str, str]]:
-        return [(_("Pace"), _("{seconds} s per card", seconds=number(table.pace)))]
+    def __init__(self, entry: Entry) -> None:
+        super().__init__(entry)
+        # The running race as this process saw it, card by card, for the replay with its results.
+        self.replay: ReplayLog | None = None
+        # The tickets on the running race's frames (set while a race runs).
+        self.holdings: Holdings | None = None
+
+    def lobby_fields(self, view: TableView) -> list[tuple[str, str]]:
+        return [(_("Pace"), _("{seconds} s per card", seconds=number(view.pace)))]
 
     # --- prompts ------------------------------------------------------------------
 
-    def _names(self, table: Table) -> list[str]:
-        return [seat.shown for seat in table.seats]  # message text: markdown and mentions escaped
-
-    async def prompt(self, table: Table) -> tuple[str, Outgoing] | None:
-        if all(d.player is None for d in table.pending()):
-            return None  # a race (only the table flips) or the end: nobody to prompt, no view to copy
-        view = table.public_view()
-        phase, race = view["phase"], view["race"]
+    async def prompt(self, view: TableView) -> tuple[str, Outgoing] | None:
+        if not view.deciders:
+            return None  # a race (only the table flips) or the end: nobody to prompt, no view to read
+        state = view.state
+        phase, race = state["phase"], state["race"]
         if phase == "draft":
-            return f"draft:{race}", self._draft_prompt(table, view)
+            return f"draft:{race}", self._draft_prompt(view, state)
         if phase in ("submit", "double"):
-            waiting = sorted(
-                {table.seats[d.player].shown for d in table.human_pending() if d.player is not None}
-            )
+            waiting = sorted({view.seats[seat].shown for seat in view.waiting})
             if phase == "submit":
                 what = _n(
                     "Everyone adds {n} card from their hand to the race deck, face down.",
                     "Everyone adds {n} cards from their hand to the race deck, face down.",
-                    view["submit_count"],
+                    state["submit_count"],
                 )
                 title = _("Race {race} — secret picks", race=race)
             else:
@@ -111,29 +127,31 @@ class HotStreakPresenter(Presenter):
                 title = _("Race 3 — pick your double")
             embed = discord.Embed(title=title, colour=COLOUR, description=what)
             embed.add_field(name=_("Waiting for"), value=", ".join(waiting) or _("nobody"), inline=False)
-            embed.add_field(name=_("Deadline"), value=table.deadline_mark())
+            embed.add_field(name=_("Deadline"), value=view.deadline_mark())
             embed.set_footer(text=_("I've sent you a DM. No DM? Press {my_hand}.", my_hand=_("My hand")))
             return f"{phase}:{race}", Outgoing(embed=embed, hand_button=True)
         return None
 
-    def _draft_prompt(self, table: Table, view: dict[str, Any]) -> Outgoing:
-        turn = view["turn"]
-        names = self._names(table)
-        info = view["mascot_info"]
-        embed = discord.Embed(title=_("Race {race} of 3 — place your bets", race=view["race"]), colour=COLOUR)
+    def _draft_prompt(self, view: TableView, state: dict[str, Any]) -> Outgoing:
+        turn = state["turn"]
+        names = view.names
+        info = state["mascot_info"]
+        embed = discord.Embed(
+            title=_("Race {race} of 3 — place your bets", race=state["race"]), colour=COLOUR
+        )
         embed.description = _(
             "{player} to bet (pick {pick} of {picks}) · deadline {deadline}",
-            player=table.seats[turn].mention(),
-            pick=view["draft_pick"] + 1,
-            picks=len(view["draft_order"]),
-            deadline=table.deadline_mark(),
+            player=view.seats[turn].mention,
+            pick=state["draft_pick"] + 1,
+            picks=len(state["draft_order"]),
+            deadline=view.deadline_mark(),
         )
         embed.add_field(
             name=_("Tickets (pay by place)"),
-            value="\n".join(ticket_line(m, info[m]["name"], stack) for m, stack in view["tickets"].items()),
+            value="\n".join(ticket_line(m, info[m]["name"], stack) for m, stack in state["tickets"].items()),
             inline=False,
         )
-        side = view["side_bet"]
+        side = state["side_bet"]
         embed.add_field(
             name=_("Side bet: {text}", text=side_bet_text(side)),
             value=f"{slip_line('yes', side['slips']['yes'])}\n{slip_line('no', side['slips']['no'])}",
@@ -141,21 +159,21 @@ class HotStreakPresenter(Presenter):
         )
         taken = [
             f"**{names[seat]}**: {', '.join(bet_short(b) for b in bets)}"
-            for seat, bets in enumerate(view["bets"])
+            for seat, bets in enumerate(state["bets"])
             if bets
         ]
         if taken:
             embed.add_field(name=_("Bets so far"), value="\n".join(taken)[:1024], inline=False)
         embed.add_field(
             name=_("Face-up race cards"),
-            value=", ".join(card_label(c) for c in view["face_up"])[:1024],
+            value=", ".join(card_label(c) for c in state["face_up"])[:1024],
             inline=False,
         )
-        cash = " · ".join(f"{names[i]} {money(c)}" for i, c in enumerate(view["cash"]))
+        cash = " · ".join(f"{names[i]} {money(c)}" for i, c in enumerate(state["cash"]))
         embed.set_footer(text=_("Cash: {cash}", cash=cash))
         out = Outgoing(embed=embed, hand_button=True, hand_row=3, asks=(("odds", _("Odds"), "📊"),))
-        decision = table.pending_for(turn, "bet")
-        if decision is not None and not table.seats[turn].is_ai:
+        decision = view.decision(turn, "bet")
+        if decision is not None and not view.seats[turn].is_ai:
             mascots = list(info)  # the edition's mascots, in its order: two per row
             choices = []
             for index, option in enumerate(decision.options):
@@ -173,69 +191,70 @@ class HotStreakPresenter(Presenter):
             out.controls = Controls(turn, "bet", tuple(choices))
         return out
 
-    async def answer(self, table: Table, seat: int | None, topic: str) -> Outgoing | None:
+    async def answer(self, view: TableView, seat: int | None, topic: str) -> Outgoing | None:
         """The Odds button: each racer's chances and what every ticket and slip still on offer is worth."""
-        view = table.public_view()
-        if topic != "odds" or view["phase"] != "draft":
+        state = view.state
+        if topic != "odds" or state["phase"] != "draft":
             return None
-        chances = await _odds(view)
+        chances = await _odds(state)
         if chances is None:
             return None
-        return Outgoing(embed=odds_embed(view, chances))
+        return Outgoing(embed=odds_embed(state, chances))
 
-    def private_prompt(self, table: Table, seat: int, decision: Decision) -> Outgoing:
-        view = table.seat_view(seat)
-        out = self.hand(table, seat)
+    def private_prompt(self, view: TableView, decision: Decision) -> Outgoing:
+        seat = _seat(view)
+        state = view.state
+        out = self.hand(view)
         if decision.kind == "submit":
             n = len(decision.options[0]) if decision.options else 1
             out.content = _n(
                 "**Race {race}: pick {n} card to add to the race deck.** Nobody else sees it until it is flipped.",
                 "**Race {race}: pick {n} cards to add to the race deck.** Nobody else sees them until they are flipped.",
                 n,
-                race=view["race"],
+                race=state["race"],
             )
             choices = [Choice(i, cards_label(option)) for i, option in enumerate(decision.options)]
             placeholder = _n("Choose your secret card", "Choose your secret cards", n)
         else:
             out.content = _("**Race 3: pick the bet to pay double** (a loss doubles too).")
-            bets = view["bets"][seat]
+            bets = state["bets"][seat]
             choices = [
-                Choice(i, self._bet_label(view, bets[option])) for i, option in enumerate(decision.options)
+                Choice(i, self._bet_label(state, bets[option])) for i, option in enumerate(decision.options)
             ]
             placeholder = _("Choose the bet to double")
         out.controls = Controls(seat, decision.kind, tuple(choices), menu=True, placeholder=placeholder)
         return out
 
-    def hand(self, table: Table, seat: int) -> Outgoing:
-        view = table.seat_view(seat)
+    def hand(self, view: TableView) -> Outgoing:
+        seat = _seat(view)
+        state = view.state
         embed = discord.Embed(
-            title=_("Your hand — Hot Streak game #{game}", game=table.game_id), colour=COLOUR
+            title=_("Your hand — Hot Streak game #{game}", game=view.game_id), colour=COLOUR
         )
-        embed.description = "\n".join(card_label(card) for card in view["hand"]) or _("*No cards in hand.*")
-        if view.get("my_submission"):
+        embed.description = "\n".join(card_label(card) for card in state["hand"]) or _("*No cards in hand.*")
+        if state.get("my_submission"):
             embed.add_field(
-                name=_("Your secret pick"), value=cards_label(view["my_submission"]), inline=False
+                name=_("Your secret pick"), value=cards_label(state["my_submission"]), inline=False
             )
-        bets = view["bets"][seat]
+        bets = state["bets"][seat]
         if bets:
             embed.add_field(
                 name=_("Your bets"),
-                value="\n".join(self._bet_label(view, b) for b in bets)[:1024],
+                value="\n".join(self._bet_label(state, b) for b in bets)[:1024],
                 inline=False,
             )
         embed.set_footer(
-            text=_("Cash: {cash} · race {race} of 3", cash=money(view["cash"][seat]), race=view["race"])
+            text=_("Cash: {cash} · race {race} of 3", cash=money(state["cash"][seat]), race=state["race"])
         )
         return Outgoing(embed=embed)
 
     # --- announcements -------------------------------------------------------------
 
-    async def announce(self, table: Table, events: list[Event]) -> list[Outgoing]:
-        names = self._names(table)
-        view = table.public_view()
-        if view["phase"] == "race":
-            # The tickets on the frames: a race's bets and the cash before its payouts.
-            table.notes["holdings"] = {"race": view["race"], "bets": view["bets"], "cash": view["cash"]}
+    async def announce(self, view: TableView, events: list[Event]) -> list[Outgoing]:
+        names = view.names
+        state = view.state
+        if state["phase"] == "race":
+            self.holdings = Holdings.of(state)  # the tickets on the frames
         frames = [e for e in events if e.kind in ("card_flipped", "bar_folded")]
         ended = any(e.kind == "race_over" for e in events)
         out: list[Outgoing] = []
@@ -244,7 +263,7 @@ class HotStreakPresenter(Presenter):
         for event in events:
             data = event.data
             if event.kind == "race_setup":
-                out.append(await self._race_setup(table, data))
+                out.append(await self._race_setup(view, data))
             elif event.kind == "reshuffled":
                 reshuffled = True
             elif event.kind == "burned" and not reshuffled:
@@ -260,33 +279,33 @@ class HotStreakPresenter(Presenter):
                 index = frames.index(event)
                 later = sum(1 for e in frames[index + 1 :] if e.kind == "card_flipped")
                 last = ended and index == len(frames) - 1
-                out.append(await self._frame(table, view, event, ended=last, flips_after=later))
+                out.append(await self._frame(view, event, ended=last, flips_after=later))
             elif event.kind == "doubled":
-                bet = view["bets"][data["seat"]][data["bet"]]
+                bet = state["bets"][data["seat"]][data["bet"]]
                 out.append(
                     Outgoing(
                         content=_(
                             "✖️2 **{player}** doubles {bet}.",
                             player=names[data["seat"]],
-                            bet=self._bet_label(view, bet).rstrip("."),
+                            bet=self._bet_label(state, bet).rstrip("."),
                         )
                     )
                 )
             elif event.kind in ("race_over", "payouts"):
                 results[event.kind] = data
                 if len(results) == 2:
-                    out.append(await self._results(table, results["race_over"], results["payouts"]))
+                    out.append(self._results(view, results["race_over"], results["payouts"]))
                     results = {}
             elif event.kind == "game_over":
-                out.append(Outgoing(embed=self._standings_embed(table, data)))
+                out.append(Outgoing(embed=self._standings_embed(view, data)))
         return out
 
-    def tell(self, table: Table, seat: int, events: list[Event]) -> list[Outgoing]:
+    def tell(self, view: TableView, events: list[Event]) -> list[Outgoing]:
         """A seat's dealt cards by DM (its own secret pick is confirmed to it when it picks)."""
         out = []
         for event in events:
             if event.kind == "dealt":
-                hand = ", ".join(card_label(c) for c in table.seat_view(seat)["hand"])
+                hand = ", ".join(card_label(c) for c in view.state["hand"])
                 dealt = ", ".join(card_label(c) for c in event.data["cards"])
                 out.append(
                     Outgoing(
@@ -300,24 +319,22 @@ class HotStreakPresenter(Presenter):
                 )
         return out
 
-    async def _frame(
-        self, table: Table, view: dict[str, Any], event: Event, *, ended: bool, flips_after: int
-    ) -> Outgoing:
+    async def _frame(self, view: TableView, event: Event, *, ended: bool, flips_after: int) -> Outgoing:
         frame = event.data["frame"]
-        held = table.notes.get("holdings") or {}
-        if held.get("race") == frame["race"]:
-            frame = {**frame, "bets": held["bets"], "cash": held["cash"]}
-        chances = await _odds(odds_view(view, frame, ended=ended, flips_after=flips_after))
-        replay = table.notes.get("replay")
-        if not isinstance(replay, ReplayLog) or replay.race != frame["race"]:
-            replay = table.notes["replay"] = ReplayLog(frame["race"])  # compact: what changed per card
+        held = self.holdings
+        if held is not None and held.race == frame["race"]:
+            frame = {**frame, "bets": held.bets, "cash": held.cash}
+        chances = await _odds(odds_view(view.state, frame, ended=ended, flips_after=flips_after))
+        replay = self.replay
+        if replay is None or replay.race != frame["race"]:
+            replay = self.replay = ReplayLog(frame["race"])  # compact: what changed per card
         replay.add(frame, chances)
         heading = _("Card {n}", n=event.data.get("flip")) if event.kind == "card_flipped" else _("Deck dry")
         content = f"**{heading}** · {race_line(event.kind, event.data)}"
         if not changes_track(event):
             # Ruling: a card that changes nothing on the track gets its line of narration, no picture.
             return Outgoing(content=content, race_line=True)
-        players = self._names(table)
+        players = view.picture_names
         return Outgoing(
             content=content,
             # Drawn when sent, off the event loop; never drawn if merged into the next as stale.
@@ -326,22 +343,22 @@ class HotStreakPresenter(Presenter):
             alt=alt_text(frame, odds=chances, players=players),
         )
 
-    async def _results(self, table: Table, over: dict[str, Any], payouts: dict[str, Any]) -> Outgoing:
+    def _results(self, view: TableView, over: dict[str, Any], payouts: dict[str, Any]) -> Outgoing:
         """The race's results at once; its replay (from the frames this process saw) is drawn off the
         event loop afterwards and added to the results message (``Outgoing.later``)."""
-        embed = self._results_embed(table, over, payouts)
-        replay = table.notes.pop("replay", None)
-        if not isinstance(replay, ReplayLog) or replay.race != over["race"] or not len(replay):
+        embed = self._results_embed(view, over, payouts)
+        replay, self.replay = self.replay, None
+        if replay is None or replay.race != over["race"] or not len(replay):
             return Outgoing(embed=embed)
         return Outgoing(
-            embed=embed, later=functools.partial(replay.drawn, race_replay, players=self._names(table))
+            embed=embed, later=functools.partial(replay.drawn, race_replay, players=view.picture_names)
         )
 
-    async def _race_setup(self, table: Table, data: dict[str, Any]) -> Outgoing:
-        view = table.public_view()
+    async def _race_setup(self, view: TableView, data: dict[str, Any]) -> Outgoing:
+        state = dict(view.state)  # a copy: the deck's size below is this picture's alone
         embed = discord.Embed(title=_("🏁 Hot Streak — race {race} of 3", race=data["race"]), colour=COLOUR)
         embed.description = _(
-            "**{player}** bets first this race.", player=table.seats[data["first_better"]].shown
+            "**{player}** bets first this race.", player=view.seats[data["first_better"]].shown
         )
         embed.add_field(
             name=_("Face-up race cards"),
@@ -351,15 +368,15 @@ class HotStreakPresenter(Presenter):
         embed.add_field(name=_("Side bet"), value=side_bet_text(data["side_bet"]), inline=False)
         embed.set_image(url="attachment://track.png")
         # The deck is built when the picks are in: face-up cards plus each seat's secret card(s).
-        per_seat = view["submit_count"]
-        view["cards_left"] = len(data["face_up"]) + per_seat * len(table.seats)
-        chances = await _odds(view)
-        image = await workers.run(render_race, view, odds=chances)
-        return Outgoing(embed=embed, image=image, image_name="track.png", alt=alt_text(view, odds=chances))
+        per_seat = state["submit_count"]
+        state["cards_left"] = len(data["face_up"]) + per_seat * len(view.seats)
+        chances = await _odds(state)
+        image = await workers.run(render_race, state, odds=chances)
+        return Outgoing(embed=embed, image=image, image_name="track.png", alt=alt_text(state, odds=chances))
 
-    def _results_embed(self, table: Table, over: dict[str, Any], payouts: dict[str, Any]) -> discord.Embed:
-        names = self._names(table)
-        info = table.public_view()["mascot_info"]
+    def _results_embed(self, view: TableView, over: dict[str, Any], payouts: dict[str, Any]) -> discord.Embed:
+        names = view.names
+        info = view.state["mascot_info"]
         embed = discord.Embed(
             title=_("🏆 Race {race} results", race=over["race"]), colour=discord.Colour.gold()
         )
@@ -385,8 +402,8 @@ class HotStreakPresenter(Presenter):
             embed.add_field(name=names[seat["seat"]], value="\n".join(lines)[:1024], inline=True)
         return embed
 
-    def _standings_embed(self, table: Table, data: dict[str, Any]) -> discord.Embed:
-        names = self._names(table)
+    def _standings_embed(self, view: TableView, data: dict[str, Any]) -> discord.Embed:
+        names = view.names
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         lines = [
             f"{medals.get(row['place'], place(row['place']))} **{names[row['seat']]}** {money(row['cash'])}"
@@ -405,60 +422,69 @@ class HotStreakPresenter(Presenter):
                 leaderboard=_p("command name", "leaderboard"),
                 stats=_p("command name", "stats"),
             )
-            if table.settled
+            if view.settled
             else _("⚠️ The results are not saved yet; I'll keep trying and say so here.")
         )
         return embed
 
-    async def snapshot(self, table: Table) -> list[Outgoing]:
-        if table.seq == 0:
+    async def snapshot(self, view: TableView) -> list[Outgoing]:
+        if view.seq == 0:
             return []  # a new game: the table announces its opening
-        view = table.public_view()
-        if view["phase"] == "race":
-            table.notes["holdings"] = {"race": view["race"], "bets": view["bets"], "cash": view["cash"]}
-            players = self._names(table)
-            chances = await _odds(view)
-            image = await workers.run(render_race, view, odds=chances, players=players)
-            alt = alt_text(view, odds=chances, players=players)
-            return [Outgoing(content=_("Race {race} in progress.", race=view["race"]), image=image, alt=alt)]
+        state = view.state
+        if state["phase"] == "race":
+            self.holdings = Holdings.of(state)
+            players = view.picture_names
+            chances = await _odds(state)
+            image = await workers.run(render_race, state, odds=chances, players=players)
+            alt = alt_text(state, odds=chances, players=players)
+            return [Outgoing(content=_("Race {race} in progress.", race=state["race"]), image=image, alt=alt)]
         return []
 
-    def choice_label(self, table: Table, seat: int, decision: Decision, choice: Any) -> str:
+    def choice_label(self, view: TableView, decision: Decision, choice: Any) -> str:
+        seat = _seat(view)
         if decision.kind == "bet":
-            view = table.seat_view(seat)
-            bets = view["bets"][seat]
+            state = view.state
+            bets = state["bets"][seat]
             if not bets:
                 return _("✅ Bet taken.")
-            return _("✅ You took {bet}.", bet=self._bet_label(view, bets[-1]).rstrip("."))
+            return _("✅ You took {bet}.", bet=self._bet_label(state, bets[-1]).rstrip("."))
         if decision.kind == "submit":
             return _(
                 "🤫 Your secret pick is in: {cards}. Nobody else sees it until it's flipped.",
                 cards=cards_label(choice),
             )
-        view = table.seat_view(seat)
-        return _("✖️2 You doubled {bet}.", bet=self._bet_label(view, view["bets"][seat][choice]).rstrip("."))
+        state = view.state
+        return _("✖️2 You doubled {bet}.", bet=self._bet_label(state, state["bets"][seat][choice]).rstrip("."))
 
     @staticmethod
-    def _bet_label(view: dict[str, Any], bet: dict[str, Any]) -> str:
+    def _bet_label(state: dict[str, Any], bet: dict[str, Any]) -> str:
         """A bet in the reader's words (the engine's ``label`` is English); a slip carries the side bet."""
-        names = {m: info["name"] for m, info in (view.get("mascot_info") or {}).items()}
-        side = side_bet_text(view["side_bet"]) if bet.get("kind") == "side" and view.get("side_bet") else None
+        names = {m: info["name"] for m, info in (state.get("mascot_info") or {}).items()}
+        side = (
+            side_bet_text(state["side_bet"]) if bet.get("kind") == "side" and state.get("side_bet") else None
+        )
         return bet_label(bet, names, side)
 
-    def status_lines(self, table: Table) -> list[str]:
-        view = table.public_view()
+    def status_lines(self, view: TableView) -> list[str]:
+        state = view.state
         return [
             _(
                 "Race {race} of 3 · {phase}",
-                race=view["race"],
-                phase=_(PHASES.get(view["phase"], view["phase"])),
+                race=state["race"],
+                phase=_(PHASES.get(state["phase"], state["phase"])),
             ),
-            " · ".join(f"{s.shown} {money(c)}" for s, c in zip(table.seats, view["cash"], strict=True)),
+            " · ".join(f"{s.shown} {money(c)}" for s, c in zip(view.seats, state["cash"], strict=True)),
         ]
 
     def rules_text(self) -> str:
         values = {"start": money(10), "my_hand": _("My hand")}
         return "\n".join(_(paragraph).format(**values) for paragraph in RULES)
+
+
+def _seat(view: TableView) -> int:
+    """The seat a seat's view is for (its hand, its DM, its confirmation)."""
+    assert view.audience is not None, "a seat's view, not the channel's"
+    return view.audience
 
 
 async def _odds(view: dict[str, Any]) -> Odds | None:
@@ -536,7 +562,7 @@ def odds_embed(view: dict[str, Any], chances: Odds) -> discord.Embed:
         else _n(
             "Odds from {n} simulated race, from what everyone can see (the secret cards are unknown).",
             "Odds from {n} simulated races, from what everyone can see (the secret cards are unknown).",
-            chances.samples,
+            chances.samples or 0,  # set whenever the odds are not exact
         )
     )
     return embed

@@ -15,7 +15,7 @@ from bot import shutdown
 from bot.client import PERMISSIONS, RaceBot
 from bot.config import Settings
 from bot.storage import Storage
-from bot.tables.registry import RESTARTING
+from bot.tables.answers import RESTARTING
 from tests.bot.test_cli import clean_env, stop_bot
 from tests.cogs.conftest import private_answer
 from tests.cogs.timings import FAST

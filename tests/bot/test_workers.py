@@ -171,8 +171,8 @@ async def test_work_in_a_worker_process_speaks_the_callers_language(one_worker: 
 async def test_a_late_picture_is_drawn_in_a_worker_in_its_messages_language(one_worker: None) -> None:
     import functools
 
+    from bot.discord_io.outgoing import Outgoing
     from bot.i18n import speaking
-    from bot.tables.presenter import Outgoing
 
     frame = a_race_frames()[-1]
     with speaking("pt-BR"):

@@ -16,8 +16,7 @@ from pathlib import Path
 import pytest
 
 from bot.storage import StorageError
-from bot.tables.clicks import GAME_BROKE
-from bot.tables.table import SAVE_FAILED
+from bot.tables.answers import GAME_BROKE, SAVE_FAILED
 from tests.cogs.conftest import FAST, World, join, private_answer
 from tests.cogs.hotstreak_player import HotStreakTable
 from tests.fakediscord import FakeDiscord, running_bot

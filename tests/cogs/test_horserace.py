@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.client import RaceBot
-from bot.tables import table as table_module
+from bot.tables import clock
 from tests.cogs.conftest import World, join, private_answer
 from tests.fakediscord import FakeMessage, running_bot
 
@@ -118,7 +118,7 @@ async def test_a_game_on_the_clock_ends_after_the_race_in_progress_when_time_is_
     assert time_up.player is None and time_up.not_before is not None
     assert time.time() + 29 * 60 < time_up.not_before <= time.time() + 30 * 60
     # The host's clock says the 30 minutes are over.
-    monkeypatch.setattr(table_module, "now", lambda: time.time() + 31 * 60)
+    monkeypatch.setattr(clock, "now", lambda: time.time() + 31 * 60)
     table.wake.set()
     await world.fake.wait_for(lambda: standings(world) is not None, timeout=60)
     messages = world.fake.channel_messages(world.channel)

@@ -105,7 +105,7 @@ async def play_by_hand(world: World, bot: RaceBot, hands: list[str]) -> None:
         if not tried:
             # A player's own horses, as the presenter tells them in private (the hand of the game).
             with speaking("pt-BR"):
-                hands.append(table.presenter.hand(table, seat).content or "")
+                hands.append(table.presenter.hand(table.view(seat)).content or "")
             status = await world.fake.slash(world.users["alice"], world.channel, "horserace status")
             await private_answer(world.fake, status)
             rules = await world.fake.slash(world.users["bob"], world.channel, "horserace rules")

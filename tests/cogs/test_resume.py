@@ -14,7 +14,8 @@ import pytest
 
 from bot.storage import PlayerResult, Storage
 from bot.tables.components import button
-from bot.tables.registry import Tables
+from bot.tables.resuming import Resuming
+from cogs.stats import page_button
 from tests.cogs.conftest import FAST, World, join, private_answer
 from tests.cogs.hotstreak_player import BET_ID
 from tests.fakediscord import running_bot
@@ -182,7 +183,10 @@ async def test_a_forged_or_foreign_button_gets_a_private_answer_and_changes_noth
         channel = bot.get_channel(world.channel.id)
         view = discord.ui.View(timeout=None)
         for custom_id in forged:
-            view.add_item(button(custom_id, custom_id[:20]))
+            board = custom_id.startswith("g:0:page:lb:")  # a leaderboard page's item is the stats cog's
+            view.add_item(
+                page_button(custom_id, custom_id[:20], False) if board else button(custom_id, custom_id[:20])
+            )
         await channel.send("buttons", view=view)  # type: ignore[union-attr]
         await world.fake.wait_for(lambda: _with_button(world, "not-ours") is not None, timeout=5)
         message = _with_button(world, "not-ours")
@@ -287,13 +291,13 @@ async def test_a_command_before_the_stored_games_are_back_is_told_to_wait(
 ) -> None:
     await store_game(world, world.channel.id)
     back = asyncio.Event()
-    original = Tables._resume_stored
+    original = Resuming._resume_stored
 
-    async def slow_resume(self: Tables) -> None:
+    async def slow_resume(self: Resuming) -> None:
         await back.wait()
         await original(self)
 
-    monkeypatch.setattr(Tables, "_resume_stored", slow_resume)
+    monkeypatch.setattr(Resuming, "_resume_stored", slow_resume)
     async with running_bot(world.fake, world.bot(timing=dataclasses.replace(FAST, startup_wait=0.2))) as bot:
         early = await world.fake.slash(world.users["bob"], world.channel, "hotstreak start")
         assert await private_answer(world.fake, early) == "I'm starting up; try again in a few seconds."

@@ -12,7 +12,7 @@ import pytest
 from bot.client import PERMISSIONS, RaceBot, make_bot
 from bot.config import Settings
 from bot.storage import Storage
-from bot.tables.table import STALE
+from bot.tables.answers import STALE
 from tests.bot.storage.databases import Database, postgres_database, postgres_server
 from tests.cogs.timings import FAST
 from tests.fakediscord import FakeDiscord, running_bot

@@ -26,8 +26,8 @@ from bot.client import PERMISSIONS
 from bot.games.base import Action, Game
 from bot.games.catalog import entry
 from bot.storage import Storage, StoredGame
+from bot.tables.answers import STALE
 from bot.tables.seats import Seat
-from bot.tables.table import STALE
 from tests.bot.storage.databases import Database, postgres_database, postgres_server
 from tests.cogs.test_restart import ROOT, uninterrupted
 from tests.cogs.timings import FAST

@@ -4,13 +4,14 @@
 Pure functions of an event's kind and data, in the reader's language (``bot.i18n``: the caller
 chooses it); private events (a dealt hand, a bid card, a secret bet) are narrated for their owner
 only, so the host must check ``visible_to`` as for any event. Seats are shown counting from 1, as
-players count them.
+players count them (``Seat 2`` is seat 1), unless the host passes the players' names (``narrate``'s
+``names``), which are then written as given.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from bot.games.base import JSON, Event
 from bot.games.downforce.cards import WILD, parse_card
@@ -19,8 +20,14 @@ from bot.games.downforce.track import FINISH
 from bot.i18n import N_, _, _n, _p
 from bot.i18n.formatting import money, ordinal
 
+Namer = Callable[[int], str]
+"""How a narration writes a seat: ``seat_name`` with or without the host's names."""
 
-def seat_name(seat: int) -> str:
+
+def seat_name(seat: int, names: Sequence[str] | None = None) -> str:
+    """``names[seat]`` when the host gives the names (as it wants them written), else ``Seat 2``."""
+    if names is not None and 0 <= seat < len(names):
+        return names[seat]
     return _("Seat {number}", number=seat + 1)
 
 
@@ -107,24 +114,26 @@ def option_label(view: dict[str, JSON], kind: str, option: JSON) -> str:
     return str(option)
 
 
-def narrate(event: Event | dict[str, JSON]) -> str:
-    """A one-line description of ``event`` (an ``Event`` or its ``to_json()`` form)."""
+def narrate(event: Event | dict[str, JSON], names: Sequence[str] | None = None) -> str:
+    """A one-line description of ``event`` (an ``Event`` or its ``to_json()`` form); each seat is
+    ``names[seat]`` when ``names`` are given (as the host wants them written: the narration adds
+    nothing), else ``Seat 2``."""
     if isinstance(event, Event):
         kind, data = event.kind, event.data
     else:
         kind, data = event["kind"], event["data"]
     handler = _HANDLERS.get(kind)
-    return handler(data) if handler else f"{kind}."
+    return handler(data, lambda seat: seat_name(seat, names)) if handler else f"{kind}."
 
 
-def _grid(d: dict[str, JSON]) -> str:
+def _grid(d: dict[str, JSON], name: Namer) -> str:
     cars = ", ".join(f"{i + 1}. {colour_name(c)}" for i, c in enumerate(d["order"]))
     return _("The grid, pole first: {cars}.", cars=cars)
 
 
-def _auction_open(d: dict[str, JSON]) -> str:
+def _auction_open(d: dict[str, JSON], name: Namer) -> str:
     colour = colour_name(d["colour"])
-    who = _("everyone") if d.get("everyone") else ", ".join(seat_name(s) for s in d["eligible"])
+    who = _("everyone") if d.get("everyone") else ", ".join(name(s) for s in d["eligible"])
     if d.get("power"):
         return _(
             "Auction {number} of 6: the {colour} car with the {power} power (grid slot {slot}); "
@@ -144,9 +153,9 @@ def _auction_open(d: dict[str, JSON]) -> str:
     )
 
 
-def _power_used(d: dict[str, JSON]) -> str:
+def _power_used(d: dict[str, JSON], name: Namer) -> str:
     power = d["power"]
-    who = seat_name(d["seat"])
+    who = name(d["seat"])
     car = colour_name(d.get("car"))
     if power == "tricky":
         return _("{seat} plays {power}: the card moves bottom line first.", seat=who, power=title(power))
@@ -188,7 +197,7 @@ def animal_name(kind: str) -> str:
     }.get(kind, kind)
 
 
-def _animal_moved(d: dict[str, JSON]) -> str:
+def _animal_moved(d: dict[str, JSON], name: Namer) -> str:
     if d["to"] is None:
         return _("The {animal} leaves the track.", animal=animal_name(d["kind"]))
     return _(
@@ -196,17 +205,17 @@ def _animal_moved(d: dict[str, JSON]) -> str:
     )
 
 
-def _powers_kept(d: dict[str, JSON]) -> str:
-    kept = ", ".join(f"{seat_name(int(s))} {title(p)}" for s, p in d["powers"].items())
+def _powers_kept(d: dict[str, JSON], name: Namer) -> str:
+    kept = ", ".join(f"{name(int(s))} {title(p)}" for s, p in d["powers"].items())
     return _("Powers kept: {kept}.", kept=kept) if kept else _("Nobody holds a power.")
 
 
-def _auction_won(d: dict[str, JSON]) -> str:
-    bids = ", ".join(f"{seat_name(int(s))} {v}" for s, v in d["bids"].items())
+def _auction_won(d: dict[str, JSON], name: Namer) -> str:
+    bids = ", ".join(f"{name(int(s))} {v}" for s, v in d["bids"].items())
     colour = colour_name(d["colour"])
     text = _(
         "{seat} wins the {colour} car for {price}",
-        seat=seat_name(d["seat"]),
+        seat=name(d["seat"]),
         colour=colour,
         price=millions(d["price"]),
     )
@@ -234,7 +243,7 @@ def _where(move: dict[str, JSON]) -> str:
     return _("{colour} moves {steps} to row {row}", colour=car, steps=move["steps"], row=move["row"])
 
 
-def _card_resolved(d: dict[str, JSON]) -> str:
+def _card_resolved(d: dict[str, JSON], name: Namer) -> str:
     wilds = set(d.get("wilds", []))
     text = ", ".join(
         _("wild {speed} ({colour})", speed=n, colour=colour_name(c) if c else _("unused"))
@@ -250,24 +259,24 @@ def _card_resolved(d: dict[str, JSON]) -> str:
             "{seat} plays {card}: {moves}; yellow line at row {rows} crossed: place your bets.",
             "{seat} plays {card}: {moves}; yellow lines at rows {rows} crossed: place your bets.",
             len(lines),
-            seat=seat_name(d["seat"]),
+            seat=name(d["seat"]),
             card=text,
             moves=body,
             rows=both([str(r) for r in lines]),
         )
-    return _("{seat} plays {card}: {moves}.", seat=seat_name(d["seat"]), card=text, moves=body)
+    return _("{seat} plays {card}: {moves}.", seat=name(d["seat"]), card=text, moves=body)
 
 
-def _card_played(d: dict[str, JSON]) -> str:
+def _card_played(d: dict[str, JSON], name: Namer) -> str:
     card = card_text(parse_card(d["text"]))
-    return _("{seat} plays card {number}: {card}.", seat=seat_name(d["seat"]), number=d["number"], card=card)
+    return _("{seat} plays card {number}: {card}.", seat=name(d["seat"]), number=d["number"], card=card)
 
 
-def _game_over(d: dict[str, JSON]) -> str:
+def _game_over(d: dict[str, JSON], name: Namer) -> str:
     parts = [
         _(
             "{seat} {money} (prizes {prizes}, bets {bets}, spent {spent})",
-            seat=seat_name(s["seat"]),
+            seat=name(s["seat"]),
             money=millions(s["money"]),
             prizes=s["prizes"],
             bets=s["bet_winnings"],
@@ -275,7 +284,7 @@ def _game_over(d: dict[str, JSON]) -> str:
         )
         for s in sorted(d["scores"], key=lambda s: (s["place"], s["seat"]))
     ]
-    who = both([seat_name(w) for w in d["winners"]])
+    who = both([name(w) for w in d["winners"]])
     return _n(
         "Game over: {who} wins. {scores}.",
         "Game over: {who} win. {scores}.",
@@ -285,77 +294,77 @@ def _game_over(d: dict[str, JSON]) -> str:
     )
 
 
-def _bets_revealed(d: dict[str, JSON]) -> str:
+def _bets_revealed(d: dict[str, JSON], name: Namer) -> str:
     parts = []
     for seat, bets in enumerate(d["bets"]):
         if bets:
-            parts.append(f"{seat_name(seat)}: " + ", ".join(colour_name(b["car"]) for b in bets))
+            parts.append(f"{name(seat)}: " + ", ".join(colour_name(b["car"]) for b in bets))
     if not parts:
         return _("Bets revealed: nobody bet.")
     return _("Bets revealed: {bets}.", bets="; ".join(parts))
 
 
-def _race_over(d: dict[str, JSON]) -> str:
+def _race_over(d: dict[str, JSON], name: Namer) -> str:
     order = ", ".join(f"{i + 1}. {colour_name(c)}" for i, c in enumerate(d["order"]))
     if d["ended_by"] == "finish":
         return _("The race is over (every car has finished): {order}.", order=order)
     return _("The race is over (the cards ran out): {order}.", order=order)
 
 
-def _dealt(d: dict[str, JSON]) -> str:
+def _dealt(d: dict[str, JSON], name: Namer) -> str:
     count = len(d["cards"])
-    return _n("{seat} is dealt {n} card.", "{seat} is dealt {n} cards.", count, seat=seat_name(d["seat"]))
+    return _n("{seat} is dealt {n} card.", "{seat} is dealt {n} cards.", count, seat=name(d["seat"]))
 
 
-def _auction_order(d: dict[str, JSON]) -> str:
+def _auction_order(d: dict[str, JSON], name: Namer) -> str:
     order = ", ".join(colour_name(c) for c in d["order"])
     return _("The cars go up for auction in this order: {order}.", order=order)
 
 
-_HANDLERS = {
+_HANDLERS: dict[str, Callable[[dict[str, JSON], Namer], str]] = {
     "grid": _grid,
     "dealt": _dealt,
     "auction_order": _auction_order,
     "auction_open": _auction_open,
-    "bid_placed": lambda d: _(
-        "{seat} has bid on the {colour} car.", seat=seat_name(d["seat"]), colour=colour_name(d["colour"])
+    "bid_placed": lambda d, name: _(
+        "{seat} has bid on the {colour} car.", seat=name(d["seat"]), colour=colour_name(d["colour"])
     ),
-    "bid_card": lambda d: _(
+    "bid_card": lambda d, name: _(
         "{seat} bids {value} on the {colour} car (card {card}).",
-        seat=seat_name(d["seat"]),
+        seat=name(d["seat"]),
         value=d["value"],
         colour=colour_name(d["colour"]),
         card=d["card"],
     ),
     "auction_won": _auction_won,
-    "race_start": lambda d: _(
+    "race_start": lambda d, name: _(
         "The race starts: the {colour} car is on pole, so {seat} plays first.",
         colour=colour_name(d["pole"]),
-        seat=seat_name(d["first"]),
+        seat=name(d["first"]),
     ),
     "card_played": _card_played,
-    "wild_named": lambda d: _("The wild line becomes {colour}.", colour=colour_name(d["colour"])),
-    "car_moved": lambda d: _where(d).capitalize() + ".",
+    "wild_named": lambda d, name: _("The wild line becomes {colour}.", colour=colour_name(d["colour"])),
+    "car_moved": lambda d, name: _where(d).capitalize() + ".",
     "card_resolved": _card_resolved,
-    "turn": lambda d: _("{seat} to play.", seat=seat_name(d["seat"])),
-    "bets_open": lambda d: _(
+    "turn": lambda d, name: _("{seat} to play.", seat=name(d["seat"])),
+    "bets_open": lambda d, name: _(
         "The first car crossed the yellow line at row {row}: everyone bets in secret.", row=d["line"]
     ),
-    "bet_placed": lambda d: _(
-        "{seat} has placed their secret {bet}.", seat=seat_name(d["seat"]), bet=bet_name(d["index"])
+    "bet_placed": lambda d, name: _(
+        "{seat} has placed their secret {bet}.", seat=name(d["seat"]), bet=bet_name(d["index"])
     ),
-    "bet_secret": lambda d: _(
+    "bet_secret": lambda d, name: _(
         "Your {bet}: {colour} (now in position {position}).",
         bet=bet_name(d["index"]),
         colour=colour_name(d["car"]),
         position=d["position"],
     ),
     "race_over": _race_over,
-    "keep_open": lambda d: _(
+    "keep_open": lambda d, name: _(
         "Players with several powers now keep one in secret: {seats}.",
-        seats=", ".join(seat_name(s) for s in d["seats"]),
+        seats=", ".join(name(s) for s in d["seats"]),
     ),
-    "power_kept_secret": lambda d: _(
+    "power_kept_secret": lambda d, name: _(
         "You keep {power}: {does}.", power=title(d["power"]), does=summary(d["power"])
     ),
     "powers_kept": _powers_kept,

@@ -1,6 +1,6 @@
 """How a race swings: lead changes, when the winner is settled, short races and dead flips.
 
-These are the figures issue 12 tunes the edition by. A race is followed one step at a time
+These are the figures the edition is tuned by (``tune.py``). A race is followed one step at a time
 (a flipped card, or a fold of the yellow bar) from the mat as the public frame shows it
 (``Race.mascots_view()`` and the bar).
 

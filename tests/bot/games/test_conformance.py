@@ -23,7 +23,8 @@ from bot.games.catalog import ENTRIES, Entry, Start
 from bot.tables.presenter import Outgoing, Presenter
 from bot.tables.seats import Seat
 from bot.tables.table import Table
-from tests.bot.tables.quiet_host import QuietHost, RecordingTable
+from bot.tables.view import TableView
+from tests.bot.tables.quiet_host import QuietHost, RecordingPlace
 
 SEEDS = range(16)
 MAX_STEPS = 20_000
@@ -139,14 +140,22 @@ class Spy:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    async def announce(self, table: Table, events: list[Event]) -> list[Outgoing]:
+    async def announce(self, view: TableView, events: list[Event]) -> list[Outgoing]:
+        assert view.audience is None  # the channel's view for the channel's messages
         self.announced += events
-        return await self.inner.announce(table, events)
+        return await self.inner.announce(view, events)
 
-    def tell(self, table: Table, seat: int, events: list[Event]) -> list[Outgoing]:
-        self.told += [(seat, e) for e in events]
-        out = self.inner.tell(table, seat, events)
-        self.told_out += [(seat, o) for o in out]
+    def tell(self, view: TableView, events: list[Event]) -> list[Outgoing]:
+        assert view.audience is not None  # one seat's view for that seat's DM
+        self.told += [(view.audience, e) for e in events]
+        out = self.inner.tell(view, events)
+        self.told_out += [(view.audience, o) for o in out]
+        return out
+
+    def private_prompt(self, view: TableView, decision: Decision) -> Outgoing:
+        assert view.audience == decision.player  # a secret prompt is built from its decider's view
+        out = self.inner.private_prompt(view, decision)
+        self.told_out.append((view.audience, out))
         return out
 
 
@@ -156,13 +165,14 @@ async def test_a_presenter_is_handed_only_what_its_audience_may_see(entry: Entry
     game, settings, seats = new_game(entry, seed)
     spy = Spy(entry.presenter_class()(entry))
     host = QuietHost()
-    table = RecordingTable(
+    place = RecordingPlace(host)
+    table = Table(
         host,  # type: ignore[arg-type]
         entry,
         spy,  # type: ignore[arg-type]
+        place,
         game_id=1,
         guild_id=1,
-        channel_id=1,
         host_id=1,
         seed=seed,
         seats=[Seat(name=f"P{i}", user_id=100 + i) for i in range(seats)],
@@ -186,10 +196,14 @@ async def test_a_presenter_is_handed_only_what_its_audience_may_see(entry: Entry
     assert all(e.is_visible_to(seat) for seat, e in spy.told)
     private_events = [e for batch in batches for e in batch if e.visible_to is not None]
     assert len(spy.told) == sum(len(e.visible_to or ()) for e in private_events)
-    told = {id(o) for _, o in spy.told_out}
-    for out in table.sent:
-        if id(out) in told:
-            seat = next(s for s, o in spy.told_out if o is out)
+
+    def origin(out: Outgoing) -> tuple[str, int]:  # the table sends a copy with its buttons added
+        return out.content, id(out.embed)
+
+    told = {origin(o) for _, o in spy.told_out}
+    for out in place.sent:
+        if origin(out) in told:
+            seat = next(s for s, o in spy.told_out if origin(o) == origin(out))
             assert out.seat == seat  # a seat's own news goes to that seat alone
         else:
             assert out.seat is None  # announcements go to the channel

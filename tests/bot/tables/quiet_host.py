@@ -1,14 +1,15 @@
-"""A table without Discord: its messages are kept in a list, its results in a dict."""
+"""A table without Discord: its place records what it would send, its storage keeps its results."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.discord_io.outgoing import Outgoing
+from bot.discord_io.pacer import ChannelPacer
+from bot.discord_io.place import Place, Wires
 from bot.games.catalog import CATALOG
 from bot.languages import Languages
-from bot.tables.pacer import ChannelPacer
-from bot.tables.presenter import Outgoing
 from bot.tables.seats import Seat
 from bot.tables.table import Table
 from bot.tables.timing import Timing
@@ -34,12 +35,10 @@ class KeptResults:
 
 @dataclass
 class QuietHost:
-    """Just enough of a bot for a table that announces into a list."""
+    """Just enough of a bot for a table: storage in memory, default timings, one language."""
 
     timing: Timing = field(default_factory=Timing)
-    pacer: ChannelPacer = field(default_factory=lambda: ChannelPacer(5, 5.0))
     storage: KeptResults = field(default_factory=KeptResults)
-    tables: Any = None
     languages: Languages = field(default_factory=lambda: Languages(None))
 
     def get_channel(self, channel_id: int) -> Any:
@@ -51,33 +50,38 @@ class QuietHost:
     async def fetch_user(self, user_id: int) -> Any:
         return None
 
-    async def dispatch_page(self, interaction: Any, page: Any) -> None:
+    async def fetch_channel(self, channel_id: int) -> Any:
         return None
 
 
-class RecordingTable(Table):
-    """A table whose messages are kept instead of sent, and whose prompts are left alone."""
+class RecordingPlace(Place):
+    """A place that keeps what the table sends (channel posts and DMs alike) instead of sending it."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, host: QuietHost) -> None:
+        super().__init__(Wires(host, ChannelPacer(5, 5.0), None, host.timing), game_id=1, channel_id=1)
         self.sent: list[Outgoing] = []
 
-    async def send(self, out: Outgoing) -> None:  # type: ignore[override]
+    async def send(self, out: Outgoing, *, wait_for_pictures: bool = False) -> None:  # type: ignore[override]
         self.sent.append(out)
 
-    async def refresh_prompts(self) -> None:
+    async def dm(self, user_id: int, out: Outgoing) -> None:  # type: ignore[override]
+        self.sent.append(out)
+
+    async def edit(self, message: Any, **changes: Any) -> None:
         return None
 
 
-def quiet_table(kind: str, seats: list[Seat], settings: dict[str, Any]) -> RecordingTable:
+def quiet_table(kind: str, seats: list[Seat], settings: dict[str, Any]) -> Table:
+    """A table of ``kind`` whose place records (``table.place.sent``) and whose storage is memory."""
     entry = CATALOG[kind]
-    return RecordingTable(
-        QuietHost(),  # type: ignore[arg-type]
+    host = QuietHost()
+    return Table(
+        host,  # type: ignore[arg-type]
         entry,
         entry.presenter_class()(entry),
+        RecordingPlace(host),
         game_id=1,
         guild_id=1,
-        channel_id=1,
         host_id=1,
         seed=5,
         seats=seats,

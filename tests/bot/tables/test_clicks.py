@@ -6,7 +6,8 @@ from typing import Any
 
 from bot.games.base import Decision
 from bot.tables import custom_ids
-from bot.tables.clicks import _STALE_CHOICE, _chosen, on_menu_page
+from bot.tables.clicks import on_menu_page
+from bot.tables.custom_ids import NOT_AN_OPTION, chosen
 from bot.tables.presenter import Choice, Controls, Outgoing
 from bot.tables.seats import Seat
 from tests.bot.tables.quiet_host import quiet_table as a_table
@@ -14,10 +15,10 @@ from tests.bot.tables.quiet_host import quiet_table as a_table
 
 def test_a_click_picks_the_option_at_its_index_or_the_old_ids_value() -> None:
     decision = Decision(0, "bet", ("ticket:a:safe", "ticket:b:risky", ["x", "y"]))
-    assert _chosen(decision, custom_ids.Decide(1, 0, 0, "bet", index=1)) == "ticket:b:risky"
-    assert _chosen(decision, custom_ids.Decide(1, 0, 0, "bet", choice=["x", "y"], legacy=True)) == ["x", "y"]
-    assert _chosen(decision, custom_ids.Decide(1, 0, 0, "bet", index=3)) is _STALE_CHOICE
-    assert _chosen(decision, custom_ids.Decide(1, 0, 0, "bet", choice="gone", legacy=True)) is _STALE_CHOICE
+    assert chosen(decision, custom_ids.Decide(1, 0, 0, "bet", index=1)) == "ticket:b:risky"
+    assert chosen(decision, custom_ids.Decide(1, 0, 0, "bet", choice=["x", "y"], legacy=True)) == ["x", "y"]
+    assert chosen(decision, custom_ids.Decide(1, 0, 0, "bet", index=3)) is NOT_AN_OPTION
+    assert chosen(decision, custom_ids.Decide(1, 0, 0, "bet", choice="gone", legacy=True)) is NOT_AN_OPTION
 
 
 class Answers:
@@ -51,9 +52,9 @@ async def test_a_long_menu_turns_its_pages_in_place_and_an_old_page_button_is_st
     many = Controls(
         decision.player, decision.kind, tuple(Choice(i % 3, f"option {i}") for i in range(60)), menu=True
     )
-    table.presenter.private_prompt = lambda t, seat, d: Outgoing(content="pick", controls=many)  # type: ignore[method-assign]
+    table.presenter.private_prompt = lambda view, d: Outgoing(content="pick", controls=many)  # type: ignore[method-assign]
 
-    async def prompt(t: object) -> tuple[str, Outgoing]:
+    async def prompt(view: object) -> tuple[str, Outgoing]:
         return "key", Outgoing(content="pick", controls=many)
 
     table.presenter.prompt = prompt  # type: ignore[method-assign]

@@ -10,9 +10,10 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from bot.tables.global_pacer import PICTURE, URGENT, GlobalPacer, PictureOutbox, install, merge
-from bot.tables.pacer import ChannelPacer
-from bot.tables.presenter import Outgoing
+from bot.discord_io.global_pacer import PICTURE, URGENT, GlobalPacer, install
+from bot.discord_io.outbox import PictureOutbox, merge
+from bot.discord_io.outgoing import Outgoing
+from bot.discord_io.pacer import ChannelPacer
 
 
 async def settle() -> None:

@@ -21,15 +21,15 @@ def test_a_guild_belongs_to_the_shard_discord_sends_its_events_to() -> None:
 async def test_a_process_resumes_only_its_own_shards_games_and_only_with_their_lease(tmp_path: Path) -> None:
     storage = await Storage.open(str(tmp_path / "bot.db"))
     try:
-        zero = LeaseKeeper(SimpleNamespace(storage=storage), (0,), 2)  # type: ignore[arg-type]
-        one = LeaseKeeper(SimpleNamespace(storage=storage), (1,), 2)  # type: ignore[arg-type]
+        zero = LeaseKeeper(SimpleNamespace(storage=storage), Tables(), (0,), 2)  # type: ignore[arg-type]
+        one = LeaseKeeper(SimpleNamespace(storage=storage), Tables(), (1,), 2)  # type: ignore[arg-type]
         storage.hold_leases_as(one.owner, 20)
         game_id = await storage.create_game("hotstreak", SHARD_1_OF_2, 10, 7, {}, [])
         game = await storage.load_game(game_id)
         assert isinstance(game, StoredGame)
         storage.hold_leases_as(zero.owner, 20)
         assert not await zero.may_drive(game)  # another shard's game
-        other_one = LeaseKeeper(SimpleNamespace(storage=storage), (1,), 2)  # type: ignore[arg-type]
+        other_one = LeaseKeeper(SimpleNamespace(storage=storage), Tables(), (1,), 2)  # type: ignore[arg-type]
         storage.hold_leases_as(other_one.owner, 20)
         assert not await other_one.may_drive(game)  # shard 1 too, but the first process holds the lease
         storage.hold_leases_as(one.owner, 20)
@@ -45,19 +45,15 @@ class Tables:
         self.by_id: dict[int, Any] = {}
         self.forgotten: list[int] = []
 
-    def forget(self, table: Any) -> None:
-        self.by_id.pop(table.game_id, None)
-        self.forgotten.append(table.game_id)
 
-    async def resume_all(self) -> None:
-        return None
+def a_table(tables: Tables, game_id: int) -> Any:
+    """A table that, told it is lost (``Table.end``), is let go as the registry would let it go."""
 
+    def end(why: str) -> None:
+        tables.by_id.pop(game_id, None)
+        tables.forgotten.append(game_id)
 
-def a_table(game_id: int) -> Any:
-    async def stop() -> None:
-        return None
-
-    return SimpleNamespace(game_id=game_id, closed=False, stop=stop)
+    return SimpleNamespace(game_id=game_id, closed=False, end=end)
 
 
 async def test_a_game_opened_while_the_leases_are_renewed_is_kept(tmp_path: Path) -> None:
@@ -66,16 +62,16 @@ async def test_a_game_opened_while_the_leases_are_renewed_is_kept(tmp_path: Path
     storage = await Storage.open(str(tmp_path / "bot.db"))
     try:
         tables = Tables()
-        keeper = LeaseKeeper(SimpleNamespace(storage=storage, tables=tables), (0,), 1)  # type: ignore[arg-type]
+        keeper = LeaseKeeper(SimpleNamespace(storage=storage), tables, (0,), 1)  # type: ignore[arg-type]
         storage.hold_leases_as(keeper.owner, 20)
         first = await storage.create_game("hotstreak", 5, 10, 7, {}, [])
-        tables.by_id[first] = a_table(first)
+        tables.by_id[first] = a_table(tables, first)
         renew = storage.renew_leases
 
         async def renew_while_a_game_opens(game_ids: list[int]) -> set[int]:
             held = await renew(game_ids)
             opened = await storage.create_game("hotstreak", 5, 11, 7, {}, [])  # a start meanwhile
-            tables.by_id[opened] = a_table(opened)
+            tables.by_id[opened] = a_table(tables, opened)
             return held
 
         storage.renew_leases = renew_while_a_game_opens  # type: ignore[method-assign]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 
-from bot.tables.pacer import ChannelPacer
+from bot.discord_io.pacer import ChannelPacer
 
 
 async def test_quiet_channels_are_forgotten_and_busy_ones_kept() -> None:

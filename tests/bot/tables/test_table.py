@@ -7,16 +7,17 @@ import asyncio
 import pytest
 
 from bot.games.base import Action
+from bot.tables import clock
 from bot.tables import table as table_module
 from bot.tables.seats import Seat
-from tests.bot.tables.quiet_host import RecordingTable
+from bot.tables.table import Table
 from tests.bot.tables.quiet_host import quiet_table as a_table
 
 END = 1_900_000_000.0
 NEXT_RACE = Action(None, "next_race", "next_race")
 
 
-def clock_game(rolls: str = "auto", pace: float = 0.0) -> RecordingTable:
+def clock_game(rolls: str = "auto", pace: float = 0.0) -> Table:
     seats = [Seat("alice", user_id=1), Seat("bob", user_id=2)]
     settings = {"rolls": rolls, "pace": pace, "engine": {"end": "minutes", "minutes": 30, "ends_at": END}}
     table = a_table("horserace", seats, settings)
@@ -28,15 +29,15 @@ async def test_a_timed_step_waits_for_its_time_while_the_game_goes_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     table = clock_game()
-    monkeypatch.setattr(table_module, "now", lambda: END - 60)
+    monkeypatch.setattr(clock, "now", lambda: END - 60)
     for _ in range(5):
         await table._step()
-    kinds = [a["kind"] for a in table.bot.storage.actions]
+    kinds = [a["kind"] for a in table.host.storage.actions]
     assert kinds[0] == "next_race" and "time_up" not in kinds and kinds.count("roll") == 4
-    monkeypatch.setattr(table_module, "now", lambda: END + 1)
+    monkeypatch.setattr(clock, "now", lambda: END + 1)
     await table._step()
-    assert table.bot.storage.actions[-1] == {"player": None, "kind": "time_up", "choice": None}
-    assert table.public_view()["time_up"]
+    assert table.host.storage.actions[-1] == {"player": None, "kind": "time_up", "choice": None}
+    assert table.view().state["time_up"]
 
 
 async def test_the_pace_is_from_one_step_to_the_next_announcing_included(
@@ -45,7 +46,7 @@ async def test_the_pace_is_from_one_step_to_the_next_announcing_included(
     """A step that took 0.2 s to announce (its odds, its picture) leaves 0.2 s of a 0.4 s pace to wait:
     the cards come at the pace, not at the pace plus the time to show them."""
     table = clock_game(pace=0.4)
-    monkeypatch.setattr(table_module, "now", lambda: END - 60)
+    monkeypatch.setattr(clock, "now", lambda: END - 60)
     real_sleep = asyncio.sleep
     paused: list[float] = []
 
@@ -89,7 +90,7 @@ def test_result_rows_come_from_the_engine_and_a_leavers_loss_stays_theirs() -> N
     while not engine.is_over:
         decision = engine.pending()[0]
         engine.apply(Action(decision.player, decision.kind, decision.options[0]))
-    rows = table.results()
+    rows = table.ledger.results(table.seats)
     assert [(r.user_id, r.name) for r in rows] == [(1, "alice"), (2, "bob"), (None, "Ada (AI)")]
     for row, result in zip(rows, engine.results(), strict=True):
         assert (row.cash, row.net, row.place, row.won) == (result.cash, result.net, result.place, result.won)

@@ -9,7 +9,7 @@ never lost with it.
 Ruling on restarts: the results are posted by the table's normal flow before any drawing starts, so
 a restart in between neither loses them nor posts them twice (the action log holds the game, and a
 resumed game posts where it stands, not old results). The replay itself lives only in this process:
-a restart while it is drawn skips it (``Table.stop`` cancels the drawing), a loss we accept.
+a restart while it is drawn skips it (``Place.stop`` cancels the drawing), a loss we accept.
 """
 
 from __future__ import annotations
@@ -17,48 +17,68 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import discord
 
 from bot import workers
+from bot.discord_io.delivery import TRANSIENT, deliver
+from bot.discord_io.outgoing import Outgoing
 from bot.games.animation import LIMIT, Animation
 from bot.i18n import _, speaking
-from bot.tables.delivery import TRANSIENT, deliver
-from bot.tables.presenter import Outgoing
 
 if TYPE_CHECKING:
-    from bot.tables.table import Table
+    from bot.discord_io.pacer import ChannelPacer
+    from bot.tables.timing import Timing
+
+
+class _Wires(Protocol):
+    pacer: ChannelPacer
+    timing: Timing
+
+
+class Place(Protocol):
+    """What a picture that follows a message needs of the place it is shown in (``place.Place``)."""
+
+    game_id: int
+    gone: bool
+    drawing: set[asyncio.Task[None]]
+
+    @property
+    def wires(self) -> _Wires: ...
+
+    async def send(self, out: Outgoing, *, wait_for_pictures: bool = False) -> discord.Message | None: ...
+
 
 log = logging.getLogger(__name__)
 
 
-def attach(table: Table, message: discord.Message | None, out: Outgoing) -> None:
+def attach(place: Place, message: discord.Message | None, out: Outgoing) -> None:
     """Start drawing ``out.later`` for ``message`` (None: the post failed; the picture is posted alone)."""
-    task = asyncio.create_task(_follow(table, message, out), name=f"replay-{table.game_id}")
-    table.drawing.add(task)
-    task.add_done_callback(table.drawing.discard)
+    task = asyncio.create_task(_follow(place, message, out), name=f"replay-{place.game_id}")
+    place.drawing.add(task)
+    task.add_done_callback(place.drawing.discard)
 
 
-async def finish(table: Table) -> None:
+async def finish(place: Place) -> None:
     """Wait for the pictures still being drawn (a finished game's last replay)."""
-    if table.drawing:
-        await asyncio.gather(*list(table.drawing), return_exceptions=True)
+    if place.drawing:
+        await asyncio.gather(*list(place.drawing), return_exceptions=True)
 
 
-async def _follow(table: Table, message: discord.Message | None, out: Outgoing) -> None:
+async def _follow(place: Place, message: discord.Message | None, out: Outgoing) -> None:
     assert out.later is not None
     try:
         drawn = await workers.run(out.later, lane=workers.REPLAYS)
     except workers.Busy:
         # Ruling: a bot so far behind that several replays wait already skips this one; the results stand.
-        log.info("Game %s: replay skipped, the replay worker is busy", table.game_id)
+        log.info("Game %s: replay skipped, the replay worker is busy", place.game_id)
         return
     except Exception:
         # Ruling: a replay that cannot be drawn is left out (logged); the results already stand.
-        log.exception("Could not draw the replay of game %s", table.game_id)
+        log.exception("Could not draw the replay of game %s", place.game_id)
         return
-    if message is not None and await _add_to(table, message, out, drawn):
+    if message is not None and await _add_to(place, message, out, drawn):
         return
     with speaking(out.language):  # the language of the results it follows
         title = out.embed.title if out.embed is not None and out.embed.title else _("the race")
@@ -68,18 +88,18 @@ async def _follow(table: Table, message: discord.Message | None, out: Outgoing) 
             image_name=drawn.filename,
             alt=drawn.alt,
         )
-    await table.send(follow)
+    await place.send(follow)
 
 
-async def _add_to(table: Table, message: discord.Message, out: Outgoing, drawn: Animation) -> bool:
+async def _add_to(place: Place, message: discord.Message, out: Outgoing, drawn: Animation) -> bool:
     """Add ``drawn`` to ``message`` by an edit; False if it cannot be (then it is posted on its own)."""
-    if table.gone:
+    if place.gone:
         return False
     kept = list(message.attachments)
     if sum(a.size for a in kept) + len(drawn.data) > LIMIT:
         return False
     file = discord.File(io.BytesIO(drawn.data), filename=drawn.filename, description=drawn.alt[:1024] or None)
-    changes: dict[str, object] = {"attachments": [*kept, file]}
+    changes: dict[str, Any] = {"attachments": [*kept, file]}
     if out.embed is not None and not out.embed.image:
         embed = out.embed.copy()  # the embed shows the replay where it had no picture of its own
         embed.set_image(url=f"attachment://{drawn.filename}")
@@ -87,13 +107,13 @@ async def _add_to(table: Table, message: discord.Message, out: Outgoing, drawn: 
 
     async def attempt() -> None:
         file.reset(seek=True)  # a retried upload starts from the first byte again
-        async with table.bot.pacer.turn(message.channel.id):
+        async with place.wires.pacer.turn(message.channel.id):
             await message.edit(**changes)
 
     try:
-        await deliver(attempt, table.bot.timing, f"Adding a replay to game {table.game_id}")
+        await deliver(attempt, place.wires.timing, f"Adding a replay to game {place.game_id}")
     except (discord.HTTPException, *TRANSIENT) as error:
         # A deleted message is no reason to close the game: the replay is posted after it instead.
-        log.warning("Could not add the replay to a message of game %s: %r", table.game_id, error)
+        log.warning("Could not add the replay to a message of game %s: %r", place.game_id, error)
         return False
     return True

@@ -1,0 +1,143 @@
+"""Race pictures of each channel: sent in order behind the channel's other messages, drawn only when
+about to be sent, and merged when one is still waiting as the next comes, so a busy bot shows fewer,
+fresher pictures instead of falling behind its pace."""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from bot import workers
+from bot.discord_io.global_pacer import PICTURE, GlobalPacer
+from bot.discord_io.outgoing import Outgoing
+from bot.discord_io.pacer import ChannelPacer
+
+log = logging.getLogger(__name__)
+
+MESSAGE_LIMIT = 2000
+
+
+@dataclasses.dataclass
+class _Waiting:
+    out: Outgoing
+    task: asyncio.Task[None] | None = None
+    started: bool = False
+    open: bool = True  # nothing else was sent in the channel since: a newer picture may merge into it
+    merged: int = 0
+
+
+class PictureOutbox:
+    """Race pictures of each channel, sent in order behind the channel's other messages, and merged
+    when one is still waiting as the next comes (the game keeps its pace; the channel gets fewer,
+    fresher pictures)."""
+
+    def __init__(
+        self, global_pacer: GlobalPacer, channel_pacer: ChannelPacer, drawing: int | None = None
+    ) -> None:
+        self.global_pacer = global_pacer
+        self.channel_pacer = channel_pacer
+        self.merged = 0  # pictures (and race lines) merged into a newer one: never drawn
+        self.drawn = 0  # pictures drawn and sent (the figures: how much of the race a busy bot shows)
+        self._waiting: dict[int, _Waiting] = {}
+        # Pictures drawn at once: one per worker process (bot.workers), or one in a thread (the drawing
+        # holds the GIL, so more threads would only take turns on the loop's core); pictures waiting
+        # for it are merged when stale.
+        self._drawing = asyncio.Semaphore(drawing or workers.drawing_slots())
+
+    @staticmethod
+    def takes(out: Outgoing) -> bool:
+        """A channel picture drawn when sent (``Outgoing.render``: a race frame) with nothing to click,
+        or a race line without a picture (``Outgoing.race_line``), which joins such a picture.
+
+        Ruling: only pictures and lines that say so are taken; any other message's sender may need the
+        message back (a live board that is edited later), which a queued picture cannot give."""
+        return (
+            out.seat is None
+            and (out.render is not None or out.race_line)
+            and out.later is None
+            and out.embed is None  # a picture inside an embed (a race's setup) is never merged away
+            and out.controls is None
+            and out.view is None
+            and not out.hand_button
+        )
+
+    async def post(
+        self,
+        channel_id: int,
+        out: Outgoing,
+        send: Callable[[Outgoing], Awaitable[Any]],
+        *,
+        wait: bool = False,
+    ) -> None:
+        """Queue ``out``; returns once it holds its place in the channel's order, or with ``wait`` once it
+        is sent. Ruling: a game at pace 0 ("as fast as the messages go") waits for each picture, so
+        none is merged; a paced game goes on at its pace, and a picture it outran is merged."""
+        waiting = self._waiting.get(channel_id)
+        if waiting is not None and waiting.open and not waiting.started:
+            waiting.out = merge(waiting.out, out)
+            waiting.merged += 1
+            self.merged += 1
+            return
+        entry = _Waiting(out)
+        self._waiting[channel_id] = entry
+        entry.task = asyncio.create_task(self._send(channel_id, entry, send), name=f"picture-{channel_id}")
+        if wait:
+            await entry.task
+        else:
+            # One turn of the loop: the task queues for the channel's turn before anything sent after it.
+            await asyncio.sleep(0)
+
+    def close(self, channel_id: int) -> None:
+        """Something else is being sent in the channel: later pictures must come after it, not merge."""
+        waiting = self._waiting.get(channel_id)
+        if waiting is not None:
+            waiting.open = False
+
+    async def _send(
+        self, channel_id: int, entry: _Waiting, send: Callable[[Outgoing], Awaitable[Any]]
+    ) -> None:
+        try:
+            async with self.channel_pacer.turn(channel_id), self.global_pacer.slot(PICTURE):
+                out = entry.out
+                if out.image is None and out.render is not None:
+                    # Drawn now, off the event loop (bot.workers), a few at a time. Until its drawing
+                    # starts a newer picture still merges into it (under load the wait for a drawing
+                    # slot is the long one); the upload after it needs no drawing slot.
+                    with workers.held_back():  # the odds of later frames wait for this (bot.workers)
+                        await self._drawing.acquire()
+                    try:
+                        entry.started = True
+                        out = entry.out
+                        if out.render is not None:
+                            image = await workers.run(out.render)
+                            out = dataclasses.replace(out, image=image, render=None)
+                            self.drawn += 1
+                    finally:
+                        self._drawing.release()
+                entry.started = True
+                await send(out)
+        except Exception:
+            log.exception("Could not post a picture in channel %s", channel_id)
+        finally:
+            if self._waiting.get(channel_id) is entry:
+                del self._waiting[channel_id]
+
+    async def drain(self) -> None:
+        """Wait for every queued picture (a finishing game's last frames)."""
+        tasks = [w.task for w in self._waiting.values() if w.task is not None]
+        if tasks:
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def merge(older: Outgoing, newer: Outgoing) -> Outgoing:
+    """The stale picture's text kept above the newer one's; only the newer picture is shown, or the
+    older one when the newer is a race line without a picture (the track has not changed since)."""
+    lines = [line for part in (older.content, newer.content) if part for line in part.splitlines()]
+    while len(lines) > 1 and len("\n".join(lines)) > MESSAGE_LIMIT:
+        lines.pop(0)  # Discord's message limit: the oldest lines go first
+    if newer.render is None and newer.image is None:
+        return dataclasses.replace(older, content="\n".join(lines))
+    return dataclasses.replace(newer, content="\n".join(lines))

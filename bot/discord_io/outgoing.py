@@ -1,0 +1,87 @@
+"""One message a game sends, as data: what it says, its picture, who it is for, what it may ping.
+
+The table and its presenter build these; the place where the game is shown (``bot.discord_io.place``)
+turns them into requests. ``controls``, ``hand_button`` and ``asks`` are the table's to turn into
+components (their ids carry the game and its step); everything else is sent as it is.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot.i18n import Language, current, in_language
+from bot.tables.components import Controls
+
+if TYPE_CHECKING:
+    from bot.games.animation import Animation
+
+
+@dataclass
+class Outgoing:
+    """One message to send (or to edit into an existing message)."""
+
+    content: str = ""
+    embed: discord.Embed | None = None
+    image: bytes | None = None
+    image_name: str = "frame.png"
+    alt: str = ""  # the image's description, read by screen readers
+    view: discord.ui.View | None = None  # ready-made components (the lobby, leaderboards)
+    # Who may see it: None for the channel, or one seat (sent by DM, or ephemerally as a fallback).
+    seat: int | None = None
+    controls: Controls | None = None  # a decision's buttons or menu; the table gives them their ids
+    hand_button: bool = False  # add the "My hand" button
+    hand_row: int | None = None
+    # Question buttons next to "My hand": (topic, label, emoji); a click gets ``Presenter.answer``, privately.
+    asks: tuple[tuple[str, str, str | None], ...] = ()
+    # Users this message means to ping (the player whose turn it is); nobody else is ever pinged.
+    ping: tuple[int, ...] = ()
+    # A picture drawn only when it is about to be sent (a race frame): one merged away as stale is never
+    # drawn, so a busy bot draws fewer pictures instead of falling behind (bot.tables.global_pacer).
+    render: Callable[[], bytes] | None = None
+    # A race line with no picture of its own (a card that changed nothing on the track): it may join a
+    # race picture still waiting to be sent, and it never makes the game wait for one (global_pacer).
+    race_line: bool = False
+    # A picture that follows this message (a race's replay): drawn off the event loop only after the
+    # message is out, then added to it by an edit, or posted after it (bot.tables.later).
+    later: Callable[[], Animation] | None = None
+    # The language it was written in (the reader's: see bot.i18n); its buttons and its pictures, made
+    # later, speak it too.
+    language: Language = field(default_factory=current)
+
+    def __post_init__(self) -> None:
+        if self.render is not None:
+            self.render = in_language(self.language, self.render)
+        if self.later is not None:
+            self.later = in_language(self.language, self.later)
+
+    def file(self) -> discord.File | None:
+        if self.image is None and self.render is not None:
+            self.image = self.render()  # sent some other way than the outbox: drawn here
+        if self.image is None:
+            return None
+        return discord.File(
+            io.BytesIO(self.image), filename=self.image_name, description=self.alt[:1024] or None
+        )
+
+
+def message_kwargs(out: Outgoing, *, editing: bool = False) -> dict[str, Any]:
+    """What discord.py sends for ``out`` (its components already made): pings only ``out.ping``."""
+    kwargs: dict[str, Any] = {"content": out.content or None, "embed": out.embed}
+    if out.ping:  # the bot's default pings nobody (bot.client.QUIET)
+        kwargs["allowed_mentions"] = discord.AllowedMentions(
+            everyone=False, roles=False, replied_user=False, users=[discord.Object(u) for u in out.ping]
+        )
+    file = out.file()
+    if editing:
+        kwargs["attachments"] = [file] if file else []
+    elif file is not None:
+        kwargs["file"] = file
+    kwargs["view"] = out.view
+    if not editing and out.view is None:
+        kwargs.pop("view")
+    return kwargs

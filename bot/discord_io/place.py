@@ -1,0 +1,242 @@
+"""Where one game is shown: its channel or its thread, the channel it was opened in, its players' DMs.
+
+A ``Place`` sends what the table hands it, paced (``pacer``, the picture ``outbox``) and retried with a
+nonce (``delivery``), so nothing is posted twice and nothing is lost to a hiccup. It knows nothing of
+games: a channel that is gone for good is reported through the ``on_gone`` callback its owner gave
+it, once, and a DM that cannot be delivered raises ``DMClosed`` for its owner to handle.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+import discord
+
+from bot.discord_io import later
+from bot.discord_io.delivery import TRANSIENT, deliver, is_gone, new_run, nonce
+from bot.discord_io.outbox import PictureOutbox
+from bot.discord_io.outgoing import Outgoing, message_kwargs
+from bot.discord_io.pacer import ChannelPacer
+from bot.tables.timing import Timing
+
+log = logging.getLogger(__name__)
+
+CANNOT_DM = 50007  # Discord's "Cannot send messages to this user"
+
+
+class Client(Protocol):
+    """What a place needs of the bot: its cache and two lookups."""
+
+    def get_channel(self, channel_id: int, /) -> Any: ...
+
+    def get_user(self, user_id: int, /) -> Any: ...
+
+    async def fetch_user(self, user_id: int, /) -> Any: ...
+
+    async def fetch_channel(self, channel_id: int, /) -> Any: ...
+
+
+@dataclass
+class Wires:
+    """What every place of a bot shares: the client, the pacers and the timings."""
+
+    client: Client
+    pacer: ChannelPacer
+    outbox: PictureOutbox | None
+    timing: Timing
+
+
+class DMClosed(Exception):
+    """The person does not accept the bot's direct messages (a setting of theirs, or no shared server)."""
+
+
+class Place:
+    def __init__(
+        self,
+        wires: Wires,
+        *,
+        game_id: int,
+        channel_id: int,
+        thread_id: int | None = None,
+        on_gone: Any = None,
+    ) -> None:
+        self.wires = wires
+        self.game_id = game_id
+        self.channel_id = channel_id
+        self.thread_id = thread_id
+        self.on_gone = on_gone  # called once, with no argument, when the place is gone for good
+        self.gone = False
+        self.posts = 0  # posts and DMs so far in this run: each one's nonce
+        self.run_id = new_run()  # this run of the bot (a restart makes a new Place): part of each nonce
+        self.drawing: set[asyncio.Task[None]] = set()  # pictures being drawn for messages already out
+        self._thread: discord.abc.Messageable | None = None  # kept while the cache drops it
+        self._users: dict[int, Any] = {}  # people fetched for DMs, once per game
+
+    @property
+    def place_id(self) -> int:
+        """Where the game's messages go: its thread, else its channel."""
+        return self.thread_id or self.channel_id
+
+    @property
+    def channel(self) -> discord.abc.Messageable | None:
+        """Where the game plays (its thread, or its channel); None if it is not in the cache."""
+        found = self.wires.client.get_channel(self.place_id) or (self._thread if self.thread_id else None)
+        return found if isinstance(found, discord.abc.Messageable) else None
+
+    @property
+    def home(self) -> discord.abc.Messageable | None:
+        """The channel the game was opened in (its lobby, its thread's link, its final standings)."""
+        found = self.wires.client.get_channel(self.channel_id)
+        return found if isinstance(found, discord.abc.Messageable) else None
+
+    def use_thread(self, thread: discord.Thread) -> None:
+        self.thread_id = thread.id
+        self._thread = thread
+
+    # --- sending ------------------------------------------------------------------
+
+    async def send(self, out: Outgoing, *, wait_for_pictures: bool = False) -> discord.Message | None:
+        """Post ``out`` where the game plays, paced; a race picture may wait for its drawing slot and
+        merge into the next (``outbox``), so it returns None, or with ``wait_for_pictures`` once sent.
+
+        A failure in transit is retried with the same nonce; a place gone for good is reported
+        (``on_gone``); anything else loses this one message (logged), never the game.
+        """
+        if self.gone:
+            return None
+        channel = self.channel or await self._fetch_channel()
+        if channel is None:
+            return None
+        outbox = self.wires.outbox
+        if outbox is not None and outbox.takes(out):
+            await outbox.post(self.place_id, out, self._post, wait=wait_for_pictures)
+            return None
+        if outbox is not None:
+            outbox.close(self.place_id)
+        async with self.wires.pacer.turn(self.place_id):
+            return await self._post(out)
+
+    async def _post(self, out: Outgoing) -> discord.Message | None:
+        channel = self.channel or await self._fetch_channel()
+        if channel is None:
+            return None
+        return await self._deliver(channel, self.place_id, out)
+
+    async def send_home(self, out: Outgoing) -> discord.Message | None:
+        """Send to the channel the game was opened in, even while it plays in a thread."""
+        channel = self.home
+        if channel is None:
+            return None
+        async with self.wires.pacer.turn(self.channel_id):
+            return await self._deliver(channel, self.channel_id, out)
+
+    async def _deliver(
+        self, channel: discord.abc.Messageable, place: int, out: Outgoing
+    ) -> discord.Message | None:
+        self.posts += 1
+        tag = nonce(self.game_id, self.run_id, self.posts)
+
+        async def attempt() -> discord.Message:
+            return await channel.send(nonce=tag, **message_kwargs(out))
+
+        try:
+            return await deliver(attempt, self.wires.timing, f"A post of game {self.game_id}")
+        except (discord.HTTPException, *TRANSIENT) as error:
+            if is_gone(error):
+                self.lost()
+            else:
+                log.exception("Could not post in channel %s for game %s", place, self.game_id)
+            return None
+
+    async def dm(self, user_id: int, out: Outgoing) -> discord.Message | None:
+        """A direct message to one person. Raises ``DMClosed`` if they do not accept it; any other
+        failure loses this one message (logged)."""
+        self.posts += 1
+        tag = nonce(self.game_id, self.run_id, self.posts, "d")
+        client = self.wires.client
+
+        async def attempt() -> discord.Message:
+            # Fetched once per game (the bot has no member cache to find players in).
+            user = client.get_user(user_id) or self._users.get(user_id) or await client.fetch_user(user_id)
+            self._users[user_id] = user
+            message: discord.Message = await user.send(nonce=tag, **message_kwargs(out))
+            return message
+
+        try:
+            return await deliver(attempt, self.wires.timing, f"A DM of game {self.game_id}")
+        except discord.HTTPException as error:
+            if isinstance(error, discord.Forbidden) or error.code == CANNOT_DM:
+                raise DMClosed(user_id) from error
+            log.exception("Could not DM user %s for game %s", user_id, self.game_id)
+        except TRANSIENT:
+            log.exception("Could not DM user %s for game %s", user_id, self.game_id)
+        return None
+
+    async def edit(self, message: discord.Message, **changes: Any) -> None:
+        """Edit one of the game's messages, paced like a new one (and retried like one: an edit sets
+        the whole message, so doing it twice is harmless)."""
+        if self.gone:
+            return
+
+        async def attempt() -> None:
+            for file in changes.get("attachments") or []:
+                if isinstance(file, discord.File):
+                    file.reset(seek=True)  # a retried upload starts from the first byte again
+            async with self.wires.pacer.turn(message.channel.id):
+                await message.edit(**changes)
+
+        try:
+            await deliver(attempt, self.wires.timing, f"An edit of game {self.game_id}")
+        except (discord.HTTPException, *TRANSIENT) as error:
+            if is_gone(error):
+                self.lost()
+            else:
+                log.warning("Could not edit a message of game %s: %r", self.game_id, error)
+
+    # --- pictures that follow a message ------------------------------------------------
+
+    def follow(self, message: discord.Message | None, out: Outgoing) -> None:
+        """Draw ``out.later`` off the event loop and add it to ``message`` (``later``)."""
+        later.attach(self, message, out)
+
+    async def finish_drawing(self) -> None:
+        """Wait for the pictures still being drawn (a finished game's last replay)."""
+        await later.finish(self)
+
+    def stop(self) -> None:
+        """Stop drawing: a replay still being drawn is skipped."""
+        for task in list(self.drawing):
+            task.cancel()
+
+    # --- a place that is gone ------------------------------------------------------------
+
+    async def _fetch_channel(self) -> discord.abc.Messageable | None:
+        """Where the game plays is not in the bot's cache (a thread archived or not yet seen after a
+        restart; a channel deleted or hidden from the bot): ask Discord."""
+        place = self.place_id
+        try:
+            found = await deliver(
+                lambda: self.wires.client.fetch_channel(place), self.wires.timing, "Finding a channel"
+            )
+        except (discord.HTTPException, *TRANSIENT) as error:
+            if is_gone(error) or isinstance(error, discord.NotFound | discord.Forbidden):
+                self.lost()
+            else:
+                log.warning("Could not find the channel of game %s: %r", self.game_id, error)
+            return None
+        channel = found if isinstance(found, discord.abc.Messageable) else None
+        if self.thread_id:
+            self._thread = channel
+        return channel
+
+    def lost(self) -> None:
+        """The channel (or the thread) was deleted or the bot lost access: say so once to the owner."""
+        if self.gone:
+            return
+        self.gone = True
+        log.warning("The channel of game %s is gone", self.game_id)
+        if self.on_gone is not None:
+            self.on_gone()

@@ -1,0 +1,93 @@
+"""Every open table of this process: found by game, channel, thread or player; closed without results.
+
+The lower parts of the table layer (the lobby, the leases, the clicks passed on by other processes)
+are handed this directory, never the registry that composes them (``bot.tables.registry``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+import discord
+
+from bot.storage import StorageError
+from bot.tables.answers import STARTING, reply
+from bot.tables.host import Host
+from bot.tables.table import Table
+
+log = logging.getLogger(__name__)
+
+
+class Directory:
+    def __init__(self, host: Host) -> None:
+        self.host = host
+        self.by_id: dict[int, Table] = {}
+        self.lobby_timers: dict[int, asyncio.Task[None]] = {}
+        self._seating: dict[int, asyncio.Lock] = {}
+        # Set once the stored games are back: before that, a channel that looks free may hold a
+        # stored game, and a player who looks free may be seated in one.
+        self.resumed = asyncio.Event()
+
+    async def ready_for(self, interaction: discord.Interaction) -> bool:
+        """Wait briefly for the stored games to be back; if they are not yet, say so and return False."""
+        if not self.resumed.is_set():
+            try:
+                await asyncio.wait_for(self.resumed.wait(), self.host.timing.startup_wait)
+            except TimeoutError:
+                await reply(interaction, STARTING)
+                return False
+        return True
+
+    def seating(self, guild_id: int) -> asyncio.Lock:
+        """One server's seating lock: every seating rule (a game per channel, a game per player, the
+        caps) is within one server, so starts in other servers never wait for it."""
+        return self._seating.setdefault(guild_id, asyncio.Lock())
+
+    def seating_locks(self) -> list[asyncio.Lock]:
+        """Every server's seating lock (a stopping bot takes them all: see bot.shutdown)."""
+        return list(self._seating.values())
+
+    def in_channel(self, channel_id: int) -> Table | None:
+        """The game played here: a channel's own game, or a thread's (a game in a thread frees its channel)."""
+        return next((t for t in self.by_id.values() if t.place.place_id == channel_id and not t.closed), None)
+
+    def in_thread(self, thread_id: int) -> Table | None:
+        return next((t for t in self.by_id.values() if t.thread_id == thread_id and not t.closed), None)
+
+    def of_user(self, guild_id: int, user_id: int) -> Table | None:
+        return next(
+            (
+                t
+                for t in self.by_id.values()
+                if t.guild_id == guild_id and not t.closed and t.seat_of(user_id) is not None
+            ),
+            None,
+        )
+
+    def forget(self, table: Table) -> None:
+        self.by_id.pop(table.game_id, None)
+        timer = self.lobby_timers.pop(table.game_id, None)
+        if timer is not None and timer is not asyncio.current_task():
+            timer.cancel()
+
+    async def close(self, table: Table, status: str, why: str, *, keep_if_unsaved: bool = False) -> bool:
+        """End a game without results. The end is stored first: with ``keep_if_unsaved`` (a cancel), a
+        game whose end could not be stored goes on and False says so, since after a restart it would
+        come back; otherwise (a gone channel, an idle game) the table stops anyway and the next start
+        closes it again."""
+        try:
+            await self.host.storage.close_game(table.game_id, status, why)
+        except StorageError:
+            log.exception("Could not mark game %s as %s", table.game_id, status)
+            if keep_if_unsaved:
+                return False
+        await table.stop()
+        self.forget(table)
+        return True
+
+    async def stop_all(self) -> None:
+        for table in list(self.by_id.values()):
+            await table.stop()
+        for timer in self.lobby_timers.values():
+            timer.cancel()

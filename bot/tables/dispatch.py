@@ -1,0 +1,48 @@
+"""Every click on a game's components, from its parsed id to the part of the table layer that answers
+it; whatever the id says, the clicker gets an answer."""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+
+import discord
+
+from bot.tables import clicks, custom_ids
+from bot.tables.answers import GONE, UNREADABLE, reply
+from bot.tables.directory import Directory
+from bot.tables.lobby import on_lobby
+
+PassOn = Callable[[discord.Interaction, custom_ids.Parsed], Awaitable[bool]]
+
+
+class Dispatch:
+    def __init__(self, directory: Directory, pass_on: PassOn | None = None) -> None:
+        self.directory = directory
+        # A click on a game another process drives (a DM click reaches shard 0 only): passed on to it.
+        self.pass_on = pass_on
+
+    async def on_component(
+        self, interaction: discord.Interaction, custom_id: object, values: list[str] | None
+    ) -> None:
+        click = custom_ids.parse(custom_id, values)
+        if isinstance(click, custom_ids.Unreadable | custom_ids.BoardPage):
+            # A leaderboard page has its own dynamic item (cogs/stats.py); here it is unreadable.
+            await reply(interaction, UNREADABLE)
+            return
+        if not await self.directory.ready_for(interaction):
+            return
+        table = self.directory.by_id.get(click.game)
+        if table is None or table.closed:
+            if self.pass_on is None or not await self.pass_on(interaction, click):
+                await reply(interaction, GONE)
+            return
+        if isinstance(click, custom_ids.Lobby):
+            await on_lobby(self.directory, table, interaction, click.op, click.seat)
+        elif isinstance(click, custom_ids.Hand):
+            await clicks.show_hand(table, interaction)
+        elif isinstance(click, custom_ids.Ask):
+            await clicks.on_ask(table, interaction, click.topic)
+        elif isinstance(click, custom_ids.MenuPage):
+            await clicks.on_menu_page(table, interaction, click)
+        else:
+            await clicks.on_decision(table, interaction, click)

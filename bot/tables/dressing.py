@@ -1,0 +1,31 @@
+"""A message's components, made at the last moment: a decision's buttons or menu, "My hand" and the
+question buttons get ids that carry the game and the deciding seat's step (``custom_ids``), so a
+click on a message from an earlier step is recognised as stale."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import discord
+
+from bot.discord_io.outgoing import Outgoing
+from bot.i18n import _, speaking
+from bot.tables import custom_ids
+from bot.tables.components import add_controls, button
+
+
+def dressed(out: Outgoing, game_id: int, acted: list[int], *, page: int = 0) -> Outgoing:
+    """``out`` with its components made (``acted``: each seat's actions so far), or ``out`` itself
+    when it has none to make."""
+    if out.controls is None and not out.hand_button and not out.asks:
+        return out
+    with speaking(out.language):  # the buttons speak the language of the message they are on
+        view = out.view or discord.ui.View(timeout=None)
+        if out.controls is not None:
+            n = acted[out.controls.seat] if out.controls.seat < len(acted) else 0
+            add_controls(view, game_id, n, out.controls, page)
+        if out.hand_button:
+            view.add_item(button(custom_ids.hand(game_id), _("My hand"), emoji="🃏", row=out.hand_row))
+        for topic, label, emoji in out.asks:
+            view.add_item(button(custom_ids.ask(game_id, topic), label, emoji=emoji, row=out.hand_row))
+    return dataclasses.replace(out, view=view, controls=None, hand_button=False, asks=())
