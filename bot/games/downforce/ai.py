@@ -165,8 +165,8 @@ def _progress(track: Track, space: str) -> float:
 
 def _best_end(race: Race, mover: Mover, colour: str, speed: int, weight: float) -> tuple[str, float]:
     """The end the seat would pick for ``colour`` and the value of moving there."""
-    ways = mover.ways(race.spaces[colour], speed, race.occupied())
-    start = _progress(race.track, race.spaces[colour])
+    ways = mover.ways(race.where(colour), speed, race.occupied())
+    start = _progress(race.track, race.where(colour))
     scored = []
     for end in sorted(ways):
         gain = _progress(race.track, end) - start
@@ -190,7 +190,7 @@ def _apply_line(race: Race, mover: Mover, colour: str, speed: int, weights_: dic
     if not race.racing(colour):
         return 0.0
     end, value = _best_end(race, mover, colour, speed, weights_[colour])
-    ways = mover.ways(race.spaces[colour], speed, race.occupied())
+    ways = mover.ways(race.where(colour), speed, race.occupied())
     race.move(colour, ways[end], 0)
     return value
 
@@ -274,10 +274,10 @@ def place_odds(
     seat = view.get("seat")
     fixed = list(race.finished)
     racing = [c for c in COLOURS if race.racing(c)]
-    lead = max((track.row(race.spaces[c]) for c in racing), default=0)
+    lead = max((track.row(race.where(c)) for c in racing), default=0)
     strength = {}
     for c in racing:
-        gap = lead - track.row(race.spaces[c])
+        gap = lead - track.row(race.where(c))
         strength[c] = math.exp(-gap / 4) * (1.3 if view["owners"][c] == seat else 1.0)
     odds = {c: [0.0, 0.0, 0.0] for c in COLOURS}
     for i, c in enumerate(fixed[:3]):
@@ -330,9 +330,12 @@ def ai_action(game: Downforce, levels: Sequence[str], rng: random.Random) -> Act
     Easy seats never read their view, so none is built for them (it keeps the simulator fast).
     """
     decision = game.pending()[0]
-    level = levels[decision.player]
-    view = game.view(decision.player) if level != "easy" else {}
-    return Action(decision.player, decision.kind, choose(view, decision, level, rng))
+    seat = decision.player
+    if seat is None:
+        raise ValueError("every Downforce decision belongs to a seat")
+    level = levels[seat]
+    view = game.view(seat) if level != "easy" else {}
+    return Action(seat, decision.kind, choose(view, decision, level, rng))
 
 
 def play_ai_game(

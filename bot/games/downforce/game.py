@@ -266,6 +266,8 @@ class Downforce(Game):
 
     def _apply(self, action: Action, decision: Decision) -> list[Event]:
         seat, choice = action.player, action.choice
+        if seat is None:
+            raise ValueError("every Downforce decision belongs to a seat")
         if decision.kind == "bid":
             return self._bid(seat, choice)
         if decision.kind == "play":
@@ -533,7 +535,7 @@ class Downforce(Game):
             return {}
         if POWERS[offer["power"]].effect is Effect.TAKE_THE_SPACE_LEFT:
             target = offer["to"]
-            here = self.race.spaces[colour]
+            here = self.race.where(colour)
             steps = self.mover_for(colour).steps_from(here, self.race.occupied())
             return {target: Way((target,))} if target in steps else {}
         ways = self.ways(colour, offer["speed"])
@@ -714,7 +716,7 @@ class Downforce(Game):
 
     def ways(self, colour: str, speed: int) -> dict[str, Way]:
         """The ends a line of ``speed`` for ``colour`` can reach now, each with its way."""
-        return self.mover_for(colour).ways(self.race.spaces[colour], speed, self.race.occupied())
+        return self.mover_for(colour).ways(self.race.where(colour), speed, self.race.occupied())
 
     def mover_for(self, colour: str) -> Mover:
         """The movement rules for ``colour``'s move: the base game's for every car. The hook where
@@ -839,7 +841,9 @@ class Downforce(Game):
         betting = self.settings.betting
         out = []
         for seat in range(self.seats):
-            cars = [{"car": c, "place": places[c], "prize": prize(places[c])} for c in self._cars_of(seat)]
+            cars: list[dict[str, JSON]] = [
+                {"car": c, "place": places[c], "prize": prize(places[c])} for c in self._cars_of(seat)
+            ]
             bets = [
                 {
                     **b,

@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TypeGuard
 
 from bot.games.base import JSON, Action, Decision, GameError
 from bot.games.downforce.cards import COLOURS
@@ -89,7 +90,7 @@ class ScenarioError(GameError, ValueError):
     """A scenario file that cannot be played."""
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -106,9 +107,9 @@ def build_track(data: object) -> Track:
 
 
 def _seat(value: object, where: str) -> int:
-    if not _whole(value) or not 0 <= value < 6:  # type: ignore[operator]
+    if not _whole(value) or not 0 <= value < 6:
         raise ScenarioError(f"{where}: must be a seat number from 0 to 5")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
