@@ -31,7 +31,7 @@ Settings: ``track`` (see ``content.TRACKS``), ``betting`` (``standard``, ``odds`
 ``powers.py`` (the record of one power: ``power.py``); track features: ``movement.py`` (loops,
 cracks, ramps) and ``race.py`` (animals).
 
-Rulings where the rules text and the issue are silent (players at a table would expect these):
+Rulings where the rules text is silent (players at a table would expect these):
 
 * Seats sit clockwise in seat order: after seat ``n`` comes seat ``n + 1``. A seat with no cards
   left is skipped.
@@ -121,7 +121,7 @@ class Downforce(Game):
         rng.shuffle(deck)
         each = len(deck) // seats
         hands = [sorted(deck[i * each : (i + 1) * each]) for i in range(seats)]
-        # Drawn only with powers on, so a game without them plays exactly as before.
+        # Drawn only with powers on: a game without them takes nothing more from its seed.
         dealt = deal_powers(parsed.powers, rng.sample)
         state: dict[str, JSON] = {
             "version": 1,

@@ -1,6 +1,6 @@
 """The cars on the track: where each is, who has finished, and the running order.
 
-Ranking (the issue's rule, also a car's "current position" for odds betting): finished cars by
+Ranking (also a car's "current position" for odds betting): finished cars by
 the order they crossed the finish; cars still racing by the row they reached, furthest first;
 ties go to the lower lane number. A car not on the track (only in scenarios) ranks last.
 """

@@ -1,4 +1,4 @@
-"""The scenario runner's command line: the issue's JSON in and out, exit code 2 on bad input."""
+"""The scenario runner's command line: its JSON in and out (``SCHEMA``), exit code 2 on bad input."""
 
 from __future__ import annotations
 
