@@ -366,3 +366,12 @@ def test_powers_are_narrated_and_labelled():
     assert option_label(view, "power", "no") == "No, thanks"
     assert option_label(view, "ignore", "red") == "Ignore red"
     assert option_label(view, "keep", "daring").startswith("Daring: ")
+
+
+def test_every_power_is_one_record_with_its_name_texts_and_keep_rank():
+    from bot.games.downforce.powers import POWERS, title
+
+    assert list(POWERS) == list(ALL)
+    assert all(name == power.name and power.title and power.summary for name, power in POWERS.items())
+    assert sorted(p.keep_rank for p in POWERS.values()) == list(range(len(ALL)))
+    assert title("cunning") == "Cunning" and title("no such power") == "no such power"
