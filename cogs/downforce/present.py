@@ -18,7 +18,7 @@ from bot import workers
 from bot.games.base import Decision, Event
 from bot.games.downforce.cards import bid_value
 from bot.games.downforce.narration import bet_name, both, colour_name, option_label
-from bot.games.downforce.powers import summary, title
+from bot.games.downforce.powers import power_asking, summary, title
 from bot.games.downforce.render import alt_text, render_track
 from bot.games.downforce.replay import race_replay
 from bot.games.downforce.rules import RULES as GAME_RULES
@@ -253,7 +253,7 @@ class DownforcePresenter(Presenter):
         out = Outgoing()
         asked = view.seats[turn]
         if choice["kind"] in ("power", "ignore", "defensive"):
-            power = choice.get("power") or {"ignore": "strategic"}.get(choice["kind"], choice["kind"])
+            power = choice.get("power") or power_asking(choice["kind"])
             out.content = (
                 head
                 + "\n"

@@ -15,7 +15,7 @@ Levels:
     plays the card that gains the most for the seat (rows gained by its cars, less part of what
     rivals gain).
   - a wild colour / an end space: the same steering, one line at a time.
-  - a power: keeps the strongest (``powers.KEEP_ORDER``); takes every extra move for its cars;
+  - a power: keeps the strongest (the lowest ``Power.keep_rank``); takes every extra move for its cars;
     reverses a card (tricky) when its last line is its own car; ignores (strategic) the leading
     rival on the card; moves (defensive) its leading car.
   - a bet: the car with the best expected payout under the betting setting, from a simple model
@@ -35,7 +35,8 @@ from bot.games.base import JSON, Action, Decision
 from bot.games.downforce.cards import COLOURS, WILD
 from bot.games.downforce.game import Downforce
 from bot.games.downforce.movement import Mover
-from bot.games.downforce.powers import KEEP_ORDER
+from bot.games.downforce.power import Effect
+from bot.games.downforce.powers import POWERS
 from bot.games.downforce.race import Race
 from bot.games.downforce.scoring import bet_payout, prize
 from bot.games.downforce.track import FINISH, Track
@@ -70,7 +71,7 @@ def choose(view: dict[str, JSON], decision: Decision, level: str, rng: random.Ra
     if decision.kind == "bet":
         return _bet(view, options, rng)
     if decision.kind == "keep":
-        return min(options, key=KEEP_ORDER.index)
+        return min(options, key=lambda name: POWERS[str(name)].keep_rank)
     if decision.kind == "power":
         return _power(view, options)
     if decision.kind == "ignore":
@@ -84,7 +85,8 @@ def _power(view: dict[str, JSON], options: Sequence[JSON]) -> JSON:
     """An extra move for its own car is always worth taking; reversing the card (tricky) only when
     the last line is one of its cars (moving it first gives it the open road)."""
     choice = view.get("choice") or {}
-    if choice.get("power") == "tricky":
+    power = POWERS.get(choice.get("power") or "")
+    if power is not None and power.effect is Effect.REVERSE_THE_CARD:
         card = view.get("card_in_play") or {}
         last = (card.get("lines") or [[None]])[-1][0]
         return "yes" if view["owners"].get(last) == view.get("seat") else "no"
@@ -163,8 +165,8 @@ def _progress(track: Track, space: str) -> float:
 
 def _best_end(race: Race, mover: Mover, colour: str, speed: int, weight: float) -> tuple[str, float]:
     """The end the seat would pick for ``colour`` and the value of moving there."""
-    ways = mover.ways(race.spaces[colour], speed, race.occupied())
-    start = _progress(race.track, race.spaces[colour])
+    ways = mover.ways(race.where(colour), speed, race.occupied())
+    start = _progress(race.track, race.where(colour))
     scored = []
     for end in sorted(ways):
         gain = _progress(race.track, end) - start
@@ -188,7 +190,7 @@ def _apply_line(race: Race, mover: Mover, colour: str, speed: int, weights_: dic
     if not race.racing(colour):
         return 0.0
     end, value = _best_end(race, mover, colour, speed, weights_[colour])
-    ways = mover.ways(race.spaces[colour], speed, race.occupied())
+    ways = mover.ways(race.where(colour), speed, race.occupied())
     race.move(colour, ways[end], 0)
     return value
 
@@ -272,10 +274,10 @@ def place_odds(
     seat = view.get("seat")
     fixed = list(race.finished)
     racing = [c for c in COLOURS if race.racing(c)]
-    lead = max((track.row(race.spaces[c]) for c in racing), default=0)
+    lead = max((track.row(race.where(c)) for c in racing), default=0)
     strength = {}
     for c in racing:
-        gap = lead - track.row(race.spaces[c])
+        gap = lead - track.row(race.where(c))
         strength[c] = math.exp(-gap / 4) * (1.3 if view["owners"][c] == seat else 1.0)
     odds = {c: [0.0, 0.0, 0.0] for c in COLOURS}
     for i, c in enumerate(fixed[:3]):
@@ -328,9 +330,12 @@ def ai_action(game: Downforce, levels: Sequence[str], rng: random.Random) -> Act
     Easy seats never read their view, so none is built for them (it keeps the simulator fast).
     """
     decision = game.pending()[0]
-    level = levels[decision.player]
-    view = game.view(decision.player) if level != "easy" else {}
-    return Action(decision.player, decision.kind, choose(view, decision, level, rng))
+    seat = decision.player
+    if seat is None:
+        raise ValueError("every Downforce decision belongs to a seat")
+    level = levels[seat]
+    view = game.view(seat) if level != "easy" else {}
+    return Action(seat, decision.kind, choose(view, decision, level, rng))
 
 
 def play_ai_game(

@@ -28,9 +28,10 @@ Decision kinds (``Decision.kind``; options in brackets):
 
 Settings: ``track`` (see ``content.TRACKS``), ``betting`` (``standard``, ``odds``,
 ``odds-winner-only``), ``powers`` (``off``, ``base``, ``all``). Powers and their rulings:
-``powers.py``; track features: ``movement.py`` and ``features.py``.
+``powers.py`` (the record of one power: ``power.py``); track features: ``movement.py`` (loops,
+cracks, ramps) and ``race.py`` (animals).
 
-Rulings where the rules text and the issue are silent (players at a table would expect these):
+Rulings where the rules text is silent (players at a table would expect these):
 
 * Seats sit clockwise in seat order: after seat ``n`` comes seat ``n + 1``. A seat with no cards
   left is skipped.
@@ -63,7 +64,8 @@ from bot.games.downforce.auction import auction_winner, eligible_seats
 from bot.games.downforce.cards import COLOURS, WILD, Line, bid_value, card_text
 from bot.games.downforce.content import Content, default_content
 from bot.games.downforce.movement import Mover, Way
-from bot.games.downforce.powers import EXTRA
+from bot.games.downforce.power import Effect, LineMove, Power, When
+from bot.games.downforce.powers import POWERS
 from bot.games.downforce.powers import deal as deal_powers
 from bot.games.downforce.race import Race
 from bot.games.downforce.scoring import ORDINALS, bet_payout, prize
@@ -119,7 +121,7 @@ class Downforce(Game):
         rng.shuffle(deck)
         each = len(deck) // seats
         hands = [sorted(deck[i * each : (i + 1) * each]) for i in range(seats)]
-        # Drawn only with powers on, so a game without them plays exactly as before.
+        # Drawn only with powers on: a game without them takes nothing more from its seed.
         dealt = deal_powers(parsed.powers, rng.sample)
         state: dict[str, JSON] = {
             "version": 1,
@@ -264,6 +266,8 @@ class Downforce(Game):
 
     def _apply(self, action: Action, decision: Decision) -> list[Event]:
         seat, choice = action.player, action.choice
+        if seat is None:
+            raise ValueError("every Downforce decision belongs to a seat")
         if decision.kind == "bid":
             return self._bid(seat, choice)
         if decision.kind == "play":
@@ -366,11 +370,19 @@ class Downforce(Game):
         dealt = self.s.get("powers_dealt")
         return dealt[index] if dealt else None
 
-    def power_of(self, seat: int | None) -> str | None:
+    def power_of(self, seat: int | None) -> Power | None:
         """The power ``seat`` kept (it works for all its cars), if any."""
         if seat is None:
             return None
-        return self.s.get("powers", {}).get(str(seat))
+        name = self.s.get("powers", {}).get(str(seat))
+        return POWERS[name] if name is not None else None
+
+    def _held(self, seat: int) -> Power:
+        """The power ``seat`` kept, which the choice it is answering comes from."""
+        power = self.power_of(seat)
+        if power is None:
+            raise ValueError(f"seat {seat} holds no power")
+        return power
 
     def _after_auctions(self) -> list[Event]:
         """A seat with one power keeps it; seats with several choose in secret, then the race starts."""
@@ -407,19 +419,22 @@ class Downforce(Game):
         """Who picks where ``colour`` ends: the player on turn, or its owner if that owner is cunning."""
         turn = self.s["turn"]
         owner = self.s["owners"][colour]
-        if owner != turn and self.power_of(owner) == "cunning":
+        power = self.power_of(owner)
+        if owner != turn and power is not None and power.effect is Effect.OWNER_CHOOSES_ENDS:
             return owner
         return turn
 
     def _pre_play(self, seat: int) -> list[Event]:
-        """Powers asked before the first line moves: strategic and tricky."""
+        """Powers asked before the first line moves (strategic's colour to ignore, tricky's yes/no)."""
         card = self.s["card"]
         power = self.power_of(seat)
         printed = [c for c, _ in card["lines"]]
-        if power == "strategic" and len(printed) == len(COLOURS) and set(printed) == set(COLOURS):
+        if power is None or power.when is not When.BEFORE_THE_CARD or not power.on_card(printed):
+            return []
+        if power.effect is Effect.IGNORE_A_COLOUR:
             self.s["choice"] = {"kind": "ignore", "seat": seat, "options": [*printed, "none"]}
-        elif power == "tricky" and len(printed) > 1:
-            self.s["choice"] = {"kind": "power", "seat": seat, "power": "tricky", "options": ["yes", "no"]}
+        else:
+            self.s["choice"] = {"kind": "power", "seat": seat, "power": power.name, "options": ["yes", "no"]}
         return []
 
     def _power_answer(self, answer: str) -> list[Event]:
@@ -429,7 +444,7 @@ class Downforce(Game):
         s["choice"] = None
         power = choice["power"]
         events: list[Event] = []
-        if power == "tricky":
+        if POWERS[power].effect is Effect.REVERSE_THE_CARD:
             if answer == "yes":
                 card["order"].reverse()
                 events.append(Event("power_used", {"seat": choice["seat"], "power": power}))
@@ -446,8 +461,9 @@ class Downforce(Game):
         s["choice"] = None
         if colour != "none":
             s["card"]["ignored"] = colour
+            power = self._held(choice["seat"]).name
             return [
-                Event("power_used", {"seat": choice["seat"], "power": "strategic", "car": colour}),
+                Event("power_used", {"seat": choice["seat"], "power": power, "car": colour}),
                 *self._resolve(),
             ]
         return self._resolve()
@@ -459,53 +475,56 @@ class Downforce(Game):
         return self._defensive_move(seat, colour) + self._resolve()
 
     def _defensive_move(self, seat: int, colour: str) -> list[Event]:
-        self.s["card"]["extras"].append({"seat": seat, "power": "defensive", "car": colour, "speed": 3})
-        return [Event("power_used", {"seat": seat, "power": "defensive", "car": colour})]
+        power = self._held(seat)
+        self.s["card"]["extras"].append(
+            {"seat": seat, "power": power.name, "car": colour, "speed": power.extra}
+        )
+        return [Event("power_used", {"seat": seat, "power": power.name, "car": colour})]
 
     def _triggers(self, colour: str, moved: dict[str, JSON], index: int) -> list[Event]:
-        """Queue the powers one line's move sets off (order: see ``powers.py``); daring applies at once."""
+        """Queue the powers one line's move sets off (order: see ``powers.py``); an automatic one
+        (daring) applies at once."""
         s = self.s
         card = s["card"]
         turn = card["seat"]
         owner = s["owners"][colour]
         power = self.power_of(owner)
-        path = [p for p in moved["path"] if p != FINISH]
         steps = moved["steps"]
         spaces = self.track.spaces
         events: list[Event] = []
         offers: list[dict[str, JSON]] = []
-        if moved["to"] != FINISH and power is not None:
-            mine = owner == turn
-            offer = {"seat": owner, "power": power, "car": colour, "speed": EXTRA.get(power, 0)}
-            if power == "aggressive" and mine and index == 0:
-                offers.append(offer)
-            elif power == "daring" and mine and steps in (1, 2):
-                extra = {**offer, "speed": 3 - steps}
-                if self._offer_ways(extra):  # narrated only when the car really can go on
-                    card["extras"].append(extra)
-                    events.append(Event("power_used", {"seat": owner, "power": power, "car": colour}))
-            elif power == "reckless" and mine and any(spaces[p].flags.get("tight") for p in path):
-                offers.append(offer)
-            elif (
-                power == "determined"
-                and steps
-                and all(spaces[p].flags.get("shape") == "rectangular" for p in path)
-            ):
-                offers.append(offer)
-            elif power == "ambitious" and self.track.lines_crossed(moved["from"], moved["to"]):
-                offers.append(offer)
-            elif power == "tough" and steps and spaces[moved["to"]].flags.get("rumble"):
-                offers.append(offer)
+        if moved["to"] != FINISH and power is not None and power.when is When.AFTER_ITS_CARS_MOVE:
+            move = LineMove(
+                self.track,
+                index,
+                moved["from"],
+                moved["to"],
+                tuple(p for p in moved["path"] if p != FINISH),
+                steps,
+            )
+            if (owner == turn or not power.own_turn) and power.after_move(move):
+                offer = {"seat": owner, "power": power.name, "car": colour, "speed": power.extra_speed(steps)}
+                if not power.automatic:
+                    offers.append(offer)
+                elif self._offer_ways(offer):  # narrated only when the car really can go on
+                    card["extras"].append(offer)
+                    events.append(Event("power_used", {"seat": owner, "power": power.name, "car": colour}))
         if steps:
             left = moved["from"]
             for step in range(self.seats):
                 seat = (turn + step) % self.seats
-                if self.power_of(seat) != "experienced":
+                held = self.power_of(seat)
+                if held is None or held.when is not When.AFTER_A_CAR_LEAVES_AHEAD:
                     continue
                 for car in self._cars_of(seat):
                     here = self.race.spaces[car]
-                    if car != colour and self.race.racing(car) and spaces[here].flags.get("straight") == left:
-                        offers.append({"seat": seat, "power": "experienced", "car": car, "to": left})
+                    if (
+                        car != colour
+                        and here is not None
+                        and self.race.racing(car)
+                        and spaces[here].flags.get("straight") == left
+                    ):
+                        offers.append({"seat": seat, "power": held.name, "car": car, "to": left})
         card["offers"].extend(offers)
         return events
 
@@ -514,9 +533,9 @@ class Downforce(Game):
         colour = offer["car"]
         if not self.race.racing(colour):
             return {}
-        if offer["power"] == "experienced":
+        if POWERS[offer["power"]].effect is Effect.TAKE_THE_SPACE_LEFT:
             target = offer["to"]
-            here = self.race.spaces[colour]
+            here = self.race.where(colour)
             steps = self.mover_for(colour).steps_from(here, self.race.occupied())
             return {target: Way((target,))} if target in steps else {}
         ways = self.ways(colour, offer["speed"])
@@ -597,7 +616,8 @@ class Downforce(Game):
 
     def wild_options(self) -> list[str]:
         card = self.s["card"]
-        if self.power_of(card["seat"]) == "unpredictable":
+        power = self.power_of(card["seat"])
+        if power is not None and power.effect is Effect.ANY_WILD_COLOUR:
             return list(COLOURS)
         named = {c for c in card["colours"] if c is not None}
         return [c for c in COLOURS if c not in named]
@@ -647,7 +667,8 @@ class Downforce(Game):
                 continue
             if card["line"] >= len(card["lines"]):
                 seat = card["seat"]
-                if self.power_of(seat) == "defensive" and not card.get("defended"):
+                power = self.power_of(seat)
+                if power is not None and power.when is When.AFTER_THE_CARD and not card.get("defended"):
                     card["defended"] = True
                     mine = self._cars_of(seat)
                     moved = any(m["car"] in mine and m["steps"] for m in card["moves"])
@@ -695,7 +716,7 @@ class Downforce(Game):
 
     def ways(self, colour: str, speed: int) -> dict[str, Way]:
         """The ends a line of ``speed`` for ``colour`` can reach now, each with its way."""
-        return self.mover_for(colour).ways(self.race.spaces[colour], speed, self.race.occupied())
+        return self.mover_for(colour).ways(self.race.where(colour), speed, self.race.occupied())
 
     def mover_for(self, colour: str) -> Mover:
         """The movement rules for ``colour``'s move: the base game's for every car. The hook where
@@ -820,7 +841,9 @@ class Downforce(Game):
         betting = self.settings.betting
         out = []
         for seat in range(self.seats):
-            cars = [{"car": c, "place": places[c], "prize": prize(places[c])} for c in self._cars_of(seat)]
+            cars: list[dict[str, JSON]] = [
+                {"car": c, "place": places[c], "prize": prize(places[c])} for c in self._cars_of(seat)
+            ]
             bets = [
                 {
                     **b,

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 
 from bot.games.base import JSON, Event
 from bot.games.downforce.cards import WILD, parse_card
-from bot.games.downforce.powers import EXTRA, summary, title
+from bot.games.downforce.powers import POWERS, summary, title
 from bot.games.downforce.track import FINISH
 from bot.i18n import N_, _, _n, _p
 from bot.i18n.formatting import money, ordinal
@@ -154,37 +154,18 @@ def _auction_open(d: dict[str, JSON], name: Namer) -> str:
 
 
 def _power_used(d: dict[str, JSON], name: Namer) -> str:
-    power = d["power"]
+    """The power's own ``used`` line, else how many spaces its extra move adds."""
+    power = POWERS.get(d["power"])
     who = name(d["seat"])
     car = colour_name(d.get("car"))
-    if power == "tricky":
-        return _("{seat} plays {power}: the card moves bottom line first.", seat=who, power=title(power))
-    if power == "strategic":
-        return _(
-            "{seat} plays {power}: the {colour} line is ignored.", seat=who, power=title(power), colour=car
-        )
-    if power == "daring":
-        return _("{power}: the {colour} car goes on to make 3 spaces.", power=title(power), colour=car)
-    if power == "defensive":
-        return _(
-            "{power}: none of {seat}'s cars moved, so the {colour} car moves 3.",
-            power=title(power),
-            seat=who,
-            colour=car,
-        )
-    if power == "experienced":
-        return _(
-            "{seat} plays {power}: the {colour} car takes the space just left ahead of it.",
-            seat=who,
-            power=title(power),
-            colour=car,
-        )
+    if power is not None and power.used is not None:
+        return _(power.used, seat=who, power=title(power.name), colour=car)
     return _n(
         "{seat} plays {power}: the {colour} car moves {n} more.",
         "{seat} plays {power}: the {colour} car moves {n} more.",
-        EXTRA.get(power, 0),
+        power.extra if power is not None else 0,
         seat=who,
-        power=title(power),
+        power=title(d["power"]),
         colour=car,
     )
 

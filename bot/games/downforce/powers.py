@@ -1,11 +1,11 @@
-"""The power cards: which there are, how they are dealt, and the rulings that make them exact.
+"""The power cards: the twelve records, how they are dealt, and the rulings that make them exact.
 
 ``powers`` setting: ``off`` (none), ``base`` (the six base powers, one to each car before its
 auction), ``all`` (six drawn from all twelve). The winner of a car's auction takes its power; a
 player left with several keeps one (a private choice right after the auctions), and the kept
 power works for every car that player owns.
 
-When a power triggers (``game.py`` asks for them after each line of a card has moved its car):
+When a power triggers (each record's ``when`` and conditions; ``power.py`` describes the fields):
 
 * ``aggressive`` (your turn): the card's top line is one of your cars: you may move that car 1
   more space, right after that line.
@@ -43,73 +43,220 @@ Rulings common to all:
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from bot.games.downforce.cards import COLOURS
+from bot.games.downforce.power import Effect, LineMove, Power, When
 from bot.i18n import N_, _
 
+
+def _six_colours(printed: Sequence[str]) -> bool:
+    return len(printed) == len(COLOURS) and set(printed) == set(COLOURS)
+
+
+def _several_lines(printed: Sequence[str]) -> bool:
+    return len(printed) > 1
+
+
+def _top_line(move: LineMove) -> bool:
+    return move.line == 0
+
+
+def _only_rectangular(move: LineMove) -> bool:
+    spaces = move.track.spaces
+    return move.steps > 0 and all(spaces[p].flags.get("shape") == "rectangular" for p in move.path)
+
+
+def _crossed_a_line(move: LineMove) -> bool:
+    return bool(move.track.lines_crossed(move.start, move.end))
+
+
+def _ended_beside_a_rumble_strip(move: LineMove) -> bool:
+    return move.steps > 0 and bool(move.track.spaces[move.end].flags.get("rumble"))
+
+
+def _one_or_two_spaces(move: LineMove) -> bool:
+    return move.steps in (1, 2)
+
+
+def _through_a_tight_space(move: LineMove) -> bool:
+    return any(move.track.spaces[p].flags.get("tight") for p in move.path)
+
+
+AGGRESSIVE = Power(
+    "aggressive",
+    N_("Aggressive"),
+    N_("your car on the card's top line may move 1 more space"),
+    keep_rank=4,
+    when=When.AFTER_ITS_CARS_MOVE,
+    effect=Effect.EXTRA_MOVE,
+    own_turn=True,
+    extra=1,
+    after_move=_top_line,
+)
+DETERMINED = Power(
+    "determined",
+    N_("Determined"),
+    N_("on any turn, your car that moved only through rectangular spaces may move 2 more"),
+    keep_rank=1,
+    when=When.AFTER_ITS_CARS_MOVE,
+    effect=Effect.EXTRA_MOVE,
+    own_turn=False,
+    extra=2,
+    after_move=_only_rectangular,
+)
+STRATEGIC = Power(
+    "strategic",
+    N_("Strategic"),
+    N_("playing a card with all six colours, you may ignore one of them"),
+    keep_rank=10,
+    when=When.BEFORE_THE_CARD,
+    effect=Effect.IGNORE_A_COLOUR,
+    own_turn=True,
+    used=N_("{seat} plays {power}: the {colour} line is ignored."),
+    on_card=_six_colours,
+)
+TRICKY = Power(
+    "tricky",
+    N_("Tricky"),
+    N_("on your turn you may move the cars bottom line first"),
+    keep_rank=9,
+    when=When.BEFORE_THE_CARD,
+    effect=Effect.REVERSE_THE_CARD,
+    own_turn=True,
+    used=N_("{seat} plays {power}: the card moves bottom line first."),
+    on_card=_several_lines,
+)
+UNPREDICTABLE = Power(
+    "unpredictable",
+    N_("Unpredictable"),
+    N_("your wild lines may take a colour already on the card"),
+    keep_rank=11,
+    when=When.NAMING_A_WILD,
+    effect=Effect.ANY_WILD_COLOUR,
+    own_turn=True,
+)
+CUNNING = Power(
+    "cunning",
+    N_("Cunning"),
+    N_("you choose where your cars end, even on other players' turns"),
+    keep_rank=0,
+    when=When.CHOOSING_AN_END,
+    effect=Effect.OWNER_CHOOSES_ENDS,
+    own_turn=False,
+)
+AMBITIOUS = Power(
+    "ambitious",
+    N_("Ambitious"),
+    N_("on any turn, your car that crosses a yellow line may move 2 more"),
+    keep_rank=2,
+    when=When.AFTER_ITS_CARS_MOVE,
+    effect=Effect.EXTRA_MOVE,
+    own_turn=False,
+    extra=2,
+    after_move=_crossed_a_line,
+)
+EXPERIENCED = Power(
+    "experienced",
+    N_("Experienced"),
+    N_("on any turn, when a car leaves the space straight ahead of yours, you may take it"),
+    keep_rank=7,
+    when=When.AFTER_A_CAR_LEAVES_AHEAD,
+    effect=Effect.TAKE_THE_SPACE_LEFT,
+    own_turn=False,
+    used=N_("{seat} plays {power}: the {colour} car takes the space just left ahead of it."),
+)
+TOUGH = Power(
+    "tough",
+    N_("Tough"),
+    N_("on any turn, your car that ends beside a rumble strip may move 2 more"),
+    keep_rank=3,
+    when=When.AFTER_ITS_CARS_MOVE,
+    effect=Effect.EXTRA_MOVE,
+    own_turn=False,
+    extra=2,
+    after_move=_ended_beside_a_rumble_strip,
+)
+DARING = Power(
+    "daring",
+    N_("Daring"),
+    N_("on your turn, your car that moves 1 or 2 spaces moves 3 instead"),
+    keep_rank=5,
+    when=When.AFTER_ITS_CARS_MOVE,
+    effect=Effect.EXTRA_MOVE,
+    own_turn=True,
+    automatic=True,
+    extra=3,
+    in_all=True,
+    used=N_("{power}: the {colour} car goes on to make 3 spaces."),
+    after_move=_one_or_two_spaces,
+)
+DEFENSIVE = Power(
+    "defensive",
+    N_("Defensive"),
+    N_("if none of your cars moved on your turn, one of them moves 3"),
+    keep_rank=8,
+    when=When.AFTER_THE_CARD,
+    effect=Effect.EXTRA_MOVE,
+    own_turn=True,
+    automatic=True,
+    extra=3,
+    used=N_("{power}: none of {seat}'s cars moved, so the {colour} car moves 3."),
+)
+RECKLESS = Power(
+    "reckless",
+    N_("Reckless"),
+    N_("on your turn, your car that went through a tight space may move 2 more"),
+    keep_rank=6,
+    when=When.AFTER_ITS_CARS_MOVE,
+    effect=Effect.EXTRA_MOVE,
+    own_turn=True,
+    extra=2,
+    after_move=_through_a_tight_space,
+)
+
+POWERS: dict[str, Power] = {
+    p.name: p
+    for p in (
+        AGGRESSIVE,
+        DETERMINED,
+        STRATEGIC,
+        TRICKY,
+        UNPREDICTABLE,
+        CUNNING,
+        AMBITIOUS,
+        EXPERIENCED,
+        TOUGH,
+        DARING,
+        DEFENSIVE,
+        RECKLESS,
+    )
+}
 BASE = ("aggressive", "determined", "strategic", "tricky", "unpredictable", "cunning")
 ADDITIONAL = ("ambitious", "experienced", "tough", "daring", "defensive", "reckless")
 ALL = BASE + ADDITIONAL
 SETTINGS = ("off", "base", "all")
 
-# Extra spaces for the powers that add a move after a line.
-EXTRA = {"aggressive": 1, "determined": 2, "ambitious": 2, "tough": 2, "reckless": 2, "defensive": 3}
-
-# The names and rules of the powers as players read them (translated where shown: ``title``/``summary``).
-TITLES = {
-    "aggressive": N_("Aggressive"),
-    "determined": N_("Determined"),
-    "strategic": N_("Strategic"),
-    "tricky": N_("Tricky"),
-    "unpredictable": N_("Unpredictable"),
-    "cunning": N_("Cunning"),
-    "ambitious": N_("Ambitious"),
-    "experienced": N_("Experienced"),
-    "tough": N_("Tough"),
-    "daring": N_("Daring"),
-    "defensive": N_("Defensive"),
-    "reckless": N_("Reckless"),
-}
-
-SUMMARY = {
-    "aggressive": N_("your car on the card's top line may move 1 more space"),
-    "determined": N_("on any turn, your car that moved only through rectangular spaces may move 2 more"),
-    "strategic": N_("playing a card with all six colours, you may ignore one of them"),
-    "tricky": N_("on your turn you may move the cars bottom line first"),
-    "unpredictable": N_("your wild lines may take a colour already on the card"),
-    "cunning": N_("you choose where your cars end, even on other players' turns"),
-    "ambitious": N_("on any turn, your car that crosses a yellow line may move 2 more"),
-    "experienced": N_("on any turn, when a car leaves the space straight ahead of yours, you may take it"),
-    "tough": N_("on any turn, your car that ends beside a rumble strip may move 2 more"),
-    "daring": N_("on your turn, your car that moves 1 or 2 spaces moves 3 instead"),
-    "defensive": N_("if none of your cars moved on your turn, one of them moves 3"),
-    "reckless": N_("on your turn, your car that went through a tight space may move 2 more"),
-}
-
 
 def title(power: str) -> str:
     """A power's name in the reader's language."""
-    return _(TITLES[power]) if power in TITLES else power
+    return _(POWERS[power].title) if power in POWERS else power
 
 
 def summary(power: str) -> str:
     """What a power does, in the reader's language."""
-    return _(SUMMARY[power]) if power in SUMMARY else ""
+    return _(POWERS[power].summary) if power in POWERS else ""
 
 
-# The normal AI's preference when it must keep one of several powers (strongest first).
-KEEP_ORDER = (
-    "cunning",
-    "determined",
-    "ambitious",
-    "tough",
-    "aggressive",
-    "daring",
-    "reckless",
-    "experienced",
-    "defensive",
-    "tricky",
-    "strategic",
-    "unpredictable",
-)
+def power_asking(kind: str) -> str:
+    """The power a decision of ``kind`` asks about when its choice names none: ``ignore`` is
+    strategic's colour to ignore, ``defensive`` is defensive's car (other kinds: ``kind`` itself)."""
+    effects = {"ignore": Effect.IGNORE_A_COLOUR}
+    whens = {"defensive": When.AFTER_THE_CARD}
+    for power in POWERS.values():
+        if power.effect is effects.get(kind) or power.when is whens.get(kind):
+            return power.name
+    return kind
 
 
 def deal(setting: str, rng_sample) -> list[str | None]:

@@ -1,6 +1,6 @@
 """The cars on the track: where each is, who has finished, and the running order.
 
-Ranking (the issue's rule, also a car's "current position" for odds betting): finished cars by
+Ranking (also a car's "current position" for odds betting): finished cars by
 the order they crossed the finish; cars still racing by the row they reached, furthest first;
 ties go to the lower lane number. A car not on the track (only in scenarios) ranks last.
 """
@@ -27,7 +27,9 @@ class Race:
     @classmethod
     def on_grid(cls, track: Track, order: list[str]) -> Race:
         """Cars placed on the grid: ``order[0]`` on pole."""
-        spaces = {colour: space for colour, space in zip(order, track.grid, strict=True)}
+        spaces: dict[str, str | None] = {
+            colour: space for colour, space in zip(order, track.grid, strict=True)
+        }
         return cls(track, spaces, animals=start_animals(track))
 
     def occupied(self) -> set[str]:
@@ -63,13 +65,20 @@ class Race:
             else:
                 continue
             to = None if animal["at"] is None else animal["path"][animal["at"]]
-            row = None if to is None else self.track.row(to)
-            out.append({"animal": index, "kind": animal["kind"], "from": here, "to": to, "row": row})
+            to_row = None if to is None else self.track.row(to)
+            out.append({"animal": index, "kind": animal["kind"], "from": here, "to": to, "row": to_row})
         return out
 
     def racing(self, colour: str) -> bool:
         space = self.spaces.get(colour)
         return space is not None and space != FINISH
+
+    def where(self, colour: str) -> str:
+        """The space of a car on the track (``FINISH`` once it has finished)."""
+        space = self.spaces[colour]
+        if space is None:
+            raise ValueError(f"the {colour} car is not on the track")
+        return space
 
     def place_of(self, colour: str) -> int | None:
         return self.finished.index(colour) + 1 if colour in self.finished else None
@@ -109,9 +118,7 @@ class Race:
     def standings(self) -> list[str]:
         """Every car, best first (see the module's ranking rule)."""
         racing = [c for c in COLOURS if c in self.spaces and self.racing(c)]
-        racing.sort(
-            key=lambda c: (-self.track.row(self.spaces[c]), self.track.spaces[self.spaces[c]].lane, c)
-        )
+        racing.sort(key=lambda c: (-self.track.row(self.where(c)), self.track.spaces[self.where(c)].lane, c))
         rest = [c for c in COLOURS if c not in self.finished and c not in racing]
         return [*self.finished, *racing, *rest]
 

@@ -146,8 +146,8 @@ def _background(key: str, track_json: str) -> tuple[Image.Image, Geometry, Image
     geo = Geometry(track)
     img = Image.new("RGB", (WIDTH, HEIGHT), GRASS)
     draw = ImageDraw.Draw(img)
-    for y in range(0, HEIGHT, 40):
-        draw.rectangle((0, y, WIDTH, y + 19), fill=GRASS_DARK)
+    for stripe in range(0, HEIGHT, 40):
+        draw.rectangle((0, stripe, WIDTH, stripe + 19), fill=GRASS_DARK)
     # A verge under the road, so the track reads as one ribbon.
     for s in track["spaces"]:
         draw.polygon(geo.corners(s["id"], 1.18), fill=EDGE)

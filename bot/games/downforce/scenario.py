@@ -10,6 +10,7 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TypeGuard
 
 from bot.games.base import JSON, Action, Decision, GameError
 from bot.games.downforce.cards import COLOURS
@@ -25,7 +26,7 @@ Input (one JSON object):
   {"track": {"spaces": [{"id": "a1", "row": 0, "lane": 0, "ahead": ["b1", "b2"]}, ...],
              "lines": [8, 16, 24], "animals": [{"kind": "elephant", "path": ["c1", "d1"], "at": 0}]},
    "cars": {"red": "a1", "blue": "a2", ...},
-   "cards": [[["red", 4], ["blue", 2]], ...],
+   "cards": [[["red", 4], ["blue", 2]], "green 3, red 1", ...],
    "choose": [0, 1, ...],
    "owners": {"red": 0, "blue": 1}, "powers": {"0": "aggressive"}, "player": 0,
    "answers": ["yes", "no", ...]}
@@ -54,7 +55,7 @@ Input (one JSON object):
   cars    colour -> start space (black, blue, green, yellow, orange, red); a car not listed is
           not on the track.
   cards   each card a list of lines [colour, speed], applied top to bottom (wilds already given
-          their colour).
+          their colour), or the same in card notation: "red 4, blue 2".
   choose  where a move can end in several spaces, the next number picks one of its sorted
           options (0 = the first); none left: the first. Also picks, for strategic, the colour
           to ignore (options: the card's colours then "none") and, for defensive, the car.
@@ -89,7 +90,7 @@ class ScenarioError(GameError, ValueError):
     """A scenario file that cannot be played."""
 
 
-def _whole(value: object) -> bool:
+def _whole(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -105,10 +106,22 @@ def build_track(data: object) -> Track:
     return Track(data)  # type: ignore[arg-type]
 
 
+def read_card(text: str, where: str = "card") -> list[list[JSON]]:
+    """A scenario card in card notation: ``"red 4, blue 2"`` -> ``[["red", 4], ["blue", 2]]``
+    (its colours and speeds are checked with the rest of the scenario)."""
+    lines: list[list[JSON]] = []
+    for part in text.split(","):
+        words = part.split()
+        if len(words) != 2 or not words[1].isdigit():
+            raise ScenarioError(f"{where}: {part.strip()!r} is not a line like 'red 4'")
+        lines.append([words[0].lower(), int(words[1])])
+    return lines
+
+
 def _seat(value: object, where: str) -> int:
-    if not _whole(value) or not 0 <= value < 6:  # type: ignore[operator]
+    if not _whole(value) or not 0 <= value < 6:
         raise ScenarioError(f"{where}: must be a seat number from 0 to 5")
-    return value  # type: ignore[return-value]
+    return value
 
 
 def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
@@ -141,6 +154,9 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
     cards = data.get("cards", [])
     if not isinstance(cards, list):
         raise ScenarioError("cards must be a list of cards, each a list of [colour, speed] lines")
+    cards = [
+        read_card(card, f"cards[{i}]") if isinstance(card, str) else card for i, card in enumerate(cards)
+    ]
     for i, card in enumerate(cards):
         if not isinstance(card, list) or not card:
             raise ScenarioError(f"cards[{i}]: must be a non-empty list of [colour, speed] lines")

@@ -28,7 +28,7 @@ import multiprocessing
 import os
 import sys
 import time
-from typing import Any
+from typing import Any, TypeVar
 
 from bot.games.downforce.ai import LEVELS, play_ai_game
 from bot.games.downforce.cards import COLOURS
@@ -36,6 +36,13 @@ from bot.games.downforce.content import TRACKS
 from bot.games.downforce.game import Downforce
 from bot.games.downforce.powers import SETTINGS as POWER_SETTINGS
 from bot.games.downforce.scoring import BETTING
+
+Key = TypeVar("Key")
+
+
+def _add(mine: dict[Key, float], theirs: dict[Key, float]) -> None:
+    for key, value in theirs.items():
+        mine[key] += value
 
 
 class Tally:
@@ -77,9 +84,9 @@ class Tally:
 
     def merge(self, other: Tally) -> None:
         self.games += other.games
-        for mine, theirs in ((self.colour, other.colour), (self.seat, other.seat), (self.grid, other.grid)):
-            for key, value in theirs.items():
-                mine[key] += value
+        _add(self.colour, other.colour)
+        _add(self.seat, other.seat)
+        _add(self.grid, other.grid)
         for slot, (total, count) in other.price.items():
             self.price[slot][0] += total
             self.price[slot][1] += count
@@ -88,8 +95,8 @@ class Tally:
         self.cards_out += other.cards_out
         for key, value in other.level_seats.items():
             self.level_seats[key] = self.level_seats.get(key, 0) + value
-        for key, value in other.level_wins.items():
-            self.level_wins[key] = self.level_wins.get(key, 0) + value
+        for key, wins in other.level_wins.items():
+            self.level_wins[key] = self.level_wins.get(key, 0) + wins
 
 
 def seat_levels(levels: list[str], seats: int, game_index: int) -> list[str]:

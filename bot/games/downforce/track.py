@@ -50,8 +50,8 @@ class Track:
     """The spaces, the start grid, the betting lines; built from checked JSON (``track_problem``)."""
 
     def __init__(self, data: dict[str, JSON]) -> None:
-        self.name: str = data.get("name", "custom")
-        self.title: str = data.get("title", self.name)
+        self.name: str = data["name"] if "name" in data else "custom"
+        self.title: str = data["title"] if "title" in data else self.name
         self.spaces: dict[str, Space] = {}
         for item in data["spaces"]:
             flags = {k: v for k, v in item.items() if k in SPACE_FLAGS}

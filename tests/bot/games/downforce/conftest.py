@@ -1,9 +1,17 @@
-"""Small tracks and helpers for the Downforce rule tests."""
+"""Small tracks and helpers for the Downforce rule tests.
+
+A rule test reads in card notation, like a card on the table::
+
+    race = play("red 2", on=lane_track(12, 1), cars="red a0", owners={"red": 0}, powers={0: "aggressive"},
+                answers="yes")
+    assert moved(race) == ["red a2", "red a3 aggressive"]
+"""
 
 from __future__ import annotations
 
-from bot.games.base import Action
+from bot.games.base import JSON, Action
 from bot.games.downforce.game import Downforce
+from bot.games.downforce.scenario import run_scenario
 
 
 def space(ident: str, row: int, lane: int, ahead: list[str], **flags) -> dict:
@@ -78,3 +86,43 @@ def place(game: Downforce, **spaces: str) -> None:
     """Put cars on spaces (the rest stay where they are)."""
     game.race.spaces.update(spaces)
     game._sync()
+
+
+def cars_at(text: str) -> dict[str, str]:
+    """``"red a0, blue a5"`` -> ``{"red": "a0", "blue": "a5"}`` (each car and its space)."""
+    pairs = [part.split() for part in text.split(",") if part.strip()]
+    return {colour: ident for colour, ident in pairs}
+
+
+def play(
+    *cards: str,
+    on: dict | str,
+    cars: str = "",
+    owners: dict[str, int] | None = None,
+    powers: dict[int, str] | None = None,
+    player: int | list[int] = 0,
+    answers: str = "",
+    choose: tuple[int, ...] | list[int] = (),
+) -> dict[str, JSON]:
+    """Play ``cards`` (each in card notation, ``"red 4, blue 2"``) on the track ``on`` with the
+    scenario runner: ``cars`` where the cars stand (``"red a0, blue a5"``), ``owners`` colour ->
+    seat, ``powers`` seat -> the power it kept, ``player`` the seat on turn, ``answers`` the
+    yes/no answers to optional powers in order (``"yes, no"``), ``choose`` the picks among end
+    spaces. Returns the runner's result."""
+    data: dict[str, JSON] = {
+        "track": on,
+        "cars": cars_at(cars),
+        "cards": list(cards),
+        "player": player,
+        "choose": list(choose),
+        "owners": owners or {},
+        "powers": {str(seat): power for seat, power in (powers or {}).items()},
+        "answers": [a.strip() for a in answers.split(",") if a.strip()],
+    }
+    return run_scenario(data)
+
+
+def moved(result: dict[str, JSON]) -> list[str]:
+    """Each move of a played race in notation: the car and where it ended, then the power that
+    moved it if one did (``["red a2", "red a3 aggressive"]``)."""
+    return [" ".join(filter(None, (m["car"], m["to"], m.get("power")))) for m in result["moves"]]

@@ -1,4 +1,4 @@
-"""The AI players pick legal options from their own view; the simulator reports the issue's keys."""
+"""The AI players pick legal options from their own view; the simulator reports its documented keys."""
 
 from __future__ import annotations
 
@@ -59,7 +59,7 @@ def test_normal_beats_easy():
     assert wins["normal"] > wins["easy"]
 
 
-def test_the_simulator_reports_the_issues_keys(capsys):
+def test_the_simulator_reports_its_documented_keys(capsys):
     assert main(["--games", "12", "--seed", "3", "--players", "3", "--json", "--workers", "1"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["games"] == 12 and out["players"] == 3

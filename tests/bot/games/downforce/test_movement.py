@@ -4,10 +4,9 @@ moving while you can, the player on turn picks the end (a dead end on purpose to
 from __future__ import annotations
 
 from bot.games.downforce.movement import Mover
-from bot.games.downforce.scenario import run_scenario
 from bot.games.downforce.track import Track
 
-from .conftest import lane_track, space
+from .conftest import lane_track, moved, play, space
 
 
 def ends(track: dict, start: str, speed: int, cars: set[str] = frozenset()) -> dict[str, int]:
@@ -63,31 +62,22 @@ def test_the_player_can_choose_a_dead_end_on_purpose():
         "lines": [1, 2, 3],
     }
     assert ends(track, "s", 3, {"wall"}) == {"deadend": 1, "open3": 3}
-    data = {
-        "track": track,
-        "cars": {"red": "s", "black": "wall"},
-        "cards": [[["red", 3]]],
-        "choose": [0],
-    }
-    result = run_scenario(data)
+    result = play("red 3", on=track, cars="red s, black wall", choose=[0])
     assert result["moves"] == [
         {"card": 0, "car": "red", "steps": 1, "options": ["deadend", "open3"], "to": "deadend"}
     ]
 
 
 def test_crossing_the_finish_ends_the_move_and_takes_the_next_place():
-    track = lane_track(3, lanes=2, lines=(1, 2))
-    data = {"track": track, "cars": {"red": "a1", "blue": "b0"}, "cards": [[["red", 5], ["blue", 6]]]}
-    result = run_scenario(data)
+    result = play("red 5, blue 6", on=lane_track(3, lanes=2, lines=(1, 2)), cars="red a1, blue b0")
+    assert moved(result) == ["red FINISH", "blue FINISH"]
     assert result["cars"]["red"] == {"space": "FINISH", "finished": True, "place": 1}
     assert result["cars"]["blue"] == {"space": "FINISH", "finished": True, "place": 2}
     assert [m["steps"] for m in result["moves"]] == [2, 3]
 
 
 def test_a_finished_car_ignores_further_movement():
-    track = lane_track(3, lanes=1, lines=(2,))
-    data = {"track": track, "cars": {"red": "a2"}, "cards": [[["red", 1]], [["red", 4]]]}
-    result = run_scenario(data)
+    result = play("red 1", "red 4", on=lane_track(3, lanes=1, lines=(2,)), cars="red a2")
     assert len(result["moves"]) == 1 and result["cars"]["red"]["place"] == 1
 
 
@@ -97,8 +87,6 @@ def test_the_finish_is_reached_by_the_fewest_steps():
 
 
 def test_choices_are_the_distinct_end_spaces_sorted_as_plain_strings():
-    track = lane_track(6, lanes=3)
-    data = {"track": track, "cars": {"green": "a0"}, "cards": [[["green", 2]]], "choose": [2]}
-    move = run_scenario(data)["moves"][0]
+    move = play("green 2", on=lane_track(6, lanes=3), cars="green a0", choose=[2])["moves"][0]
     assert move["options"] == ["a2", "b2", "c2"]
     assert move["to"] == "c2"

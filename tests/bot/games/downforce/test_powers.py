@@ -1,4 +1,4 @@
-"""Each power as the rules text words it, shown as scenarios (and the game around them)."""
+"""Each power as the rules text words it, played in card notation (and the game around them)."""
 
 from __future__ import annotations
 
@@ -10,9 +10,8 @@ from bot.games.base import Action
 from bot.games.downforce import ai
 from bot.games.downforce.game import Downforce
 from bot.games.downforce.powers import ALL, BASE
-from bot.games.downforce.scenario import run_scenario
 
-from .conftest import lane_track, make_game, skip_auctions
+from .conftest import lane_track, make_game, moved, play, skip_auctions
 
 
 def raced(powers: dict[int, str]) -> Downforce:
@@ -30,105 +29,93 @@ def flagged(rows: int, lanes: int = 2, **flags_by_id) -> dict:
     return track
 
 
-def run(track, cars, cards, *, owners=None, powers=None, player=0, answers=(), choose=()) -> dict:
-    data = {"track": track, "cars": cars, "cards": cards, "player": player, "answers": list(answers)}
-    data["owners"] = owners or {}
-    data["powers"] = {str(k): v for k, v in (powers or {}).items()}
-    data["choose"] = list(choose)
-    return run_scenario(data)
-
-
-def tos(result) -> list[tuple[str, str, str | None]]:
-    return [(m["car"], m["to"], m.get("power")) for m in result["moves"]]
+ONE_LANE = lane_track(12, 1)
+RECTANGULAR = {f"a{i}": {"shape": "rectangular"} for i in range(12)}
 
 
 # --- base powers ---------------------------------------------------------------------------
 
 
 def test_aggressive_moves_your_top_line_car_one_more_if_you_say_yes():
-    out = run(
-        lane_track(12, 1),
-        {"red": "a0"},
-        [[["red", 2]]],
-        owners={"red": 0},
-        powers={0: "aggressive"},
-        answers=["yes"],
+    race = play(
+        "red 2", on=ONE_LANE, cars="red a0", owners={"red": 0}, powers={0: "aggressive"}, answers="yes"
     )
-    assert tos(out) == [("red", "a2", None), ("red", "a3", "aggressive")]
+    assert moved(race) == ["red a2", "red a3 aggressive"]
 
 
 def test_aggressive_needs_your_car_on_the_top_line_and_your_turn():
-    card = [[["blue", 1], ["red", 2]]]
-    lower = run(
-        lane_track(12, 1),
-        {"red": "a0", "blue": "a5"},
-        card,
+    lower = play(
+        "blue 1, red 2",
+        on=ONE_LANE,
+        cars="red a0, blue a5",
         owners={"red": 0},
         powers={0: "aggressive"},
-        answers=["yes"],
+        answers="yes",
     )
     assert all(m.get("power") is None for m in lower["moves"])
-    other_turn = run(
-        lane_track(12, 1),
-        {"red": "a0"},
-        [[["red", 2]]],
+    other_turn = play(
+        "red 2",
+        on=ONE_LANE,
+        cars="red a0",
         owners={"red": 0},
         powers={0: "aggressive"},
         player=1,
-        answers=["yes"],
+        answers="yes",
     )
     assert len(other_turn["moves"]) == 1
 
 
 def test_a_no_answer_or_no_answer_left_declines():
-    out = run(lane_track(12, 1), {"red": "a0"}, [[["red", 2]]], owners={"red": 0}, powers={0: "aggressive"})
-    assert tos(out) == [("red", "a2", None)]
+    race = play("red 2", on=ONE_LANE, cars="red a0", owners={"red": 0}, powers={0: "aggressive"})
+    assert moved(race) == ["red a2"]
 
 
 def test_determined_on_any_turn_after_a_move_only_through_rectangular_spaces():
-    rect = {f"a{i}": {"shape": "rectangular"} for i in range(12)}
-    out = run(
-        flagged(12, 1, **rect),
-        {"red": "a0"},
-        [[["red", 2]]],
+    race = play(
+        "red 2",
+        on=flagged(12, 1, **RECTANGULAR),
+        cars="red a0",
         owners={"red": 1},
         powers={1: "determined"},
-        answers=["yes"],
+        answers="yes",
     )
-    assert tos(out) == [("red", "a2", None), ("red", "a4", "determined")]
-    rect["a2"] = {"shape": "curved"}
-    out = run(
-        flagged(12, 1, **rect),
-        {"red": "a0"},
-        [[["red", 2]]],
+    assert moved(race) == ["red a2", "red a4 determined"]
+    curve = play(
+        "red 2",
+        on=flagged(12, 1, **{**RECTANGULAR, "a2": {"shape": "curved"}}),
+        cars="red a0",
         owners={"red": 1},
         powers={1: "determined"},
-        answers=["yes"],
+        answers="yes",
     )
-    assert len(out["moves"]) == 1
+    assert len(curve["moves"]) == 1
 
 
 def test_strategic_ignores_one_colour_of_a_six_colour_card():
-    card = [[[c, 1] for c in ("black", "blue", "green", "yellow", "orange", "red")]]
-    cars = {"black": "a0", "blue": "b0", "green": "a2", "yellow": "b2", "orange": "a4", "red": "b4"}
     # options: the card's colours in order, then "none"; choose 5 -> red is ignored.
-    out = run(lane_track(12, 2), cars, card, owners={"black": 0}, powers={0: "strategic"}, choose=[5])
-    assert "red" not in [m["car"] for m in out["moves"]] and len(out["moves"]) == 5
+    race = play(
+        "black 1, blue 1, green 1, yellow 1, orange 1, red 1",
+        on=lane_track(12, 2),
+        cars="black a0, blue b0, green a2, yellow b2, orange a4, red b4",
+        owners={"black": 0},
+        powers={0: "strategic"},
+        choose=[5],
+    )
+    assert "red" not in [m["car"] for m in race["moves"]] and len(race["moves"]) == 5
 
 
 def test_tricky_moves_the_card_bottom_line_first():
-    cars = {"red": "a0", "blue": "a1"}
-    out = run(
-        lane_track(12, 1),
-        cars,
-        [[["red", 3], ["blue", 3]]],
+    race = play(
+        "red 3, blue 3",
+        on=ONE_LANE,
+        cars="red a0, blue a1",
         owners={"red": 0},
         powers={0: "tricky"},
-        answers=["yes"],
+        answers="yes",
     )
-    assert tos(out) == [("blue", "a4", None), ("red", "a3", None)]
-    plain = run(lane_track(12, 1), cars, [[["red", 3], ["blue", 3]]])
-    assert tos(plain) == [("red", "a0", None), ("blue", "a4", None)]
+    assert moved(race) == ["blue a4", "red a3"]
+    plain = play("red 3, blue 3", on=ONE_LANE, cars="red a0, blue a1")
+    assert moved(plain) == ["red a0", "blue a4"]
 
 
 def test_unpredictable_may_name_a_wild_with_a_colour_already_on_the_card():
@@ -141,16 +128,16 @@ def test_unpredictable_may_name_a_wild_with_a_colour_already_on_the_card():
 
 
 def test_cunning_chooses_where_its_own_car_ends_on_another_players_turn():
-    game_out = run(
-        lane_track(12, 2),
-        {"red": "a0"},
-        [[["red", 2]]],
+    race = play(
+        "red 2",
+        on=lane_track(12, 2),
+        cars="red a0",
         owners={"red": 1},
         powers={1: "cunning"},
         player=0,
         choose=[1],
     )
-    assert game_out["moves"][0]["options"] == ["a2", "b2"] and game_out["moves"][0]["to"] == "b2"
+    assert race["moves"][0]["options"] == ["a2", "b2"] and race["moves"][0]["to"] == "b2"
 
 
 def test_cunning_is_asked_instead_of_the_player_on_turn():
@@ -169,107 +156,103 @@ def test_cunning_is_asked_instead_of_the_player_on_turn():
 
 
 def test_ambitious_after_crossing_a_yellow_line_on_any_turn():
-    out = run(
-        lane_track(12, 1),
-        {"red": "a0"},
-        [[["red", 2]]],
-        owners={"red": 1},
-        powers={1: "ambitious"},
-        answers=["yes"],
+    race = play(
+        "red 2", on=ONE_LANE, cars="red a0", owners={"red": 1}, powers={1: "ambitious"}, answers="yes"
     )
-    assert tos(out)[-1] == ("red", "a4", "ambitious")
+    assert moved(race)[-1] == "red a4 ambitious"
 
 
 def test_experienced_takes_the_space_a_car_leaves_directly_ahead():
-    track = flagged(12, 1, **{f"a{i}": {"straight": f"a{i + 1}"} for i in range(11)})
-    out = run(
-        track,
-        {"red": "a0", "blue": "a1"},
-        [[["blue", 3]]],
+    race = play(
+        "blue 3",
+        on=flagged(12, 1, **{f"a{i}": {"straight": f"a{i + 1}"} for i in range(11)}),
+        cars="red a0, blue a1",
         owners={"red": 1},
         powers={1: "experienced"},
-        answers=["yes"],
+        answers="yes",
     )
-    assert tos(out) == [("blue", "a4", None), ("red", "a1", "experienced")]
+    assert moved(race) == ["blue a4", "red a1 experienced"]
 
 
 def test_tough_after_ending_beside_a_rumble_strip():
-    track = flagged(12, 1, a2={"rumble": True})
-    out = run(track, {"red": "a0"}, [[["red", 2]]], owners={"red": 1}, powers={1: "tough"}, answers=["yes"])
-    assert tos(out) == [("red", "a2", None), ("red", "a4", "tough")]
+    race = play(
+        "red 2",
+        on=flagged(12, 1, a2={"rumble": True}),
+        cars="red a0",
+        owners={"red": 1},
+        powers={1: "tough"},
+        answers="yes",
+    )
+    assert moved(race) == ["red a2", "red a4 tough"]
 
 
 def test_daring_turns_a_move_of_one_or_two_into_three_without_asking():
-    out = run(lane_track(12, 1), {"red": "a0"}, [[["red", 1]]], owners={"red": 0}, powers={0: "daring"})
-    assert tos(out) == [("red", "a1", None), ("red", "a3", "daring")]
-    four = run(lane_track(12, 1), {"red": "a0"}, [[["red", 4]]], owners={"red": 0}, powers={0: "daring"})
+    race = play("red 1", on=ONE_LANE, cars="red a0", owners={"red": 0}, powers={0: "daring"})
+    assert moved(race) == ["red a1", "red a3 daring"]
+    four = play("red 4", on=ONE_LANE, cars="red a0", owners={"red": 0}, powers={0: "daring"})
     assert len(four["moves"]) == 1
 
 
 def test_defensive_moves_a_car_three_when_none_of_yours_moved():
-    out = run(
-        lane_track(12, 1),
-        {"red": "a0", "blue": "a6"},
-        [[["blue", 1]]],
-        owners={"red": 0},
-        powers={0: "defensive"},
-    )
-    assert tos(out) == [("blue", "a7", None), ("red", "a3", "defensive")]
+    race = play("blue 1", on=ONE_LANE, cars="red a0, blue a6", owners={"red": 0}, powers={0: "defensive"})
+    assert moved(race) == ["blue a7", "red a3 defensive"]
 
 
 def test_reckless_after_going_through_a_tight_space():
-    track = flagged(12, 1, a1={"tight": True})
-    out = run(
-        track, {"red": "a0"}, [[["red", 2]]], owners={"red": 0}, powers={0: "reckless"}, answers=["yes"]
+    race = play(
+        "red 2",
+        on=flagged(12, 1, a1={"tight": True}),
+        cars="red a0",
+        owners={"red": 0},
+        powers={0: "reckless"},
+        answers="yes",
     )
-    assert tos(out) == [("red", "a2", None), ("red", "a4", "reckless")]
+    assert moved(race) == ["red a2", "red a4 reckless"]
 
 
 # --- combinations, order, limits ------------------------------------------------------------
 
 
 def test_the_moved_cars_owner_is_asked_before_an_experienced_player():
-    track = flagged(12, 1, **{f"a{i}": {"straight": f"a{i + 1}", "shape": "rectangular"} for i in range(11)})
-    out = run(
-        track,
-        {"red": "a0", "blue": "a1"},
-        [[["blue", 2]]],
+    race = play(
+        "blue 2",
+        on=flagged(12, 1, **{f"a{i}": {"straight": f"a{i + 1}", "shape": "rectangular"} for i in range(11)}),
+        cars="red a0, blue a1",
         owners={"red": 1, "blue": 2},
         powers={1: "experienced", 2: "determined"},
-        answers=["yes", "yes"],
+        answers="yes, yes",
     )
-    assert tos(out) == [("blue", "a3", None), ("blue", "a5", "determined"), ("red", "a1", "experienced")]
+    assert moved(race) == ["blue a3", "blue a5 determined", "red a1 experienced"]
 
 
 def test_extra_moves_do_not_set_off_more_powers():
     # Aggressive's extra step crosses a yellow line, but the seat's power is aggressive only.
-    rect = {f"a{i}": {"shape": "rectangular"} for i in range(12)}
-    out = run(
-        flagged(12, 1, **rect),
-        {"red": "a0"},
-        [[["red", 1]]],
+    race = play(
+        "red 1",
+        on=flagged(12, 1, **RECTANGULAR),
+        cars="red a0",
         owners={"red": 0},
         powers={0: "aggressive"},
-        answers=["yes", "yes"],
+        answers="yes, yes",
     )
-    assert len(out["moves"]) == 2
+    assert len(race["moves"]) == 2
 
 
 def test_a_power_never_moves_a_car_through_another():
-    out = run(
-        lane_track(12, 1),
-        {"red": "a0", "blue": "a3"},
-        [[["red", 2]]],
+    race = play(
+        "red 2",
+        on=ONE_LANE,
+        cars="red a0, blue a3",
         owners={"red": 0},
         powers={0: "aggressive"},
-        answers=["yes"],
+        answers="yes",
     )
-    assert tos(out) == [("red", "a2", None)]  # blocked: the offer is not even made
+    assert moved(race) == ["red a2"]  # blocked: the offer is not even made
 
 
 def test_a_finished_car_gets_no_extra_move():
-    out = run(lane_track(5, 1), {"red": "a3"}, [[["red", 5]]], owners={"red": 0}, powers={0: "daring"})
-    assert tos(out) == [("red", "FINISH", None)]
+    race = play("red 5", on=lane_track(5, 1), cars="red a3", owners={"red": 0}, powers={0: "daring"})
+    assert moved(race) == ["red FINISH"]
 
 
 # --- dealing and keeping --------------------------------------------------------------------
@@ -367,14 +350,8 @@ def test_random_play_with_all_powers_ends_and_survives_json_round_trips(track, l
 
 
 def test_daring_blocked_after_its_move_does_nothing_and_says_nothing():
-    out = run(
-        lane_track(12, 1),
-        {"red": "a0", "blue": "a3"},
-        [[["red", 2]]],
-        owners={"red": 0},
-        powers={0: "daring"},
-    )
-    assert tos(out) == [("red", "a2", None)]
+    race = play("red 2", on=ONE_LANE, cars="red a0, blue a3", owners={"red": 0}, powers={0: "daring"})
+    assert moved(race) == ["red a2"]
 
 
 def test_powers_are_narrated_and_labelled():
@@ -389,3 +366,12 @@ def test_powers_are_narrated_and_labelled():
     assert option_label(view, "power", "no") == "No, thanks"
     assert option_label(view, "ignore", "red") == "Ignore red"
     assert option_label(view, "keep", "daring").startswith("Daring: ")
+
+
+def test_every_power_is_one_record_with_its_name_texts_and_keep_rank():
+    from bot.games.downforce.powers import POWERS, title
+
+    assert list(POWERS) == list(ALL)
+    assert all(name == power.name and power.title and power.summary for name, power in POWERS.items())
+    assert sorted(p.keep_rank for p in POWERS.values()) == list(range(len(ALL)))
+    assert title("cunning") == "Cunning" and title("no such power") == "no such power"

@@ -1,4 +1,4 @@
-"""The scenario runner's command line: the issue's JSON in and out, exit code 2 on bad input."""
+"""The scenario runner's command line: its JSON in and out (``SCHEMA``), exit code 2 on bad input."""
 
 from __future__ import annotations
 
@@ -153,3 +153,18 @@ def test_the_player_may_change_card_by_card(tmp_path, capsys):
     }
     result = json.loads(run(tmp_path, capsys, data)[1])
     assert [m["to"] for m in result["moves"]] == ["a1", "a2", "a3"]
+
+
+def test_a_card_may_be_written_in_card_notation():
+    from bot.games.downforce.scenario import run_scenario
+
+    lists = run_scenario(EXAMPLE)
+    notation = run_scenario({**EXAMPLE, "cards": ["red 4, blue 2", "blue 1"]})
+    assert notation == lists
+
+
+def test_a_card_in_bad_notation_is_named(capsys, tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text(json.dumps({**EXAMPLE, "cards": ["red 4, blue"]}), encoding="utf-8")
+    assert main([str(path)]) == 2
+    assert "cards[0]: 'blue' is not a line like 'red 4'" in capsys.readouterr().err

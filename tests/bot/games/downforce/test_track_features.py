@@ -1,17 +1,13 @@
-"""The special tracks' features (loops, cracks, ramps, animals), shown as scenarios, and the shipped tracks."""
+"""The special tracks' features (loops, cracks, ramps, animals), played in card notation, and the shipped tracks."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.games.downforce.content import TRACKS, default_content
-from bot.games.downforce.scenario import ScenarioError, run_scenario
+from bot.games.downforce.scenario import ScenarioError
 
-from .conftest import lane_track, space
-
-
-def run(track, cars, cards, **extra) -> dict:
-    return run_scenario({"track": track, "cars": cars, "cards": cards, **extra})
+from .conftest import lane_track, play, space
 
 
 def single(rows: int, **flags_by_id) -> dict:
@@ -42,24 +38,24 @@ def loop_track() -> dict:
 
 
 def test_a_car_that_enters_a_loop_goes_round_it():
-    out = run(loop_track(), {"red": "e"}, [[["red", 4]]])
+    out = play("red 4", on=loop_track(), cars="red e")
     assert out["moves"][0]["to"] == "f1" and out["moves"][0]["steps"] == 4
 
 
 def test_no_shortcut_from_the_entry_even_where_the_spaces_touch():
-    out = run(loop_track(), {"red": "e"}, [[["red", 1]]])
+    out = play("red 1", on=loop_track(), cars="red e")
     assert out["moves"][0]["options"] == ["l1"]
 
 
 def test_no_shortcut_even_with_a_power():
-    out = run(
-        loop_track(),
-        {"red": "a0"},
-        [[["red", 1]]],
+    out = play(
+        "red 1",
+        on=loop_track(),
+        cars="red a0",
         choose=[0],
         owners={"red": 0},
-        powers={"0": "aggressive"},
-        answers=["yes"],
+        powers={0: "aggressive"},
+        answers="yes",
     )
     assert [m["to"] for m in out["moves"]] == ["e", "l1"]
 
@@ -67,12 +63,12 @@ def test_no_shortcut_even_with_a_power():
 def test_a_loop_is_entered_only_at_its_entry():
     track = loop_track()
     track["spaces"][1]["ahead"] = ["f1", "l2"]  # f0 touches the middle of the loop
-    out = run(track, {"red": "f0"}, [[["red", 1]]])
+    out = play("red 1", on=track, cars="red f0")
     assert out["moves"][0]["options"] == ["f1"]
 
 
 def test_traffic_in_a_loop_blocks_and_a_car_may_stop_behind_it():
-    out = run(loop_track(), {"red": "e", "blue": "l2"}, [[["red", 3]]])
+    out = play("red 3", on=loop_track(), cars="red e, blue l2")
     assert out["moves"][0] == {"card": 0, "car": "red", "steps": 1, "options": ["l1"], "to": "l1"}
 
 
@@ -80,12 +76,12 @@ def test_traffic_in_a_loop_blocks_and_a_car_may_stop_behind_it():
 
 
 def test_a_car_falls_back_from_a_crack_to_the_last_regular_space_it_passed():
-    out = run(single(8, a3={"crack": True}), {"red": "a0"}, [[["red", 3]]])
+    out = play("red 3", on=single(8, a3={"crack": True}), cars="red a0")
     assert out["moves"][0]["to"] == "a2" and out["moves"][0]["steps"] == 2
 
 
 def test_with_no_regular_space_passed_the_car_stays_where_it_began():
-    out = run(single(8, a1={"crack": True}, a2={"crack": True}), {"red": "a0"}, [[["red", 2]]])
+    out = play("red 2", on=single(8, a1={"crack": True}, a2={"crack": True}), cars="red a0")
     assert out["moves"][0]["to"] == "a0" and out["moves"][0]["steps"] == 0
 
 
@@ -94,7 +90,7 @@ def test_a_crack_lets_a_car_get_past_another():
     for s in track["spaces"]:
         if s["id"] == "b1":
             s["crack"] = True
-    out = run(track, {"red": "a0", "blue": "a1"}, [[["red", 2]]])
+    out = play("red 2", on=track, cars="red a0, blue a1")
     assert out["moves"][0]["options"] == ["a2", "b2"]
 
 
@@ -103,25 +99,25 @@ def test_no_end_option_is_ever_a_crack():
     for s in track["spaces"]:
         if s["lane"] == 1 and s["row"] in (2, 3):
             s["crack"] = True
-    out = run(track, {"red": "a0"}, [[["red", 3]]])
+    out = play("red 3", on=track, cars="red a0")
     assert "b3" not in out["moves"][0]["options"] and "b2" not in out["moves"][0]["options"]
 
 
 def test_a_power_cannot_end_on_a_crack_either():
-    out = run(
-        single(8, a3={"crack": True}),
-        {"red": "a0"},
-        [[["red", 2]]],
+    out = play(
+        "red 2",
+        on=single(8, a3={"crack": True}),
+        cars="red a0",
         owners={"red": 0},
-        powers={"0": "aggressive"},
-        answers=["yes"],
+        powers={0: "aggressive"},
+        answers="yes",
     )
     assert [m["to"] for m in out["moves"]] == ["a2"]  # the 1 extra would end on the crack: no offer
 
 
 def test_a_car_cannot_be_placed_on_a_crack():
     with pytest.raises(ScenarioError, match="cracked"):
-        run(single(8, a1={"crack": True}), {"red": "a1"}, [])
+        play(on=single(8, a1={"crack": True}), cars="red a1")
 
 
 # --- ramps ----------------------------------------------------------------------------------
@@ -132,31 +128,31 @@ def ramp_track(landing_row: int = 5) -> dict:
 
 
 def test_a_fast_enough_car_may_jump_and_goes_on_with_what_is_left():
-    out = run(ramp_track(), {"red": "a0"}, [[["red", 4]]])
+    out = play("red 4", on=ramp_track(), cars="red a0")
     move = out["moves"][0]
     assert move["options"] == ["a4", "a6"]  # a0-a1-a2, jump to a5 (1 space), then a6
     assert move["to"] == "a4"
-    jumped = run(ramp_track(), {"red": "a0"}, [[["red", 4]]], choose=[1])
+    jumped = play("red 4", on=ramp_track(), cars="red a0", choose=[1])
     assert jumped["moves"][0]["to"] == "a6" and jumped["moves"][0]["steps"] == 4
 
 
 def test_too_slow_a_line_cannot_jump():
-    out = run(ramp_track(), {"red": "a0"}, [[["red", 3]]])
+    out = play("red 3", on=ramp_track(), cars="red a0")
     assert out["moves"][0]["options"] == ["a3"]
 
 
 def test_a_blocked_landing_means_no_jump():
-    out = run(ramp_track(), {"red": "a0", "blue": "a5"}, [[["red", 4]]])
+    out = play("red 4", on=ramp_track(), cars="red a0, blue a5")
     assert out["moves"][0]["options"] == ["a4"]
 
 
 def test_a_car_starting_on_a_ramp_has_not_entered_it():
-    out = run(ramp_track(), {"red": "a2"}, [[["red", 5]]])
+    out = play("red 5", on=ramp_track(), cars="red a2")
     assert out["moves"][0]["options"] == ["a7"]
 
 
 def test_the_jump_needs_a_space_of_movement_left():
-    exact = run(single(10, a3={"ramp": {"speed": 3, "to": "a6"}}), {"red": "a0"}, [[["red", 3]]])
+    exact = play("red 3", on=single(10, a3={"ramp": {"speed": 3, "to": "a6"}}), cars="red a0")
     assert exact["moves"][0]["options"] == ["a3"]  # it reaches the ramp with nothing left
 
 
@@ -170,35 +166,35 @@ def savanna(path=("a3", "a5", "a7"), lanes: int = 2) -> dict:
 
 
 def test_an_animal_blocks_its_space():
-    out = run(savanna(lanes=1), {"red": "a0"}, [[["red", 5]]])
+    out = play("red 5", on=savanna(lanes=1), cars="red a0")
     assert out["moves"][0]["to"] == "a2" and out["animals"] == [{"kind": "elephant", "space": "a3"}]
 
 
 def test_a_passed_animal_moves_on_at_the_end_of_the_turn():
-    out = run(savanna(), {"red": "b0"}, [[["red", 4]]], choose=[1])
+    out = play("red 4", on=savanna(), cars="red b0", choose=[1])
     assert out["cars"]["red"]["space"] == "b4"
     assert out["animals"] == [{"kind": "elephant", "space": "a5"}]
 
 
 def test_an_animal_skips_a_taken_space_of_its_path():
-    out = run(savanna(), {"red": "b0", "blue": "a5"}, [[["red", 5]]], choose=[1])
+    out = play("red 5", on=savanna(), cars="red b0, blue a5", choose=[1])
     assert out["cars"]["red"]["space"] == "b5"
     assert out["animals"] == [{"kind": "elephant", "space": "a7"}]
 
 
 def test_a_car_level_with_an_animal_has_not_passed_it():
-    out = run(savanna(), {"red": "b0"}, [[["red", 3]]], choose=[1])
+    out = play("red 3", on=savanna(), cars="red b0", choose=[1])
     assert out["cars"]["red"]["space"] == "b3"
     assert out["animals"] == [{"kind": "elephant", "space": "a3"}]
 
 
 def test_an_animal_leaves_the_board_from_its_last_space():
-    out = run(savanna(path=("a2", "a5")), {"red": "b0"}, [[["red", 4]], [["red", 3]]], choose=[1, 1])
+    out = play("red 4", "red 3", on=savanna(path=("a2", "a5")), cars="red b0", choose=[1, 1])
     assert out["animals"] == [{"kind": "elephant", "space": None}]
 
 
 def test_an_animal_never_lets_a_power_through():
-    out = run(savanna(lanes=1), {"red": "a0"}, [[["red", 2]]], owners={"red": 0}, powers={"0": "daring"})
+    out = play("red 2", on=savanna(lanes=1), cars="red a0", owners={"red": 0}, powers={0: "daring"})
     assert [m["to"] for m in out["moves"]] == ["a2"]
 
 
@@ -206,7 +202,7 @@ def test_animals_are_checked_when_loaded():
     track = savanna()
     track["animals"][0]["path"] = ["a5", "a3"]
     with pytest.raises(ScenarioError, match="animals"):
-        run(track, {}, [])
+        play(on=track)
 
 
 # --- the shipped tracks -----------------------------------------------------------------------
