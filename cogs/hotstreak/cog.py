@@ -30,6 +30,9 @@ class HotStreakCog(
         bots: app_commands.Range[int, 0, 7] = 0,
         where: str | None = None,
     ) -> None:
-        settings = {"players": players, "pace": self.bot.timing.default_pace if pace is None else pace}
+        settings: dict[str, object] = {
+            "players": players,
+            "pace": self.bot.timing.default_pace if pace is None else pace,
+        }
         settings["where"] = where
         await self.open_table(interaction, settings, bots)
