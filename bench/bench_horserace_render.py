@@ -30,7 +30,7 @@ def step(game: HorseRace) -> None:
 def views(frames: int) -> list[dict]:
     """Views of a 6-player game, one per step, until ``frames`` are collected."""
     game = HorseRace.new(6, seed=7, settings={"races": 50})
-    out = []
+    out: list[dict] = []
     while len(out) < frames and not game.is_over:
         step(game)
         out.append(game.view(None))

@@ -23,12 +23,14 @@ from bot.games.horserace.replay import race_replay as horse_replay  # noqa: E402
 from bot.games.hotstreak.game import HotStreak  # noqa: E402
 from bot.games.hotstreak.odds import odds as hot_odds  # noqa: E402
 from bot.games.hotstreak.replay import race_replay as hot_replay  # noqa: E402
+from bot.games.odds import Odds  # noqa: E402
 
 
-def hotstreak_race(seed: int) -> tuple[list[dict], list]:
+def hotstreak_race(seed: int) -> tuple[list[dict], list[Odds | None]]:
     game = HotStreak.new(4, seed)
     rng = random.Random(seed)
-    frames, chances = [], []
+    frames: list[dict] = []
+    chances: list[Odds | None] = []
     while game.phase != "race":
         d = game.pending()[0]
         game.apply(Action(d.player, d.kind, rng.choice(d.options)))

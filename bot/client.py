@@ -47,10 +47,10 @@ PERMISSIONS = discord.Permissions(
 QUIET = discord.AllowedMentions(everyone=False, roles=False, users=False, replied_user=False)
 
 
-class RaceTree(app_commands.CommandTree):
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
+class RaceTree(app_commands.CommandTree["RaceBot"]):
+    async def interaction_check(self, interaction: discord.Interaction[RaceBot]) -> bool:
         """Every command is answered in the language of the member who used it."""
-        interaction.client.languages.hear(interaction)  # type: ignore[attr-defined]
+        interaction.client.languages.hear(interaction)
         return True
 
 

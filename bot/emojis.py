@@ -9,6 +9,7 @@ The names and pictures come from the games' symbol modules; a new game adds its 
 from __future__ import annotations
 
 import asyncio
+import functools
 import logging
 from collections.abc import Callable
 
@@ -32,9 +33,9 @@ def wanted() -> dict[str, Callable[[], bytes]]:
 
     out: dict[str, Callable[[], bytes]] = {}
     for key in mascots.symbols():
-        out[mascots.emoji_name(key)] = lambda key=key: mascots.emoji_png(key)
+        out[mascots.emoji_name(key)] = functools.partial(mascots.emoji_png, key)
     for horse in HORSES:
-        out[horses.emoji_name(horse)] = lambda horse=horse: horses.emoji_png(horse)
+        out[horses.emoji_name(horse)] = functools.partial(horses.emoji_png, horse)
     return out
 
 

@@ -12,7 +12,7 @@ import asyncio
 import logging
 import secrets
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import Final, TypeVar
 
 import aiohttp
 import discord
@@ -24,7 +24,10 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 # Failures in transit: the request may or may not have arrived, and asking again may succeed.
-TRANSIENT: tuple[type[BaseException], ...] = (
+# Final and not tuple[type[BaseException], ...]: mypy then keeps each class of this fixed tuple, so
+# that "except (discord.HTTPException, *TRANSIENT)" type-checks (a variadic tuple unpacked there
+# widens to tuple[object, ...], "Exception type must be derived from BaseException").
+TRANSIENT: Final = (
     aiohttp.ClientError,
     TimeoutError,
     ConnectionError,

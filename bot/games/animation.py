@@ -101,8 +101,8 @@ def _encode(
         palette = probe.quantize(COLOURS, method=Image.Quantize.FASTOCTREE)
         still = []
         for index in range(count):
-            rgb = first if index == 0 else last if index == count - 1 else _scaled(frames[index], width)
-            still.append(rgb.quantize(palette=palette, dither=Image.Dither.NONE))
+            whole = first if index == 0 else last if index == count - 1 else _scaled(frames[index], width)
+            still.append(whole.quantize(palette=palette, dither=Image.Dither.NONE))
         height = max(frame.height for frame in still)
         still = [_on_felt(frame, height) for frame in still]
         # (Pillow stores each later frame as the changed rectangle, unchanged pixels transparent.)

@@ -116,7 +116,7 @@ class Entry:
 
     def stored_engine_settings(self, table_settings: dict[str, JSON]) -> dict[str, JSON]:
         if self.stored is None:
-            return dict(table_settings.get("engine", {}))  # type: ignore[call-overload]
+            return dict(table_settings.get("engine", {}))
         return self._load(self.stored)(table_settings)
 
     def stake_label(self, label: str) -> str:

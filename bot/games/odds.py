@@ -7,7 +7,9 @@ game plugs in by writing its own ``odds`` function and nothing else.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -49,15 +51,16 @@ class Odds:
         }
 
     @classmethod
-    def from_json(cls, data: dict[str, object]) -> Odds:
+    def from_json(cls, data: Mapping[str, Any]) -> Odds:
+        """The inverse of ``to_json``: ``data`` is JSON as stored, so its values are taken as they come."""
         places = data.get("places")
         return cls(
-            win=dict(data["win"]),  # type: ignore[arg-type]
-            place=dict(data["place"]) if data.get("place") is not None else None,  # type: ignore[arg-type]
-            samples=data.get("samples"),  # type: ignore[arg-type]
+            win=dict(data["win"]),
+            place=dict(data["place"]) if data.get("place") is not None else None,
+            samples=data.get("samples"),
             exact=bool(data.get("exact")),
-            places={k: tuple(v) for k, v in places.items()} if places else None,  # type: ignore[union-attr]
-            events=dict(data.get("events") or {}),  # type: ignore[arg-type]
+            places={k: tuple(v) for k, v in places.items()} if places else None,
+            events=dict(data.get("events") or {}),
         )
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import MutableSequence, Sequence
+from random import Random
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -30,7 +31,7 @@ class GameRng:
     def random(self) -> float:
         return self._random.random()
 
-    def fork(self) -> random.Random:
+    def fork(self) -> Random:  # (not random.Random: in this class, "random" is the method below)
         """A separate generator seeded from this one (for AI look-ahead that must not disturb the game)."""
         return random.Random(self._random.getrandbits(64))
 

@@ -16,6 +16,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import cast
 
 from babel.messages.catalog import Catalog
 from babel.messages.extract import extract_from_dir
@@ -38,7 +39,7 @@ SOURCES = ("bot", "cogs")
 class Found:
     """One message the code shows: its English (a pair for plurals), context and where it is used."""
 
-    id: str | tuple[str, str]
+    id: str | tuple[str, ...]
     context: str | None
     places: list[str] = field(default_factory=list)
 
@@ -95,6 +96,7 @@ def group_of(data: object) -> str:
 
 def from_commands() -> dict[tuple[str | None, str], Found]:
     """Every string of every slash command, as discord.py hands them to a translator."""
+    import discord
     from discord import app_commands
 
     from bot.client import EXTENSIONS, RaceBot
@@ -105,7 +107,12 @@ def from_commands() -> dict[tuple[str | None, str], Found]:
     walking = [""]  # the top command being walked: a choice's context names only the choice itself
 
     class Recorder(app_commands.Translator):
-        async def translate(self, string, locale, context):  # type: ignore[no-untyped-def]
+        async def translate(
+            self,
+            string: app_commands.locale_str,
+            locale: discord.Locale,
+            context: app_commands.TranslationContextTypes,
+        ) -> str | None:
             item = Found(string.message, context_for(context.location))
             group = walking[0] if isinstance(context.data, app_commands.Choice) else group_of(context.data)
             found.setdefault(item.key, item).places.append(f"/{group}/{context.location.name}")
@@ -211,7 +218,7 @@ def main(argv: list[str]) -> int:
     command = argv[0] if argv else "check"
     languages = [lang for lang in LANGUAGES if lang != DEFAULT]
     if len(argv) > 1:
-        languages = [argv[1]]  # type: ignore[list-item]
+        languages = [cast(Language, argv[1])]  # as named on the command line
     if command == "update":
         for language in languages:
             update(language)

@@ -14,6 +14,7 @@ Why it is built this way:
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
@@ -564,7 +565,7 @@ def _read_game(row: Sequence[Any], actions: Sequence[tuple[Any, Any]]) -> Stored
         if seq != expected:
             problems.append(f"action {expected}: missing from the log (the next stored is {seq})")
             break
-        action = part(f"action {seq}", lambda t=text: _json(t, dict), None)
+        action = part(f"action {seq}", functools.partial(_json, text, dict), None)
         if action is None:
             break
         game.actions.append(action)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from tests.fakediscord.http_api import DiscordHTTPError
 from tests.fakediscord.interactions import (
@@ -28,6 +28,7 @@ from tests.fakediscord.model import FakeChannel, FakeMessage, FakeUser
 from tests.fakediscord.threads import before_posting
 
 if TYPE_CHECKING:
+    from tests.fakediscord.fake import FakeDiscord
     from tests.fakediscord.gateway import Gateway
     from tests.fakediscord.snowflakes import SnowflakeMint
 
@@ -46,7 +47,7 @@ class UserActions:
     if TYPE_CHECKING:  # provided by FakeDiscord and UserViews
 
         async def wait_for(
-            self, condition: Callable[[], T], *, timeout: float = 5.0, what: str | None = None
+            self, condition: Callable[[], T | None], *, timeout: float = 5.0, what: str | None = None
         ) -> T: ...
 
         def describe(self) -> str: ...
@@ -56,6 +57,11 @@ class UserActions:
         def _announce_message(
             self, event: str, message: FakeMessage, data: dict[str, Any] | None = None
         ) -> None: ...
+
+    @property
+    def _fake(self) -> FakeDiscord:
+        """This mixin as the FakeDiscord it is mixed into (what an interaction is given)."""
+        return cast("FakeDiscord", self)
 
     async def wait_ready(self, timeout: float = 5.0) -> None:
         """Until the bot has identified on the gateway and been sent READY and its guilds."""
@@ -89,10 +95,10 @@ class UserActions:
         (str, int, float, bool, FakeUser, FakeChannel, FakeRole; a choice by value or name). Returns the
         interaction once the bot responded (``wait=False``: at once)."""
         path = command.strip().lstrip("/").split()
-        schema = find_command(self, user, channel, path)
+        schema = find_command(self._fake, user, channel, path)
         data = command_data(schema, path, options, channel.guild)
         interaction = FakeInteraction(
-            self, APPLICATION_COMMAND, user, channel, command=" ".join(path), options=options
+            self._fake, APPLICATION_COMMAND, user, channel, command=" ".join(path), options=options
         )
         return await self._send(interaction, data, wait, timeout)
 
@@ -110,10 +116,10 @@ class UserActions:
     ) -> list[dict[str, Any]]:
         """``user`` types ``typed`` into the option ``focused`` of ``/command``; returns the bot's choices."""
         path = command.strip().lstrip("/").split()
-        schema = find_command(self, user, channel, path)
+        schema = find_command(self._fake, user, channel, path)
         data = autocomplete_data(schema, path, focused, typed, options, channel.guild)
         interaction = FakeInteraction(
-            self, AUTOCOMPLETE, user, channel, command=" ".join(path), options=options
+            self._fake, AUTOCOMPLETE, user, channel, command=" ".join(path), options=options
         )
         await self._send(interaction, data, True, timeout)
         if interaction.autocomplete_choices is None:
@@ -126,7 +132,7 @@ class UserActions:
         """``user`` clicks the button ``custom_id`` on ``message``."""
         data = component_data(message, user, custom_id, None)
         interaction = FakeInteraction(
-            self, COMPONENT, user, message.channel, custom_id=custom_id, source_message=message
+            self._fake, COMPONENT, user, message.channel, custom_id=custom_id, source_message=message
         )
         return await self._send(interaction, data, wait, timeout)
 
@@ -159,7 +165,7 @@ class UserActions:
         """``user`` picks ``values`` (option values, as strings) in the select ``custom_id``."""
         data = component_data(message, user, custom_id, list(values))
         interaction = FakeInteraction(
-            self,
+            self._fake,
             COMPONENT,
             user,
             message.channel,
@@ -183,7 +189,7 @@ class UserActions:
             raise ImpossibleAction(f"{opened_by!r} did not open a modal")
         data = modal_data(opened_by.modal, values)
         interaction = FakeInteraction(
-            self,
+            self._fake,
             MODAL_SUBMIT,
             user,
             opened_by.channel,
@@ -199,7 +205,7 @@ class UserActions:
             raise ImpossibleAction(f"{user.name} cannot post in {channel!r}")
         if channel.is_thread:
             try:
-                before_posting(self, user, channel)  # type: ignore[arg-type]
+                before_posting(self._fake, user, channel)
             except DiscordHTTPError as error:
                 raise ImpossibleAction(f"{user.name} cannot post in {channel!r}: {error}") from None
         channel.messages.append(message)
@@ -222,7 +228,7 @@ class UserActions:
         self.interactions[interaction.id] = interaction
         guild_id = interaction.guild.id if interaction.guild is not None else None
         self.gateway.dispatch(
-            "INTERACTION_CREATE", interaction_payload(self, interaction, data), guild_id=guild_id
+            "INTERACTION_CREATE", interaction_payload(self._fake, interaction, data), guild_id=guild_id
         )
         if wait:
             await interaction.wait_response(timeout)

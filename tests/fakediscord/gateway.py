@@ -195,7 +195,8 @@ class Gateway:
         return ws
 
     async def _on_payload(self, connection: Connection, payload: dict[str, Any]) -> None:
-        op, data = payload.get("op"), payload.get("d")
+        op = payload.get("op")
+        data: Any = payload.get("d")  # the client's JSON: each op's handler reads the fields it has
         if op == HEARTBEAT:
             connection.enqueue({"op": HEARTBEAT_ACK, "d": None})
         elif op == IDENTIFY:

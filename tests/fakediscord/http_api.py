@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from tests.fakediscord.faults import FaultRule, cut
 from tests.fakediscord.traffic import exempt_from_global_limit
@@ -122,8 +122,10 @@ async def read_body(request: web.Request) -> RequestBody:
         body = RequestBody()
         reader = await request.multipart()
         while (part := await reader.next()) is not None:
+            if not isinstance(part, BodyPartReader):  # (a multipart nested in it: Discord's API sends none)
+                raise TypeError(f"a nested multipart body in {request.method} {request.path}")
             name = getattr(part, "name", None) or ""
-            data = await part.read()  # type: ignore[union-attr]
+            data = await part.read()
             if name == "payload_json":
                 body.json = json.loads(data)
             elif match := re.fullmatch(r"files\[(\d+)\]", name):

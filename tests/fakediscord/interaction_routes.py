@@ -144,9 +144,9 @@ async def post_followup(
     interaction = _interaction_for(fake, app_id, token)
     original = interaction.original
     # As Discord: once the deferred placeholder is deleted, a followup is a new message (and may be ephemeral).
-    placeholder = original is not None and original.loading and not original.deleted
-    if interaction.response_type == DEFERRED_MESSAGE and placeholder:
-        message = edit_message(fake, original, body)
+    placeholder = original if original is not None and original.loading and not original.deleted else None
+    if interaction.response_type == DEFERRED_MESSAGE and placeholder is not None:
+        message = edit_message(fake, placeholder, body)
     else:
         message = create_message(fake, interaction.channel, fake.bot_user, body, interaction=interaction)
         interaction.followups.append(message)

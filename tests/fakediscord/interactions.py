@@ -401,8 +401,9 @@ def component_data(
     return {"custom_id": custom_id, "component_type": kind, "values": [str(v) for v in values]}
 
 
-def modal_data(modal: dict[str, Any], values: dict[str, str]) -> dict[str, Any]:
-    """``data`` of a modal submit: each text input's value, in the modal's own layout (rows or labels)."""
+def modal_data(modal: dict[str, Any], values: dict[str, Any]) -> dict[str, Any]:
+    """``data`` of a modal submit: each text input's value, in the modal's own layout (rows or labels);
+    a select's value is one or a list of its option values."""
     unused = dict(values)
 
     def answer(component: dict[str, Any]) -> dict[str, Any]:

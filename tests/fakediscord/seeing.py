@@ -71,7 +71,7 @@ class UserViews:
         return [r for r in self.requests if r.status >= 400 and r.fault is None]
 
     async def wait_for(
-        self, condition: Callable[[], T], *, timeout: float = 5.0, what: str | None = None
+        self, condition: Callable[[], T | None], *, timeout: float = 5.0, what: str | None = None
     ) -> T:
         """Until ``condition()`` is truthy, re-checked on every change and every 20 ms; returns its value."""
         loop = asyncio.get_running_loop()

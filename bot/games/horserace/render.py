@@ -604,7 +604,7 @@ def alt_text(view: dict[str, Any], *, odds: Odds | None = None) -> str:
         chances = "; ".join(
             _("horse {horse} {percent}% to win", horse=h, percent=odds.percent(str(h))) for h in ranked
         )
-        if odds.exact:
+        if odds.exact or odds.samples is None:  # (exact odds have no samples)
             parts.append(_("Odds (exact): {chances}.", chances=chances))
         else:
             parts.append(

@@ -41,11 +41,9 @@ def simulate(board: Board, races: int, seed: int, progress: Progress | None = No
         while track.scratching:
             track.scratch_roll(next(totals))
         count = 0
-        for total in totals:
-            track.race_roll(total)
+        while track.winner is None:  # (a new track has none)
+            track.race_roll(next(totals))
             count += 1
-            if track.winner is not None:
-                break
         wins[track.winner] += 1
         for horse in track.scratched:
             scratched[horse] += 1

@@ -18,7 +18,7 @@ def engine_settings(start: Start) -> dict[str, JSON]:
     settings: dict[str, JSON] = {key: options[key] for key in ENGINE_KEYS if key in options}
     settings["dealer"] = random.Random(start.seed).randrange(start.seats)
     if settings.get("end") == "minutes":
-        settings["ends_at"] = start.now + 60.0 * float(settings.get("minutes", 30))  # type: ignore[arg-type]
+        settings["ends_at"] = start.now + 60.0 * float(settings.get("minutes", 30))
     return settings
 
 

@@ -100,14 +100,14 @@ def play_race(track: Track, cards: list[str], rng: random.Random) -> Race:
     and if the race goes on, reshuffle every race card, burn again and flip.
     """
     race = Race.start(track)
-    deck = RaceDeck.shuffled(cards, rng)  # type: ignore[arg-type]  # only .shuffle is used
+    deck = RaceDeck.shuffled(cards, rng)
     deck.burn()
     while not race.ended:
         if not deck.pile:
             race.fold()
             if race.ended:
                 break
-            deck.reshuffle(rng)  # type: ignore[arg-type]
+            deck.reshuffle(rng)
             deck.burn()
         race.resolve(_card(deck.flip()))
     return race

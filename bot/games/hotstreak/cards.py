@@ -57,8 +57,8 @@ class Card:
         return self.notation
 
 
-def parse_card(text: str, mascots: tuple[str, ...] = MASCOTS) -> Card:
-    """Parse a card notation; raise ``CardError`` naming the bad text."""
+def parse_card(text: object, mascots: tuple[str, ...] = MASCOTS) -> Card:
+    """Parse a card notation; raise ``CardError`` naming the bad text (or a value that is not text)."""
     if not isinstance(text, str):
         raise CardError(f"a card notation must be text, not {text!r}")
     words = text.strip().lower().split()

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
+from typing import TypeGuard
 
 from bot.games.base import JSON, ContentError
 from bot.games.content_files import content_error, read_object
@@ -68,7 +69,7 @@ def _fail(name: str, field: str, why: str) -> ContentError:
     return content_error(name, field, why)
 
 
-def _int(value: object) -> bool:
+def _int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -151,7 +152,7 @@ def _load_cards(folder: Path) -> tuple[tuple[str, ...], tuple[str, ...], dict[in
 
 def _card(name: str, field: str, text: object):
     try:
-        return parse_card(text)  # type: ignore[arg-type]
+        return parse_card(text)
     except CardError as err:
         raise _fail(name, field, str(err)) from None
 

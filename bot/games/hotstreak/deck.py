@@ -6,6 +6,8 @@ down (their notations never leave the engine's state); flipped cards are public.
 
 from __future__ import annotations
 
+import random
+
 from bot.games.base import JSON
 from bot.games.rng import GameRng
 
@@ -26,7 +28,9 @@ class RaceDeck:
         self.started = started
 
     @classmethod
-    def shuffled(cls, cards: list[str], rng: GameRng) -> RaceDeck:
+    def shuffled(cls, cards: list[str], rng: GameRng | random.Random) -> RaceDeck:
+        """``cards`` in a random order; ``rng`` is the game's, or a plain ``random.Random`` for the races
+        that the AI and the tuning tool imagine."""
         pile = list(cards)
         rng.shuffle(pile)
         return cls(pile)
@@ -45,7 +49,7 @@ class RaceDeck:
         self.flipped.append(card)
         return card
 
-    def reshuffle(self, rng: GameRng) -> None:
+    def reshuffle(self, rng: GameRng | random.Random) -> None:
         """The pile ran dry: every card of this race (flipped and burned) makes the new pile."""
         self.pile = self.flipped + self.burned + self.pile
         self.flipped, self.burned = [], []

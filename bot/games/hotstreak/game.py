@@ -209,12 +209,15 @@ class HotStreak(Game):
         return [list(p) for p in sorted(picks)]
 
     def _apply(self, action: Action, decision: Decision) -> list[Event]:
+        player = action.player
+        if player is None:  # the flip, the table's step: every other decision is a seat's
+            return self._flip()
         if decision.kind == "bet":
-            return self._bet(action.player, action.choice)
+            return self._bet(player, action.choice)
         if decision.kind == "submit":
-            return self._submit(action.player, list(action.choice))
+            return self._submit(player, list(action.choice))
         if decision.kind == "double":
-            return self._double(action.player, action.choice)
+            return self._double(player, action.choice)
         return self._flip()
 
     # --- draft, submissions, doubles --------------------------------------------

@@ -6,6 +6,7 @@ Pure functions of an event's kind and data; private events are narrated for thei
 from __future__ import annotations
 
 import re
+from collections.abc import Set as AbstractSet
 
 from bot.games.base import JSON, Event
 from bot.i18n import DEFAULT, N_, _, _n, _p, current
@@ -172,7 +173,9 @@ def _bet_taken(d: dict[str, JSON]) -> str:
 
 
 def _steps(
-    steps: list[dict[str, JSON]], finished: set[str] = frozenset(), ran_off: set[str] = frozenset()
+    steps: list[dict[str, JSON]],
+    finished: AbstractSet[str] = frozenset(),
+    ran_off: AbstractSet[str] = frozenset(),
 ) -> list[str]:
     """The moves of one card. A move that ends beyond either end of the track says so in words
     ("runs off the back of the track and is out", "runs from 7 across the finish line") rather than
@@ -265,7 +268,7 @@ def cause_words(cause: str) -> str:
     return _(CAUSES[cause]) if cause in CAUSES else cause
 
 
-def _outcome(d: dict[str, JSON], told: set[str] = frozenset()) -> list[str]:
+def _outcome(d: dict[str, JSON], told: AbstractSet[str] = frozenset()) -> list[str]:
     """Finishers, outs and places; ``told`` are mascots whose move already said they crossed or ran off."""
     parts = [_("{who} crosses the finish", who=_name(m)) for m in d["finished"] if m not in told]
     parts += [

@@ -213,7 +213,7 @@ def _compute(
     samples = done
     places = {m: tuple(c / samples for c in counts[i]) for i, m in enumerate(mascots)}
     events: dict[str, float] = {}
-    if track_condition:
+    if condition is not None:  # track_condition, spelled so that mypy narrows condition
         hits = sum(k for key, k in outcomes.items() if _holds(condition, mascots, *key))
         events["side_bet"] = hits / samples
     return Odds(
@@ -269,7 +269,7 @@ def _holds(
     paid: Sequence[int],
     tally: Sequence[int],
 ) -> bool:
-    return condition_holds(condition, _Outcome(mascots, status, paid, tally))  # type: ignore[arg-type]
+    return condition_holds(condition, _Outcome(mascots, status, paid, tally))
 
 
 # --- what a bet is worth at these odds ---------------------------------------------------------

@@ -26,7 +26,7 @@ import sys
 from pathlib import Path
 
 from bot.games.base import JSON, GameError
-from bot.games.hotstreak.cards import MASCOTS, CardError, parse_card
+from bot.games.hotstreak.cards import MASCOTS, Card, CardError, parse_card
 from bot.games.hotstreak.content import default_content
 from bot.games.hotstreak.race import Race, Runner
 from bot.games.hotstreak.track import Track, track_problem
@@ -93,7 +93,7 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
     cards = data.get("cards", [])
     if not isinstance(cards, list):
         raise ScenarioError("cards must be a list of card notations")
-    parsed = []
+    parsed: list[Card | None] = []  # None: a dry card (the race folds)
     for i, text in enumerate(cards):
         if text == "dry":
             parsed.append(None)

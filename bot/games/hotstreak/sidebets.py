@@ -8,21 +8,39 @@ side bet is settled without replaying anything.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
+from typing import Protocol
 
 from bot.games.base import JSON
 from bot.games.hotstreak.cards import MASCOTS
-from bot.games.hotstreak.race import Race
+
+
+class _RunnerRecord(Protocol):
+    @property
+    def status(self) -> str: ...
+
+
+class RaceRecord(Protocol):
+    """What a condition reads of a finished race: a ``Race``, or the odds' lighter outcome of one."""
+
+    @property
+    def runners(self) -> Mapping[str, _RunnerRecord]: ...
+
+    @property
+    def tally(self) -> Mapping[str, int]: ...
+
+    def place_of(self, mascot: str) -> int | None: ...
+
 
 # type -> (fields it needs, how to decide it)
-_Check = Callable[[dict[str, JSON], Race], bool]
+_Check = Callable[[dict[str, JSON], RaceRecord], bool]
 
 
-def _count(race: Race, status: str) -> int:
+def _count(race: RaceRecord, status: str) -> int:
     return sum(1 for r in race.runners.values() if r.status == status)
 
 
-def _ahead(c: dict[str, JSON], race: Race) -> bool:
+def _ahead(c: dict[str, JSON], race: RaceRecord) -> bool:
     mine, other = race.place_of(c["mascot"]), race.place_of(c["other"])
     return mine is not None and other is not None and mine < other
 
@@ -73,6 +91,6 @@ def condition_problem(condition: object) -> tuple[str, str] | None:
     return None
 
 
-def condition_holds(condition: dict[str, JSON], race: Race) -> bool:
+def condition_holds(condition: dict[str, JSON], race: RaceRecord) -> bool:
     """Did it happen? Only meaningful once the race has ended."""
     return CONDITIONS[condition["type"]][1](condition, race)

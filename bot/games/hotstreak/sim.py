@@ -153,15 +153,16 @@ class Tally:
             seen = self.side_cards.setdefault(key, [0, 0])
             seen[0] += races
             seen[1] += held
-        for mine, theirs in (
+        for ours, others in (
             (self.level_seats, other.level_seats),
             (self.level_wins, other.level_wins),
             (self.level_cash, other.level_cash),
             (self.level_outright, other.level_outright),
-            (self.seat_wins, other.seat_wins),
         ):
-            for key, value in theirs.items():
-                mine[key] = mine.get(key, 0) + value
+            for level, count in others.items():
+                ours[level] = ours.get(level, 0) + count
+        for seat, wins in other.seat_wins.items():  # (keyed by seat, and a shared win counts a fraction)
+            self.seat_wins[seat] = self.seat_wins.get(seat, 0) + wins
         self.swings.merge(other.swings)
 
 

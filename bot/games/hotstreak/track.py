@@ -8,6 +8,7 @@ A mascot has crossed white line ``k`` when its position is ``>= k``.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from bot.games.base import JSON
 
@@ -81,5 +82,5 @@ def track_problem(data: object) -> tuple[str, str] | None:
     return None
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

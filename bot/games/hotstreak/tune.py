@@ -60,7 +60,7 @@ def watched_race(track: Track, cards: list[str], rng: random.Random, swings: Swi
     """``ai_outlook.play_race``, watched step by step."""
     race = Race.start(track)
     watch = RaceWatch(race.mascots_view(), race.bar)
-    deck = RaceDeck.shuffled(cards, rng)  # type: ignore[arg-type]  # only .shuffle is used
+    deck = RaceDeck.shuffled(cards, rng)
     deck.burn()
     while not race.ended:
         if not deck.pile:
@@ -68,7 +68,7 @@ def watched_race(track: Track, cards: list[str], rng: random.Random, swings: Swi
             watch.step(race.mascots_view(), race.bar, flip=False)
             if race.ended:
                 break
-            deck.reshuffle(rng)  # type: ignore[arg-type]
+            deck.reshuffle(rng)
             deck.burn()
         race.resolve(_card(deck.flip()))
         watch.step(race.mascots_view(), race.bar, flip=True)
@@ -81,7 +81,7 @@ def try_edition(content: Content, races: int, players: int = 4, seed: int = 1) -
     rng = random.Random(seed)
     swings = Swings()
     wins: Counter[str] = Counter()
-    places: dict[str, Counter[int]] = {m: Counter() for m in MASCOTS}
+    places: dict[str, Counter[int | None]] = {m: Counter() for m in MASCOTS}  # None: unplaced
     folds = outs = 0
     played = 0
     while played < races:
@@ -108,7 +108,7 @@ def try_edition(content: Content, races: int, players: int = 4, seed: int = 1) -
             for hand in hands:
                 hand.append(deck.pop())
             face_up = deck
-    out = swings.summary()
+    out: dict[str, Any] = swings.summary()
     out.update(
         races=played,
         mean_flips=round(swings.flips / played, 2),

@@ -144,7 +144,7 @@ def odds_words(scene: Any, odds: Odds) -> str:
             parts.append(_("{name} {win} to win, {place} to place", name=m.name, win=win, place=place))
         else:
             parts.append(_("{name} {win} to win", name=m.name, win=win))
-    if odds.exact:
+    if odds.exact or odds.samples is None:  # (exact odds have no samples)
         return _("Odds (exact): {odds}.", odds="; ".join(parts))
     return _n(
         "Odds (from {n} simulated race): {odds}.",

@@ -80,7 +80,7 @@ def _title(draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], text: str,
 def _odds(
     frame: Image.Image, draw: ImageDraw.ImageDraw, box: tuple[int, int, int, int], scene: Scene, odds: Odds
 ) -> None:
-    note = _("exact") if odds.exact else _n("{n} race", "{n} races", odds.samples)
+    note = _("exact") if odds.exact or odds.samples is None else _n("{n} race", "{n} races", odds.samples)
     title = _("ODDS")
     _title(draw, box, title)
     note_x = box[0] + 16 + max(80, int(draw.textlength(title, font=style.font(22, True))) + 12)

@@ -96,7 +96,7 @@ def _initial(img: Image.Image, letter: str, colour: RGB, centre: tuple[float, fl
     f = style.font(max(4, int(size)), bold=True)
     left, top, right, bottom = f.getbbox(letter)
     w, h = right - left, bottom - top
-    glyph = Image.new("L", (w + 4, h + 4), 0)
+    glyph = Image.new("L", (int(w) + 4, int(h) + 4), 0)  # (whole pixels already)
     ImageDraw.Draw(glyph).text((2 - left, 2 - top), letter, font=f, fill=255)
     x = round(centre[0] - glyph.width / 2)
     y = round(centre[1] - glyph.height / 2)

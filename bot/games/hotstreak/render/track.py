@@ -34,12 +34,13 @@ from bot.games.hotstreak.render.tokens import paste_token
 from bot.games.text_fit import fit_text
 from bot.i18n import _, current, speaking
 from bot.i18n.formatting import ordinal
+from bot.i18n.languages import Language
 
 _S = 2  # supersampling factor of the background
 
 Legend = tuple[tuple[str, str, RGB], ...]  # (initial, name, colour) per mascot
 # The last item is the language of the words drawn on it: a cached background is one language's.
-BackgroundKey = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, Legend, str]
+BackgroundKey = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, Legend, Language]
 
 
 class _Pen:
@@ -281,7 +282,7 @@ def _vertical_text(img: Image.Image, text: str, box: tuple[float, float, float, 
     """``text`` written bottom-to-top, centred in ``box`` (the run-off past the finish line)."""
     f = style.font(26, True)
     left, top, right, bottom = f.getbbox(text)
-    spaced = Image.new("L", (right - left + 4, bottom - top + 4), 0)
+    spaced = Image.new("L", (int(right - left) + 4, int(bottom - top) + 4), 0)  # (whole pixels already)
     ImageDraw.Draw(spaced).text((2 - left, 2 - top), text, font=f, fill=255)
     glyphs = spaced.rotate(90, expand=True)
     x = round((box[0] + box[2]) / 2 - glyphs.width / 2)
