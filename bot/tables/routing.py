@@ -54,7 +54,7 @@ async def pass_on(bot: Host, interaction: discord.Interaction, click: custom_ids
             # Lobby, "My hand" and menu pages live in the game's channel, which its owner hears.
             await followup(interaction, ELSEWHERE)
             return True
-        data: dict[str, Any] = dict(interaction.data or {})  # type: ignore[arg-type]
+        data: dict[str, Any] = dict(interaction.data or {})
         await bot.storage.route_click(
             RoutedClick(
                 id=interaction.id,
