@@ -32,8 +32,8 @@ class DownforceCog(
             app_commands.Choice(name="River Station", value="river-station"),
             app_commands.Choice(name="Marina Bay", value="marina-bay"),
             app_commands.Choice(name="Crosstown Speedway (crossover loop)", value="crosstown-speedway"),
-            app_commands.Choice(name="Switchback Pass (ramps)", value="switchback-pass"),
-            app_commands.Choice(name="Aloha Sands (cracked spaces)", value="aloha-sands"),
+            app_commands.Choice(name="Switchback Pass (cracked spaces)", value="switchback-pass"),
+            app_commands.Choice(name="Aloha Sands (ramps)", value="aloha-sands"),
             app_commands.Choice(name="Savanna Stretch (animals)", value="savanna-stretch"),
         ],
         powers=[
