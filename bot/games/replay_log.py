@@ -1,7 +1,7 @@
 """A race's frames as they happened, kept small until the race ends: the first frame whole, then for
 each card or roll only what changed (a horse's position, the last roll, the odds...).
 
-A table keeps one log per race in its notes while the race runs (tens of frames, each of them a
+A presenter keeps one log per race (a field of its own) while the race runs (tens of frames, each of them a
 whole public view of a few kilobytes if kept as is); the replay is drawn from ``frames()``, rebuilt
 off the event loop when the race is over, and the log is dropped with it. Pure and game-agnostic:
 frames are JSON-like dicts, compared key by key, nested dicts by their own keys.
