@@ -45,6 +45,9 @@ sys.path.insert(0, str(ROOT))
 
 BET_ID = re.compile(r"g:\d+:d:(\d+):(\d+):bet:")
 SELECT_ID = re.compile(r"gs:\d+:(\d+):(\d+):(submit|double)")
+# A decision's button or menu (bot.tables.custom_ids): game, seat, the seat's actions so far, kind.
+DECISION_ID = re.compile(r"g:(\d+):d:(\d+):(\d+):([a-z0-9_]+):")
+MENU_ID = re.compile(r"gs:(\d+):(\d+):(\d+):([a-z0-9_]+)$")
 TICK = 0.05  # the bot's lag ticker
 HUMAN_SEATS = (0, 3)  # host first, then the two AI seats of /hotstreak start bots:2, then the joiner
 
@@ -84,6 +87,7 @@ def bot_process() -> int:
     collector.tune()  # as bot.main does
 
     pauses = gc_pauses()
+    decisions = watch_decisions()
 
     async def run() -> None:
         bot = RaceBot(settings, timing=Timing())
@@ -117,6 +121,7 @@ def bot_process() -> int:
             "cpu_s": cpu_seconds(),
             "workers_cpu_s": [cpu_seconds(pid) for pid in workers.worker_pids()],
             "work": dict(workers.figures),
+            "decisions": decisions,
             "gc_ms": {
                 f"gen{gen}": {
                     "count": len(ms),
@@ -134,6 +139,7 @@ def bot_process() -> int:
             stats["pacer"] = pacer.figures() | {
                 "pictures_merged": outbox.merged,
                 "pictures_drawn": outbox.drawn,
+                "pictures_undrawn": getattr(outbox, "undrawn", None),  # sent as lines: a message was behind
             }
         if profile == "memory":
             stats["memory"] = memory_profile()
@@ -148,6 +154,66 @@ def bot_process() -> int:
     asyncio.run(run())
     workers.stop()
     return 0
+
+
+def watch_decisions() -> dict[str, Any]:
+    """When each person's decision began (the engine made it pending: on the wall clock, which the fake
+    shares) and its deadline, and every deadline takeover (the AI deciding for a late person), keyed
+    ``game:seat:n:kind`` as the decision's buttons and menus say (``bot.tables.custom_ids``)."""
+    from bot.tables.table import Table
+
+    # key -> [began, deadline or None, place id, when the deadline was set, when the table asked for its prompt]
+    began: dict[str, list[Any]] = {}
+    expired: list[dict[str, Any]] = []
+
+    def note(table: Any, asking: bool = False) -> None:
+        moment = time.time()
+        try:
+            waiting = table.human_pending()
+        except Exception:
+            return
+        for d in waiting:
+            key = f"{table.game_id}:{d.player}:{table.acted[d.player]}:{d.kind}"
+            entry = began.setdefault(key, [moment, None, table.place.place_id, None, None])
+            if asking and entry[4] is None:
+                entry[4] = moment  # the table asks for its prompt (after announcing what led to it)
+            if entry[1] is None and table.deadline is not None and not asking:
+                entry[1], entry[3] = table.deadline, moment
+
+    def after(name: str) -> None:
+        original = getattr(Table, name)
+        if asyncio.iscoroutinefunction(original):
+
+            async def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:
+                if name == "show_prompts":
+                    note(self, asking=True)
+                try:
+                    return await original(self, *args, **kwargs)
+                finally:
+                    note(self)
+        else:
+
+            def wrapped(self: Any, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
+                try:
+                    return original(self, *args, **kwargs)
+                finally:
+                    note(self)
+
+        setattr(Table, name, wrapped)
+
+    for name in ("start_engine", "commit", "show_prompts"):
+        after(name)
+    original_expire = Table._expire
+
+    async def expire(self: Any) -> None:
+        moment = time.time()
+        for d in self.human_pending():
+            key = f"{self.game_id}:{d.player}:{self.acted[d.player]}:{d.kind}"
+            expired.append({"key": key, "at": moment, "deadline": self.deadline})
+        await original_expire(self)
+
+    Table._expire = expire  # type: ignore[method-assign]
+    return {"began": began, "expired": expired}
 
 
 def gc_pauses() -> dict[int, list[float]]:
@@ -238,7 +304,9 @@ class People:
     def __init__(self, fake: Any, channel: Any, host: Any, guest: Any, rng: random.Random) -> None:
         self.fake, self.channel, self.rng = fake, channel, rng
         self.users = {HUMAN_SEATS[0]: host, HUMAN_SEATS[1]: guest}
+        self.dm_ids = {user.id: fake.dm_channel(user).id for user in (host, guest)}
         self.done: set[str] = set()
+        self.finals: dict[int, float] = {}  # Watch.finals: channels whose final standings are out
         self.finished = False
 
     async def think(self) -> None:
@@ -262,7 +330,8 @@ class People:
         while time.monotonic() < end_at:
             await asyncio.sleep(self.rng.uniform(0.5, 1.0))  # how often a person glances at the game
             recent = channel.messages[-8:]
-            if any("Final standings" in m.text for m in recent[-3:]):
+            # Anywhere in the channel: a replay or a late line may come after the standings.
+            if any("Final standings" in m.text for m in recent) or self.channel.id in self.finals:
                 self.finished = True
                 return
             await self.act(recent)
@@ -299,6 +368,143 @@ class People:
                         return
 
 
+class Watch:
+    """What the bot showed, and when (wall clock, which the bot's process shares): every message it
+    posts or edits where people see it (channels and DMs), through the fake's own announcements."""
+
+    def __init__(self, fake: Any) -> None:
+        from tests.fakediscord.model import iter_components
+
+        self.iter_components = iter_components
+        self.shown: dict[str, float] = {}  # decision key -> first moment its control was on screen
+        self.finals: dict[int, float] = {}  # channel id -> when its game's final standings were posted
+        # channel id -> (moment, what) of every post and edit
+        self.activity: dict[int, list[tuple[float, str]]] = collections.defaultdict(list)
+        original = fake._announce_message
+
+        def announce(event: str, message: Any, data: dict[str, Any] | None = None) -> None:
+            original(event, message, data)
+            if event != "MESSAGE_DELETE":
+                self.saw(message)
+
+        fake._announce_message = announce
+
+    def saw(self, message: Any) -> None:
+        moment = time.time()
+        title = (message.embeds[0].get("title") or "") if message.embeds else ""
+        what = f"{'edit' if message.edits else 'post'}: {(message.content or title)[:60]}"
+        self.activity[message.channel.id].append((moment, what))
+        if "Final standings" in what:
+            self.finals.setdefault(message.channel.id, moment)
+        for component in self.iter_components(message.components):
+            custom_id = component.get("custom_id") or ""
+            if component.get("disabled"):
+                continue
+            match = DECISION_ID.match(custom_id) or MENU_ID.match(custom_id)
+            if match:
+                self.shown.setdefault(":".join(match.groups()), moment)
+
+
+def prompt_figures(
+    decisions: dict[str, Any], watch: Watch, tables: list[Any], ended: float
+) -> dict[str, Any]:
+    """Deadline takeovers (and whether the late person had been shown the prompt, and when), prompts
+    never shown or shown late (after more than a quarter of their deadline, or more than 2 s after their
+    decision began), and the longest silence in any game (no post or edit in its channel or its people's
+    DMs), from its first message to its last (to the end of the run for a game that did not finish)."""
+    began: dict[str, list[Any]] = decisions.get("began", {})
+    delays, after_ask, late, over_2s, never = [], [], [], 0, []
+    slow_kinds: collections.Counter[str] = collections.Counter()  # prompts shown over 2 s late, by kind
+    for key, (start, deadline, _place, set_at, asked) in began.items():
+        shown = watch.shown.get(key)
+        if shown is None:
+            never.append(key)
+            continue
+        delay = max(0.0, shown - start)
+        delays.append(delay)
+        if asked is not None:
+            after_ask.append(max(0.0, shown - asked))
+        over_2s += delay > 2.0
+        if delay > 2.0:
+            slow_kinds[key.rsplit(":", 1)[-1]] += 1
+        length = (deadline - set_at) if deadline and set_at else None
+        if length and delay > length / 4:
+            late.append(key)
+    takeovers = []
+    for item in decisions.get("expired", []):
+        start = began.get(item["key"], [None])[0]
+        shown = watch.shown.get(item["key"])
+        takeovers.append(
+            {
+                "key": item["key"],
+                "shown_after_s": round(shown - start, 1) if shown and start else None,
+                "deadline_after_s": round(item["deadline"] - start, 1)
+                if item["deadline"] and start
+                else None,
+                "expired_after_s": round(item["at"] - start, 1) if start else None,
+            }
+        )
+    silences = []
+    for people in tables:
+        moments = sorted(
+            watch.activity.get(people.channel.id, [])
+            + [
+                t
+                for user in people.users.values()
+                for t in watch.activity.get(people.dm_ids.get(user.id, 0), [])
+            ]
+        )
+        if not moments:
+            continue
+        # A game lasts from its first message to its final standings (a replay added to them after is
+        # not the game waiting), or to the end of the run.
+        final = next((i for i, (_t, what) in enumerate(moments) if "Final standings" in what), None)
+        moments = moments[: final + 1] if final is not None else [*moments, (ended, "(end of the run)")]
+        first = moments[0][0]
+        gaps = [
+            (
+                b[0] - a[0],
+                people.channel.guild.name if people.channel.guild else "",
+                round(a[0] - first),
+                a[1],
+                b[1],
+            )
+            for a, b in zip(moments, moments[1:], strict=False)
+        ]
+        if gaps:
+            silences.append(max(gaps))
+    longest = max(silences, default=(0.0, "", 0, "", ""))
+    over = collections.Counter(f"{g[3][:30]} -> {g[4][:30]}" for g in silences if g[0] > 12.5)
+    return {
+        "decisions": len(began),
+        "takeovers": len(takeovers),
+        "takeovers_shown": sum(1 for t in takeovers if t["shown_after_s"] is not None),
+        "takeover_list": takeovers[:40],
+        "never_shown": len(never),
+        "never_shown_list": never[:20],
+        "shown_late": len(late),
+        "shown_over_2s": over_2s,
+        "shown_over_2s_by_kind": dict(slow_kinds),
+        "show_delay_s": {
+            "p50": round(percentile(delays, 0.5), 2),
+            "p99": round(percentile(delays, 0.99), 2),
+            "max": round(max(delays, default=0.0), 2),
+        },
+        "show_delay_after_ask_s": {
+            "p50": round(percentile(after_ask, 0.5), 2),
+            "p99": round(percentile(after_ask, 0.99), 2),
+            "max": round(max(after_ask, default=0.0), 2),
+        },
+        "longest_silence_s": round(longest[0], 1),
+        "longest_silence_where": f"{longest[1]}, {longest[2]} s in, after {longest[3]!r}, before {longest[4]!r}",
+        "silences_over_12_5_s": {
+            "games": sum(1 for g in silences if g[0] > 12.5),
+            "between": dict(over.most_common(6)),
+        },
+        "silence_p90_s": round(percentile([x[0] for x in silences], 0.9), 1),
+    }
+
+
 async def fake_lag(lags: list[float], until: asyncio.Event) -> None:
     loop = asyncio.get_running_loop()
     while not until.is_set():
@@ -326,6 +532,7 @@ async def bench(
         url = pg_server.start(pg_folder, durable=True)
     rng = random.Random(15)
     async with FakeDiscord(rate_limit=(5, 5.0), enforce_rate_limits=True, global_limit=global_limit) as fake:
+        watch = Watch(fake)
         tables = []
         for number in range(games):
             guild = fake.add_guild(f"Server {number}", bot_permissions=PERMISSIONS.value)
@@ -333,6 +540,7 @@ async def bench(
             host = fake.add_user(f"host{number}", guild=guild)
             guest = fake.add_user(f"guest{number}", guild=guild)
             tables.append(People(fake, channel, host, guest, random.Random(rng.random())))
+            tables[-1].finals = watch.finals
         env = {
             **os.environ,
             "DISCORD_TOKEN": fake.token,
@@ -362,7 +570,7 @@ async def bench(
                 for i, t in enumerate(tables)
             ]
             await asyncio.gather(*players)
-            elapsed = time.monotonic() - started
+            elapsed, ended = time.monotonic() - started, time.time()
             stop_lag.set()
             await lag_task
         finally:
@@ -394,13 +602,16 @@ async def bench(
         )
         traffic = fake.traffic.summary()
         routes = {f"{m} {r}": n for (m, r), n in fake.traffic.per_route.most_common(8)}
-    child = json.loads(stats_file.read_text()) if stats_file.exists() else {"lag_ms": [], "rss_mb": 0}
+    child: dict[str, Any] = (
+        json.loads(stats_file.read_text()) if stats_file.exists() else {"lag_ms": [], "rss_mb": 0}
+    )
     try:
         games_rows, action_rows = await database_rows(url)
     finally:
         if pg_folder is not None:
             pg_server.stop(pg_folder)
     finished, cards, slowdown = from_database(games_rows, action_rows)
+    prompts = prompt_figures(child.get("decisions", {}), watch, tables, ended)
     statuses = [status for _id, status, _settings in games_rows]
     return {
         "games": games,
@@ -410,6 +621,7 @@ async def bench(
         "in_lobby": statuses.count("lobby"),
         "finished": finished,
         "cards_flipped": cards,
+        "prompts": prompts,
         "ack_ms": {
             "p50": round(percentile(acks, 0.5), 1),
             "p99": round(percentile(acks, 0.99), 1),
@@ -444,7 +656,7 @@ async def bench(
         "bot": {
             k: v
             for k, v in child.items()
-            if k not in ("lag_ms", "rss_mb", "workers_rss_mb", "cpu_s", "workers_cpu_s")
+            if k not in ("lag_ms", "rss_mb", "workers_rss_mb", "cpu_s", "workers_cpu_s", "decisions")
         },
     }
 
@@ -501,7 +713,12 @@ def main() -> int:
         return bot_process()
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, required=True)
-    parser.add_argument("--seconds", type=float, default=180.0)
+    parser.add_argument("--seconds", type=float, default=None, help="180 by default")
+    parser.add_argument(
+        "--to-the-end",
+        action="store_true",
+        help="play every game to its final standings (at most --seconds, 1500 by default)",
+    )
     parser.add_argument("--global-limit", type=float, default=None)
     parser.add_argument(
         "--database",
@@ -511,6 +728,8 @@ def main() -> int:
     )
     parser.add_argument("--json", action="store_true", help="print one JSON line")
     args = parser.parse_args()
+    if args.seconds is None:
+        args.seconds = 1500.0 if args.to_the_end else 180.0
     figures = asyncio.run(bench(args.games, args.seconds, args.global_limit, args.database))
     if args.json:
         print(json.dumps(figures))
@@ -524,6 +743,17 @@ def main() -> int:
         f"started {figures['started']} (still in their lobby {figures['in_lobby']}),"
         f" finished {figures['finished']}, cards flipped {figures['cards_flipped']}"
     )
+    p = figures["prompts"]
+    print(
+        f"deadline takeovers {p['takeovers']} (of people shown their prompt: {p['takeovers_shown']});"
+        f" prompts {p['decisions']}: never shown {p['never_shown']}, shown late (over a quarter of the"
+        f" deadline) {p['shown_late']}, over 2 s {p['shown_over_2s']} {p['shown_over_2s_by_kind']}, delay s {p['show_delay_s']}"
+        f" (after the table asked for it: {p['show_delay_after_ask_s']});"
+        f" longest silence {p['longest_silence_s']} s ({p['longest_silence_where']}), p90 {p['silence_p90_s']} s"
+    )
+    print(f"  games with a silence over 12.5 s: {p['silences_over_12_5_s']}")
+    for takeover in p["takeover_list"][:10]:
+        print(f"  takeover {takeover}")
     print(
         f"ack ms p50 {figures['ack_ms']['p50']} p99 {figures['ack_ms']['p99']} max {figures['ack_ms']['max']}"
         f" (unanswered {figures['unanswered']})"

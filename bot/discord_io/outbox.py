@@ -18,6 +18,10 @@ from bot.discord_io.pacer import ChannelPacer
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
+DRAWING_PATIENCE = 5.0
+"""Seconds a paced game's race picture waits for a drawing slot; then its lines go out alone, so a
+channel is never silent for long behind a busy picture worker (at 200 games on a busy machine it was
+10-15 s between cards). A newer picture still merges into it until then."""
 
 
 @dataclasses.dataclass
@@ -27,6 +31,9 @@ class _Waiting:
     started: bool = False
     open: bool = True  # nothing else was sent in the channel since: a newer picture may merge into it
     merged: int = 0
+    # Another message waits behind it in the channel (a prompt, results...): it goes out without waiting
+    # for a drawing slot (``PictureOutbox.close``).
+    hurry: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
 
 
 class PictureOutbox:
@@ -35,11 +42,17 @@ class PictureOutbox:
     fresher pictures)."""
 
     def __init__(
-        self, global_pacer: GlobalPacer, channel_pacer: ChannelPacer, drawing: int | None = None
+        self,
+        global_pacer: GlobalPacer,
+        channel_pacer: ChannelPacer,
+        drawing: int | None = None,
+        patience: float = DRAWING_PATIENCE,
     ) -> None:
         self.global_pacer = global_pacer
+        self.patience = patience
         self.channel_pacer = channel_pacer
         self.merged = 0  # pictures (and race lines) merged into a newer one: never drawn
+        self.undrawn = 0  # pictures sent as their lines alone: another message waited behind them
         self.drawn = 0  # pictures drawn and sent (the figures: how much of the race a busy bot shows)
         self._waiting: dict[int, _Waiting] = {}
         # Pictures drawn at once: one per worker process (bot.workers), or one in a thread (the drawing
@@ -84,6 +97,9 @@ class PictureOutbox:
         entry = _Waiting(out)
         self._waiting[channel_id] = entry
         entry.task = asyncio.create_task(self._send(channel_id, entry, send), name=f"picture-{channel_id}")
+        if not wait:  # a paced game: its channel waits at most ``patience`` for this picture's drawing
+            patience = asyncio.get_running_loop().call_later(self.patience, entry.hurry.set)
+            entry.task.add_done_callback(lambda _task: patience.cancel())
         if wait:
             await entry.task
         else:
@@ -91,10 +107,18 @@ class PictureOutbox:
             await asyncio.sleep(0)
 
     def close(self, channel_id: int) -> None:
-        """Something else is being sent in the channel: later pictures must come after it, not merge."""
+        """Something else is being sent in the channel: later pictures must come after it, not merge, and
+        a picture still waiting for a drawing slot goes out now as its lines alone.
+
+        Why: the picture holds its channel's turn while it waits, and under load the wait for the picture
+        worker is long (at 200 games on a busy machine 5 pictures a second were drawn for 200 channels: up
+        to 49 s). The race's results, the next race and its bet prompt waited behind it, and the people's
+        time ran while their prompt was not shown. Ruling: a prompt is never held behind a
+        picture; under load the show thins out, never the game."""
         waiting = self._waiting.get(channel_id)
         if waiting is not None:
             waiting.open = False
+            waiting.hurry.set()
 
     async def _send(
         self, channel_id: int, entry: _Waiting, send: Callable[[Outgoing], Awaitable[Any]]
@@ -107,16 +131,20 @@ class PictureOutbox:
                     # starts a newer picture still merges into it (under load the wait for a drawing
                     # slot is the long one); the upload after it needs no drawing slot.
                     with workers.held_back():  # the odds of later frames wait for this (bot.workers)
-                        await self._drawing.acquire()
-                    try:
-                        entry.started = True
-                        out = entry.out
-                        if out.render is not None:
-                            image = await workers.run(out.render)
-                            out = dataclasses.replace(out, image=image, render=None)
-                            self.drawn += 1
-                    finally:
-                        self._drawing.release()
+                        drawing = await self._drawing_slot(entry.hurry)
+                    entry.started = True
+                    out = entry.out
+                    if not drawing:  # a message waits behind it: its lines now, without the picture
+                        out = dataclasses.replace(out, render=None)
+                        self.undrawn += 1
+                    else:
+                        try:
+                            if out.render is not None:
+                                image = await workers.run(out.render)
+                                out = dataclasses.replace(out, image=image, render=None)
+                                self.drawn += 1
+                        finally:
+                            self._drawing.release()
                 entry.started = True
                 await send(out)
         except Exception:
@@ -124,6 +152,28 @@ class PictureOutbox:
         finally:
             if self._waiting.get(channel_id) is entry:
                 del self._waiting[channel_id]
+
+    async def _drawing_slot(self, hurry: asyncio.Event) -> bool:
+        """A drawing slot (True: release it), or False once ``hurry`` is set while none is free."""
+        if not self._drawing.locked():
+            await self._drawing.acquire()  # free: taken at once
+            return True
+        if hurry.is_set():
+            return False
+        acquire = asyncio.ensure_future(self._drawing.acquire())
+        hurried = asyncio.ensure_future(hurry.wait())
+        got = False
+        try:
+            await asyncio.wait({acquire, hurried}, return_when=asyncio.FIRST_COMPLETED)
+            got = acquire.done() and not acquire.cancelled() and acquire.exception() is None
+            return got
+        finally:
+            hurried.cancel()
+            if not got:
+                if acquire.done() and not acquire.cancelled() and acquire.exception() is None:
+                    self._drawing.release()  # granted as we stopped waiting: given back
+                else:
+                    acquire.cancel()
 
     async def drain(self) -> None:
         """Wait for every queued picture (a finishing game's last frames)."""

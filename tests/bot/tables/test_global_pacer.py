@@ -221,6 +221,55 @@ async def test_a_picture_waiting_for_a_drawing_slot_is_still_merged_into_the_nex
     assert drawn == ["card 2"] and [(s.content, s.image) for s in sent] == [("card 1\ncard 2", b"card 2")]
 
 
+async def test_a_message_after_a_picture_waiting_for_its_drawing_slot_is_not_held_behind_it() -> None:
+    """A picture holds its channel's turn while it waits for the (busy) drawing worker, so the
+    race's results and the next bet prompt waited behind it for up to 49 s while the people's time ran.
+    Now a message sent after it makes it go out at once as its lines alone, in order, undrawn."""
+    pacer = ChannelPacer(5, 5.0)
+    outbox = PictureOutbox(GlobalPacer(limit=None), pacer, drawing=1)
+    drawn: list[str] = []
+    sent = Sent()
+
+    async with outbox._drawing:  # the only drawing slot is taken by other tables' pictures, throughout
+        await outbox.post(1, drawn_when_sent("last card", drawn), sent.record)
+        outbox.close(1)  # the bet prompt (as Table.send does)
+        async with pacer.turn(1):
+            sent.append(Outgoing(content="place your bets"))
+        await outbox.drain()
+        assert [(s.content, s.image, s.render) for s in sent] == [
+            ("last card", None, None),
+            ("place your bets", None, None),
+        ]
+    assert drawn == [] and outbox.undrawn == 1
+    await outbox.post(1, drawn_when_sent("next race", drawn), sent.record)  # the slot is free again
+    await outbox.drain()
+    assert drawn == ["next race"] and sent[-1].image == b"next race" and not outbox._drawing.locked()
+
+
+async def test_a_picture_that_waits_too_long_for_a_drawing_slot_goes_out_as_its_lines() -> None:
+    """Behind a busy picture worker a racing channel was silent 10-15 s between cards. After
+    ``patience`` (5 s in the bot) the waiting picture's lines go out alone; newer cards merge until then."""
+    outbox = PictureOutbox(GlobalPacer(limit=None), ChannelPacer(5, 5.0), drawing=1, patience=0.05)
+    drawn: list[str] = []
+    sent = Sent()
+    async with outbox._drawing:  # the only drawing slot stays taken by other tables' pictures
+        await outbox.post(1, drawn_when_sent("card 1", drawn), sent.record)
+        await outbox.post(1, drawn_when_sent("card 2", drawn), sent.record)  # merged while it waits
+        await outbox.drain()
+    assert drawn == [] and [(s.content, s.image, s.render) for s in sent] == [("card 1\ncard 2", None, None)]
+    assert outbox.undrawn == 1
+
+
+async def test_a_picture_is_drawn_before_a_later_message_when_a_drawing_slot_is_free() -> None:
+    outbox = PictureOutbox(GlobalPacer(limit=None), ChannelPacer(5, 5.0), drawing=1)
+    drawn: list[str] = []
+    sent = Sent()
+    await outbox.post(1, drawn_when_sent("last card", drawn), sent.record)
+    outbox.close(1)
+    await outbox.drain()
+    assert drawn == ["last card"] and sent[0].image == b"last card" and outbox.undrawn == 0
+
+
 async def test_frames_get_no_odds_while_pictures_wait_for_their_drawing_slot() -> None:
     """Ruling: a picture before its odds. Pictures waiting for the drawing worker count as its queue, so
     later frames go without odds rather than send their simulations ahead of those pictures."""

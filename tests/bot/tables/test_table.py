@@ -6,11 +6,13 @@ import asyncio
 
 import pytest
 
+from bot.discord_io.outgoing import Outgoing
 from bot.games.base import Action
 from bot.tables import clock
 from bot.tables import table as table_module
 from bot.tables.seats import Seat
 from bot.tables.table import Table
+from tests.bot.tables.quiet_host import RecordingPlace
 from tests.bot.tables.quiet_host import quiet_table as a_table
 
 END = 1_900_000_000.0
@@ -97,3 +99,26 @@ def test_result_rows_come_from_the_engine_and_a_leavers_loss_stays_theirs() -> N
         assert [(s.label, s.outcome, s.amount) for s in row.stakes] == [
             (s.label, s.outcome, s.amount) for s in result.stakes
         ]
+
+
+async def test_a_persons_time_counts_from_when_their_prompt_is_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under load a prompt's post may wait for its channel's turn (40 s here, on the table's clock); the
+    deadline is counted again once it is out, so the person still gets their whole turn."""
+    moment = [END]
+    monkeypatch.setattr(clock, "now", lambda: moment[0])
+    seats = [Seat("alice", user_id=1), Seat("bob", user_id=2), Seat("carol", user_id=3)]
+    table = a_table("hotstreak", seats, {"pace": 0.0})
+    table.start_engine([])
+    while not table.human_pending():  # the table's own steps before the first bet (if any)
+        await table._step()
+    place: RecordingPlace = table.place  # type: ignore[assignment]
+
+    async def slow_send(out: Outgoing, *, wait_for_pictures: bool = False) -> None:
+        moment[0] += 40.0  # waiting behind the channel's other messages
+        place.sent.append(out)
+
+    monkeypatch.setattr(place, "send", slow_send)
+    await table.show_prompts()
+    assert place.sent, "the bet prompt was posted"
+    assert table.deadline == END + 40.0 + table.host.timing.turn_seconds
+    assert table.meta["deadline"] == table.deadline  # what a restart goes on from
