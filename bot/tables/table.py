@@ -134,7 +134,7 @@ class Table:
 
     def view(self, audience: int | None = None) -> TableView:
         """What ``audience`` may see (None: the channel; else one seat): all a presenter is handed."""
-        engine = self.engine
+        engine, pending = self.engine, self.pending()
         return TableView.of(
             game_id=self.game_id,
             audience=audience,
@@ -145,8 +145,8 @@ class Table:
             settings=self.settings,
             seats=self.seats,
             acted=self.acted,
-            pending=self.pending(),
-            waiting=self.human_pending(),
+            pending=pending,
+            waiting=self.human_pending(pending),
             private=self.is_private,
             read_state=(lambda: engine.view(audience)) if engine is not None else dict,
         )
@@ -163,10 +163,10 @@ class Table:
         """Every decision due now, the table's own steps and the AI's included."""
         return self.engine.pending() if self.engine is not None else []
 
-    def human_pending(self) -> list[Decision]:
+    def human_pending(self, pending: list[Decision] | None = None) -> list[Decision]:
         return [
             d
-            for d in self.pending()
+            for d in (self.pending() if pending is None else pending)
             if d.player is not None and not self.seats[d.player].is_ai and not self.is_automatic(d)
         ]
 

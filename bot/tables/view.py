@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any
 
 from bot.games.base import Decision
-from bot.i18n import _
+from bot.i18n import Language, _, current
 from bot.tables.seats import Seat
 
 
@@ -32,6 +32,13 @@ class Sitter:
     @classmethod
     def of(cls, seat: Seat) -> Sitter:
         return cls(seat.display_name, seat.shown, seat.mention(), seat.is_ai, seat.user_id)
+
+
+@functools.lru_cache(maxsize=4096)
+def sitters(seats: tuple[tuple[str, int | None, str | None], ...], language: Language) -> tuple[Sitter, ...]:
+    """The seats as anyone may know them, in ``language`` (an AI's name is translated): made once per
+    seating and language, since a table asks for a view several times a card."""
+    return tuple(Sitter.of(Seat(name, user_id, ai)) for name, user_id, ai in seats)
 
 
 @dataclass(frozen=True)
@@ -110,8 +117,8 @@ class TableView:
             pace=pace,
             deadline=deadline,
             settled=settled,
-            settings=MappingProxyType(dict(settings)),
-            seats=tuple(Sitter.of(s) for s in seats),
+            settings=MappingProxyType(settings) if isinstance(settings, dict) else settings,
+            seats=sitters(tuple((s.name, s.user_id, s.ai) for s in seats), current()),
             acted=tuple(acted),
             waiting=tuple(sorted({d.player for d in waiting if d.player is not None})),
             deciders=tuple(sorted({d.player for d in pending if d.player is not None})),
