@@ -31,6 +31,7 @@ from bot.tables import answers, clock, custom_ids, viewing
 from bot.tables.ai_seats import ai_action
 from bot.tables.host import Host
 from bot.tables.ledger import EngineFailed, Ledger
+from bot.tables.outcome import BROKEN, GONE, LOST, OVER, Outcome
 from bot.tables.presenter import Presenter
 from bot.tables.prompts import Prompts
 from bot.tables.seats import AI_SUFFIX, Seat
@@ -44,18 +45,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 __all__ = ["BROKEN", "GONE", "LOST", "OVER", "EngineFailed", "Outcome", "Table"]
-
-# Why a table ended (``on_end``): its game is over; its channel or thread is gone; its engine broke;
-# another process drives it now.
-OVER, GONE, BROKEN, LOST = "over", "gone", "broken", "lost"
-
-
-@dataclasses.dataclass(frozen=True)
-class Outcome:
-    """What came of a person's request: the private answer they get, and whether it changed the game."""
-
-    answer: str  # a marked constant (``answers``) or text already in the person's language
-    applied: bool = False
 
 
 class Table:
