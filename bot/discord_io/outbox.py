@@ -184,7 +184,12 @@ class PictureOutbox:
 
 def merge(older: Outgoing, newer: Outgoing) -> Outgoing:
     """The stale picture's text kept above the newer one's; only the newer picture is shown, or the
-    older one when the newer is a race line without a picture (the track has not changed since)."""
+    older one when the newer is a race line without a picture (the track has not changed since). A live
+    message's newer text already holds its last lines (``Outgoing.live``): it replaces the older."""
+    if newer.live is not None and newer.live == older.live:
+        if newer.render is None and newer.image is None:
+            return dataclasses.replace(older, content=newer.content)
+        return newer
     lines = [line for part in (older.content, newer.content) if part for line in part.splitlines()]
     while len(lines) > 1 and len("\n".join(lines)) > MESSAGE_LIMIT:
         lines.pop(0)  # Discord's message limit: the oldest lines go first

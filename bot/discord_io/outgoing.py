@@ -46,6 +46,11 @@ class Outgoing:
     # A race line with no picture of its own (a card that changed nothing on the track): it may join a
     # race picture still waiting to be sent, and it never makes the game wait for one (global_pacer).
     race_line: bool = False
+    # A live message's key (a race: "race:2"): the first message with this key is posted, and each later
+    # one edits it in place (its words replaced; its picture replaced when it brings one, else kept), so
+    # a race is one message that moves instead of a message per card (``Place``). Its ``content`` is
+    # the whole text to show (the presenter keeps the last few lines).
+    live: str | None = None
     # A picture that follows this message (a race's replay): drawn off the event loop only after the
     # message is out, then added to it by an edit, or posted after it (bot.tables.later).
     later: Callable[[], Animation] | None = None

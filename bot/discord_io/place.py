@@ -74,6 +74,7 @@ class Place:
         self.drawing: set[asyncio.Task[None]] = set()  # pictures being drawn for messages already out
         self._thread: discord.abc.Messageable | None = None  # kept while the cache drops it
         self._users: dict[int, Any] = {}  # people fetched for DMs, once per game
+        self._live: dict[str, discord.Message] = {}  # the live message (``Outgoing.live``) on show
 
     @property
     def place_id(self) -> int:
@@ -120,10 +121,41 @@ class Place:
             return await self._post(out)
 
     async def _post(self, out: Outgoing) -> discord.Message | None:
+        """Post ``out`` (within the channel's turn); a live message's later versions edit the first."""
         channel = self.channel or await self._fetch_channel()
         if channel is None:
             return None
-        return await self._deliver(channel, self.place_id, out)
+        if out.live is not None:
+            message = self._live.get(out.live)
+            if message is not None and await self._edit_live(message, out):
+                return message
+        posted = await self._deliver(channel, self.place_id, out)
+        if out.live is not None and posted is not None:
+            self._live = {out.live: posted}  # one live message at a time: an older one is done
+        return posted
+
+    async def _edit_live(self, message: discord.Message, out: Outgoing) -> bool:
+        """The live message edited into ``out`` (within the channel's turn, like a post); False when it
+        is gone (deleted by someone), so a fresh one is posted."""
+        changes = message_kwargs(out, editing=True)
+        if out.image is None and out.render is None:
+            changes.pop("attachments")  # the words moved on, the picture stays
+
+        async def attempt() -> None:
+            for file in changes.get("attachments") or []:
+                file.reset(seek=True)  # a retried upload starts from the first byte again
+            await message.edit(**changes)
+
+        try:
+            await deliver(attempt, self.wires.timing, f"An edit of game {self.game_id}")
+        except (discord.HTTPException, *TRANSIENT) as error:
+            if is_gone(error):
+                self.lost()
+            elif isinstance(error, discord.NotFound):
+                return False  # Unknown Message: someone deleted it
+            else:
+                log.warning("Could not edit the live message of game %s: %r", self.game_id, error)
+        return True
 
     async def send_home(self, out: Outgoing) -> discord.Message | None:
         """Send to the channel the game was opened in, even while it plays in a thread."""

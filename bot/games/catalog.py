@@ -177,7 +177,9 @@ ENTRIES: tuple[Entry, ...] = (
         cog="cogs.downforce",
         command="downforce",
         sim="bot.games.downforce.sim",
-        private=frozenset({"bid", "play", "bet", "keep"}),
+        # Every decision in private: a card's end spaces, wild colours and powers are asked where the
+        # card was played (the player's DM, or My hand), in the same wait (``bot.tables.prompts``).
+        private=frozenset({"bid", "play", "bet", "keep", "move", "wild", "power", "ignore", "defensive"}),
         ai_pause="bot.games.downforce.start:ai_pause",
     ),
 )

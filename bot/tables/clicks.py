@@ -11,10 +11,12 @@ import contextlib
 import discord
 
 from bot.discord_io.outgoing import Outgoing
+from bot.games.base import Decision
 from bot.i18n import speaking
 from bot.tables import answers, custom_ids
 from bot.tables.answers import followup, reply
 from bot.tables.table import Outcome, Table
+from bot.tables.voice import drawn
 
 
 async def on_decision(table: Table, interaction: discord.Interaction, click: custom_ids.Decide) -> None:
@@ -26,9 +28,46 @@ async def on_decision(table: Table, interaction: discord.Interaction, click: cus
     await interaction.response.defer()
 
     async def told(outcome: Outcome) -> None:
-        await followup(interaction, outcome.answer)
+        if not outcome.applied:
+            await followup(interaction, outcome.answer)  # a refusal, or "I couldn't save that"
+        elif _private(interaction):
+            await collapse(interaction, outcome.answer)
+        # A decision in the channel answers for itself: the public message it changes (the deferred
+        # update acknowledged the click), with no private "✅ done" besides.
 
     await table.decide(interaction.user.id, click, told)
+    following = table.prompts.take_continued(click.seat)
+    if following is not None:
+        await go_on(table, interaction, click.seat, following)
+
+
+async def go_on(table: Table, interaction: discord.Interaction, seat: int, decision: Decision) -> None:
+    """The same wait goes on with a private decision: shown where they clicked (a private prompt is
+    edited into it; after a click in the channel, a private answer holds it), so it does not notify
+    them a second time for one wait. If that fails, their DM (which notifies) is the way left."""
+    with speaking(table.seat_language(seat)):
+        out = table.presenter.private_prompt(table.view(seat), decision)
+    await drawn(out)
+    try:
+        if _private(interaction):
+            await interaction.edit_original_response(**table.voice.dress(out, editing=True))
+        else:
+            await interaction.followup.send(**table.voice.dress(out), ephemeral=True)
+    except discord.HTTPException:
+        await table.voice.dm(seat, out)
+
+
+def _private(interaction: discord.Interaction) -> bool:
+    """Whether the click was on a message only the clicker sees (a DM, or a private answer)."""
+    message = interaction.message
+    return interaction.guild_id is None or (message is not None and message.flags.ephemeral)
+
+
+async def collapse(interaction: discord.Interaction, label: str) -> None:
+    """An answered private prompt becomes the record of what was chosen: its controls go, its words
+    say the choice (an edit of the clicked message: nothing new to read, nothing that notifies)."""
+    with contextlib.suppress(discord.HTTPException):
+        await interaction.edit_original_response(content=label, view=None)
 
 
 def private_message(table: Table, seat: int) -> Outgoing:
@@ -45,6 +84,12 @@ async def show_hand(table: Table, interaction: discord.Interaction) -> None:
         await reply(interaction, answers.NOT_PLAYING)
         return
     out = private_message(table, seat)
+    if out.render is not None:  # a picture to draw first (off the event loop): acknowledged now
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        await drawn(out)
+        with contextlib.suppress(discord.HTTPException):
+            await interaction.followup.send(**table.voice.dress(out), ephemeral=True)
+        return
     await interaction.response.send_message(**table.voice.dress(out), ephemeral=True)
 
 
@@ -81,5 +126,6 @@ async def on_menu_page(table: Table, interaction: discord.Interaction, click: cu
             await reply(interaction, answers.STALE)
             return
         out = prompt[1]
+    await drawn(out)  # a private choice's picture goes with its page (in a thread: tens of ms)
     with contextlib.suppress(discord.HTTPException):
         await interaction.response.edit_message(**table.voice.dress(out, editing=True, page=click.page))

@@ -15,7 +15,7 @@ import discord
 
 from bot.discord_io.outgoing import Outgoing
 from bot.games.base import Decision
-from bot.i18n import Language, _n, speaking
+from bot.i18n import N_, Language, _, _n, speaking
 from bot.i18n.formatting import number
 from bot.tables import clock
 from bot.tables.presenter import Presenter
@@ -48,6 +48,13 @@ class Prompted(Protocol):
     def voice(self) -> Voice: ...
 
 
+# A wait that starts on a prompt only edited (or on a private decision of someone without DMs): the
+# person is told it is their turn, once.
+YOUR_TURN_DM = N_("⏰ Your turn in **{game}**: {link} (deadline {deadline}).")
+YOUR_TURN_CHANNEL = N_("⏰ {player}, your turn (deadline {deadline}).")
+YOUR_PICK_CHANNEL = N_("⏰ {player}, your secret pick: press **My hand** (deadline {deadline}).")
+
+
 class Prompts:
     def __init__(self, presenter: Presenter, timing: Timing, deadline: float | None = None) -> None:
         self.presenter = presenter
@@ -58,6 +65,14 @@ class Prompts:
         self._message: discord.Message | None = None
         self._shown: object = None
         self._dm_sent: set[tuple[int, int, str]] = set()
+        # The seats waited on at the last ``show``, and how many actions each had made then: a seat
+        # still waited on is in the same wait, and is not notified again.
+        self._waiting: dict[int, int] = {}
+        # Private decisions that follow their person's own private click in the same wait: shown in
+        # the message they clicked (``bot.tables.clicks``), not sent as a new DM. ``clicked`` is the
+        # seat whose private click is being published (set by the table, for one ``show``).
+        self.continued: dict[int, Decision] = {}
+        self.clicked: int | None = None
 
     def grace(self, late: list[Decision], names: str) -> str | None:
         """After a restart the stored deadline applies to what is pending (``late``); one that passed
@@ -92,46 +107,97 @@ class Prompts:
             self.deadline = began + (self.timing.turn_seconds if turn else self.timing.phase_seconds)
             fresh = True
         self._deadline_for = signature
+        seats = {d.player: table.acted[d.player] for d in waiting if d.player is not None}
+        starting = {seat for seat in seats if seat not in self._waiting}
+        public = {d.player for d in waiting if d.player in starting and not table.is_private(d)}
         with speaking(table.language):
             prompt = await self.presenter.prompt(table.view())
+        notified: set[int] = set()
         if prompt is None:
             await self.retire(table)
         else:
-            await self._keep(table, waiting, *prompt)
+            notified = await self._keep(table, public, *prompt)
         for decision in waiting:
-            if decision.player is None or not table.is_private(decision):
+            seat = decision.player
+            if seat is None or not table.is_private(decision):
                 continue
-            marker = (decision.player, table.acted[decision.player], decision.kind)
-            if marker not in self._dm_sent:
-                self._dm_sent.add(marker)
-                with speaking(table.seat_language(decision.player)):
-                    secret = self.presenter.private_prompt(table.view(decision.player), decision)
-                await table.voice.dm(decision.player, secret)
+            marker = (seat, table.acted[seat], decision.kind)
+            if marker in self._dm_sent:
+                continue
+            self._dm_sent.add(marker)
+            if seat == self.clicked and seat not in starting:
+                self.continued[seat] = decision  # their own click goes on to this (same wait)
+                continue
+            if seat in table.voice.dm_closed:
+                if seat in starting:
+                    await self._turn_in_channel(table, seat, YOUR_PICK_CHANNEL)
+                continue
+            with speaking(table.seat_language(seat)):
+                secret = self.presenter.private_prompt(table.view(seat), decision)
+            await table.voice.dm(seat, secret)  # it notifies: that is this wait's notification
+            notified.add(seat)
+        for seat in sorted(public - notified):
+            await self._your_turn(table, seat)
+        self._waiting = seats
+        self.clicked = None
         if fresh and self.deadline is not None:
             self.deadline += max(0.0, clock.now() - began)  # from when the prompts went out
 
-    async def _keep(self, table: Prompted, waiting: list[Decision], key: str, out: Outgoing) -> None:
-        # The prompt pings the people it waits for in the channel (not those deciding in a DM).
-        out.ping = tuple(
-            sorted(
-                {
-                    uid
-                    for d in waiting
-                    if d.player is not None
-                    and not table.is_private(d)
-                    and (uid := table.seats[d.player].user_id) is not None
-                }
-            )
-        )
+    async def _keep(self, table: Prompted, starting: set[int], key: str, out: Outgoing) -> set[int]:
+        """Post or edit the live prompt; returns the seats its new message notified (those in
+        ``starting`` whose wait begins with it: their mentions lead its content)."""
+        users = {seat: uid for seat in starting if (uid := table.seats[seat].user_id) is not None}
         shown = _seen(out, table.acted)
         if key == self._key and self._message is not None:
             if shown != self._shown:  # an unchanged prompt is not edited again
                 await table.voice.edit(self._message, **table.voice.dress(out, editing=True))
-        else:
-            await self.retire(table)
-            self._message = await table.voice.send(out)
-            self._key = key
+            self._shown = shown
+            return set()
+        await self.retire(table)
+        if users:
+            out.ping = tuple(sorted(users.values()))
+            mentions = " ".join(f"<@{uid}>" for uid in out.ping)
+            out.content = f"{mentions} {out.content}".strip()
+        self._message = await table.voice.send(out)
+        self._key = key
         self._shown = shown
+        return set(users) if self._message is not None else set()
+
+    async def _your_turn(self, table: Prompted, seat: int) -> None:
+        """A wait that starts on a prompt only edited: the person is told once, by DM (with a link to
+        the prompt), or in the channel when their DMs are closed."""
+        if table.seats[seat].user_id is None:
+            return
+        if seat in table.voice.dm_closed or self._message is None:
+            await self._turn_in_channel(table, seat, YOUR_TURN_CHANNEL)
+            return
+        with speaking(table.seat_language(seat)):
+            note = Outgoing(
+                content=_(
+                    YOUR_TURN_DM,
+                    game=self.presenter.title,
+                    link=self._message.jump_url,
+                    deadline=self._deadline_mark(),
+                )
+            )
+        # If their DMs turn out to be closed, the voice says so in the channel, mentioning them: that
+        # is this wait's notification.
+        await table.voice.dm(seat, note)
+
+    async def _turn_in_channel(self, table: Prompted, seat: int, words: str) -> None:
+        person = table.seats[seat]
+        if person.user_id is None:
+            return
+        await table.voice.say(
+            words, player=person.mention(), deadline=self._deadline_mark(), ping=(person.user_id,)
+        )
+
+    def _deadline_mark(self) -> str:
+        return f"<t:{int(self.deadline)}:R>" if self.deadline is not None else "—"
+
+    def take_continued(self, seat: int) -> Decision | None:
+        """The private decision that follows ``seat``'s own click in the same wait, if any (once)."""
+        return self.continued.pop(seat, None)
 
     async def retire(self, table: Prompted) -> None:
         """The wait is over: the prompt loses its buttons (its text stays as a record)."""
@@ -148,4 +214,5 @@ def _signature(waiting: list[Decision]) -> frozenset[tuple[int, str]]:
 def _seen(out: Outgoing, acted: list[int]) -> object:
     """What a player would see of a prompt (its ids depend on who acted how often)."""
     embed = out.embed.to_dict() if out.embed is not None else None
-    return (out.content, repr(embed), out.image, out.controls, out.hand_button, out.asks, tuple(acted))
+    steps = tuple(acted) if out.controls is not None else ()  # only controls' ids carry the steps
+    return (out.content, repr(embed), out.image, out.controls, out.hand_button, out.asks, steps)

@@ -410,6 +410,8 @@ class Table:
         except EngineFailed:
             return Outcome(answers.GAME_BROKE), []
         label = self.presenter.choice_label(self.view(click.seat), decision, choice)
+        self.prompts.clicked = click.seat  # a private decision that follows, in the same wait, is shown
+        # where they clicked (``bot.tables.clicks``)
         return Outcome(label, applied=True), events
 
     async def replace_with_ai(self, user_id: int) -> Outcome:

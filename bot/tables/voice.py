@@ -4,6 +4,7 @@ in the channel, to use **My hand**, and remembered with the game (``meta["dm_clo
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Protocol
 
 import discord
@@ -61,6 +62,7 @@ class Voice:
         person = self.table.seats[seat]
         if person.user_id is None or seat in self.dm_closed:
             return None
+        await drawn(out)
         try:
             return await self.place.dm(person.user_id, self._dressed(out))
         except DMClosed:
@@ -78,3 +80,11 @@ class Voice:
 
     def _dressed(self, out: Outgoing, *, page: int = 0) -> Outgoing:
         return dressed(out, self.game_id, self.table.acted, page=page)
+
+
+async def drawn(out: Outgoing) -> Outgoing:
+    """``out`` with its picture drawn (``Outgoing.render``), in a thread: a private message's picture (a
+    choice's lettered spaces) is drawn when it is sent, never on the event loop."""
+    if out.render is not None and out.image is None:
+        out.image = await asyncio.to_thread(out.render)
+    return out

@@ -1,5 +1,7 @@
-"""Downforce in Discord: secret auctions and bets by DM, the card on turn by DM, end spaces and wild
-colours with buttons in the channel, and a track picture with one line of narration per card.
+"""Downforce in Discord: every decision in private (auctions, bets, the card on turn, and the card's end
+spaces, wild colours and powers, asked where the card was played: the player's DM or **My hand**), and
+in the channel one message for the auctions and one live message for the race, edited card by card (the
+track picture, the last lines of narration, who is to play, the end spaces being chosen lettered on it).
 
 Channel messages are built from the public view and public events; a seat's DM from that seat's
 view and its own events (the table splits every batch before this presenter sees it). Bids are
@@ -8,8 +10,8 @@ shown only when the auction reveals them together, bets only in the final scores
 
 from __future__ import annotations
 
-import asyncio
 import functools
+from collections import deque
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -51,9 +53,9 @@ BETTING = {
     "odds-winner-only": N_("odds, winner only (position x 3, 2, 1)"),
 }
 HERE = N_(
-    """**Here:** your hand comes by DM (no DM? press **My hand**). Bids, the card you play and your bets \
-are picked there, in secret; end spaces and wild colours are buttons in the channel for the player on \
-turn. A player who misses the deadline is played by the AI."""
+    """**Here:** your hand comes by DM (no DM? press **My hand**). Bids, the card you play, its end spaces, \
+wild colours and powers, and your bets are picked there, in secret; the race is one live message in the \
+channel. A player who misses the deadline is played by the AI."""
 )
 NO_DM = N_("I've sent you a DM. No DM? Press My hand.")
 POWERS = {"off": N_("off"), "base": N_("the six base powers"), "all": N_("six of all twelve powers")}
@@ -64,8 +66,10 @@ PHASES = {
     "bet": N_("secret bets"),
     "over": N_("over"),
 }
-# Decisions shown as buttons in the channel, for the seat that takes them (not always the one on turn).
-CHANNEL_KINDS = ("wild", "move", "power", "ignore", "defensive")
+# Decisions about the card in play, asked of the seat that takes them (not always the one on turn).
+CHOICE_KINDS = ("wild", "move", "power", "ignore", "defensive")
+LIVE_LINES = 4
+"""Lines of narration on the race's live message (the picture shows the rest)."""
 ODDS_BUDGET_MS = 150
 """Simulation time per picture: a busy bot shows odds from fewer races rather than hold a card up."""
 
@@ -78,8 +82,14 @@ class DownforcePresenter(Presenter):
         # The running race's frames, for the replay posted with the final scores (compact: what
         # changed per card); dropped when the scores are posted.
         self.replay: ReplayLog | None = None
-        # The end-space picture of the choice on show, by its prompt key: edits of that prompt reuse it.
-        self.choice_pictures: dict[str, bytes] = {}
+        # The race's live picture: (what it shows: cards played and whether with odds, the picture, its
+        # alt text), and the line saying who plays next; kept while a card's choices are made.
+        self.live: tuple[tuple[int, bool], bytes, str] | None = None
+        self.turn_line = ""
+        # The race's last lines of narration, on its live message.
+        self.lines: deque[str] = deque(maxlen=LIVE_LINES)
+        # The odds of the last card's frame (cards played, odds): the live picture shows them.
+        self.odds: tuple[int, Odds | None] = (-1, None)
 
     def lobby_fields(self, view: TableView) -> list[tuple[str, str]]:
         s = view.settings
@@ -140,23 +150,63 @@ class DownforcePresenter(Presenter):
     async def prompt(self, view: TableView) -> tuple[str, Outgoing] | None:
         state = view.state
         phase = state["phase"]
+        # One message for the six auctions and the keeping of powers, edited through them (every bid is
+        # a DM, which is each wait's notification).
         if phase == "auction":
-            return f"auction:{state['auction']['number']}", self._auction_prompt(view, state)
-        if phase == "bet":
-            return f"bet:{state['cards_played']}:{state['bet_line']}", self._bet_prompt(view, state)
+            return "setup", self._auction_prompt(view, state)
         if phase == "keep":
-            return "keep", self._keep_prompt(view)
-        if phase != "race" or state["turn"] is None:
+            return "setup", self._keep_prompt(view)
+        if phase in ("race", "bet", "over") and state["cards_played"] + len(self.lines) > 0:
+            # The race's live message, through its secret bets at the yellow lines too (the bets are
+            # DMs: each better's notification).
+            live = await self._live(view, state)
+            return ("race", live) if live is not None else None
+        return None
+
+    async def _live(self, view: TableView, state: dict[str, Any]) -> Outgoing | None:
+        """The race's live message: the track with the odds after the last card, the last lines of
+        narration, who is to play, the yellow lines' secret bets; **My hand** for a player without DMs.
+
+        Ruling (the request budget, docs/benchmarks.md): it changes once per card, when the card is
+        resolved. A person's choices for their card (end spaces, a wild colour, a power) are made where
+        they played it, each end-space choice with its own picture of the spaces lettered as on the
+        buttons; mirroring each choice here cost one more edit per choice (3.3 requests per card against
+        2.3, measured with ``bench/bench_conversation.py``)."""
+        lines = list(self.lines)
+        if state.get("card_in_play") is None:
+            # Between cards: the track after the last card (with its odds) and who plays next. While a
+            # card is in play its choices are made in private, and this message stays as it was.
+            drawn = self._drawn(view)
+            resolved, chances = self.odds
+            if resolved != state["cards_played"]:
+                chances = None
+            if state["phase"] == "bet":
+                turn = _(
+                    "🟡 Yellow line at row {row}: everyone bets in secret on the car they think will win "
+                    "(by DM, or **My hand**).",
+                    row=state["bet_line"],
+                )
+            elif state["phase"] == "race" and state["turn"] is not None:
+                turn = _(
+                    "▶️ Card {number}: {player} to play",
+                    number=state["cards_played"] + 1,
+                    player=view.seats[state["turn"]].shown,
+                )
+            else:
+                turn = ""
+            key = (state["cards_played"], chances is not None)
+            if self.live is None or self.live[0] != key:
+                picture = await workers.run(render_track, drawn, chances)
+                self.live = (key, picture, alt_text(drawn, chances))
+            self.turn_line = turn
+        if self.live is None:
             return None
-        choice = state["choice"]
-        # Who decides: the player on turn, or the owner of a power or of a cunning car.
-        decider = state["turn"] if choice is None or choice.get("seat") is None else choice["seat"]
-        if view.seats[decider].is_ai:
-            return None  # an AI plays at the table's pace; the picture after its card says it all
-        if choice is None:
-            return f"play:{state['cards_played']}", self._play_prompt(view, state)
-        key = f"choice:{state['cards_played']}:{choice['kind']}:{decider}:{view.acted[decider]}"
-        return key, await self._choice_prompt(view, state, key, decider)
+        _key, picture, alt = self.live
+        if self.turn_line:
+            lines.append(self.turn_line)
+        out = Outgoing(content="\n".join(lines)[:2000], image=picture, image_name="race.png", alt=alt)
+        out.hand_button = state["phase"] in ("race", "bet")
+        return out
 
     def _auction_prompt(self, view: TableView, state: dict[str, Any]) -> Outgoing:
         auction = state["auction"]
@@ -222,130 +272,12 @@ class DownforcePresenter(Presenter):
         embed.set_footer(text=_(NO_DM))
         return Outgoing(embed=embed, hand_button=True)
 
-    def _play_prompt(self, view: TableView, state: dict[str, Any]) -> Outgoing:
-        seat = view.seats[state["turn"]]
-        left = state["hand_sizes"][state["turn"]]
-        text = _n(
-            "🏎️ Card {number}: {player} to play ({n} card in hand) · pick your card in DM or with **My hand** · "
-            "deadline {deadline}",
-            "🏎️ Card {number}: {player} to play ({n} cards in hand) · pick your card in DM or with **My hand** · "
-            "deadline {deadline}",
-            left,
-            number=state["cards_played"] + 1,
-            player=seat.mention,
-            deadline=view.deadline_mark(),
-        )
-        return Outgoing(content=text, hand_button=True)
-
-    async def _choice_prompt(
-        self, view: TableView, state: dict[str, Any], key: str, decider: int
-    ) -> Outgoing:
-        """The channel's prompt for a choice taken in public; built from the channel's view alone."""
-        turn = decider
-        seat = view.seats[state["turn"]]
-        choice = state["choice"]
-        card = state["card_in_play"]
-        done = [line({"kind": "car_moved", "data": m}, view.names) for m in card["moves"]]
-        head = _("🃏 {player} plays {card}", player=seat.mention, card=card_label(card))
-        if done:
-            head += _(" · so far: {moves}", moves=" ".join(done))
-        decision = view.decision(turn, choice["kind"])
-        out = Outgoing()
-        asked = view.seats[turn]
-        if choice["kind"] in ("power", "ignore", "defensive"):
-            power = choice.get("power") or power_asking(choice["kind"])
-            out.content = (
-                head
-                + "\n"
-                + _(
-                    "⚡ {player}, your **{power}** power: {does}. Deadline {deadline} (then the AI picks the "
-                    "better option).",
-                    player=asked.mention,
-                    power=title(power),
-                    does=summary(power),
-                    deadline=view.deadline_mark(),
-                )
-            )
-            if decision is not None:
-                # The labels read the choice on show, which the public state holds as the seat's does.
-                buttons = [
-                    Choice(
-                        i,
-                        option_label(state, choice["kind"], option),
-                        style="secondary" if option in ("no", "none") else "primary",
-                        emoji=CAR_EMOJI.get(option),
-                    )
-                    for i, option in enumerate(decision.options)
-                ]
-                out.controls = Controls(turn, choice["kind"], tuple(buttons))
-            return out
-        if choice["kind"] == "wild":
-            out.content = (
-                head
-                + "\n"
-                + _(
-                    "Name a colour for the wild {speed} · deadline {deadline}",
-                    speed=card["lines"][choice["line"]][1],
-                    deadline=view.deadline_mark(),
-                )
-            )
-            if decision is not None:
-                buttons = [
-                    Choice(i, colour_name(option), emoji=CAR_EMOJI.get(option))
-                    for i, option in enumerate(decision.options)
-                ]
-                out.controls = Controls(turn, "wild", tuple(buttons))
-            return out
-        colour = choice["car"]
-        values = {
-            "car": car(colour),
-            "speed": choice.get("speed", 1),
-            "now": where(state, colour),
-            "deadline": view.deadline_mark(),
-        }
-        if choice.get("power"):
-            values["speed"] = _(
-                "{speed} ({power} power)", speed=values["speed"], power=title(choice["power"])
-            )
-        if turn != state["turn"]:
-            question = _(
-                "{player}, where does the {car} car end its {speed}? ({now} now) · deadline {deadline}",
-                player=asked.mention,
-                **values,
-            )
-        else:
-            question = _(
-                "Where does the {car} car end its {speed}? ({now} now) · deadline {deadline}", **values
-            )
-        out.content = head + "\n" + question
-        cache = self.choice_pictures
-        if key not in cache:
-            cache.clear()
-            cache[key] = await asyncio.to_thread(render_choice, self._drawn(view), choice["options"])
-        out.image, out.image_name = cache[key], "choice.png"
-        out.alt = alt_text(self._drawn(view))
-        if decision is not None:
-            spaces = {s["id"] for s in state["track"]["spaces"]}
-            letters = marked_spaces(list(decision.options), spaces)
-            buttons = []
-            for i, option in enumerate(decision.options):
-                label = option_label(state, "move", option)
-                if option == FINISH:
-                    buttons.append(Choice(i, label, style="success", emoji="🏁"))
-                else:
-                    path = (choice.get("paths") or {}).get(option)
-                    dead_end = path is not None and len(path) < choice.get("speed", 0)
-                    style = "danger" if dead_end else "primary"
-                    buttons.append(Choice(i, f"{letters.get(option, '?')} · {label}", style=style))
-            out.controls = Controls(
-                turn, "move", tuple(buttons), menu=len(buttons) > 20, placeholder=_("End space")
-            )
-        return out
-
     # --- private prompts -------------------------------------------------------------
 
     def private_prompt(self, view: TableView, decision: Decision) -> Outgoing:
         seat, state = self._reader(view), view.state
+        if decision.kind in CHOICE_KINDS:
+            return self._choice(view, state, decision)
         out = self.hand(view)
         if decision.kind == "bid":
             colour = state["auction"]["colour"]
@@ -415,6 +347,95 @@ class DownforcePresenter(Presenter):
             out.controls = Controls(seat, "bet", tuple(choices))
         return out
 
+    def _choice(self, view: TableView, state: dict[str, Any], decision: Decision) -> Outgoing:
+        """A choice about the card in play (an end space, a wild colour, a power), asked of its seat where
+        the card was played; the end spaces are lettered on the race's live picture as on the buttons."""
+        seat = self._reader(view)
+        choice = state["choice"] or {}
+        card = state["card_in_play"]
+        head = _("🃏 Card {number}: {card}", number=state["cards_played"] + 1, card=card_label(card))
+        done = [line({"kind": "car_moved", "data": m}, view.names) for m in card["moves"]]
+        if done:
+            head += _(" · so far: {moves}", moves=" ".join(done))
+        out = Outgoing()
+        if decision.kind in ("power", "ignore", "defensive"):
+            power = choice.get("power") or power_asking(decision.kind)
+            out.content = (
+                head
+                + "\n"
+                + _(
+                    "⚡ Your **{power}** power: {does}. Deadline {deadline} (then the AI picks the better option).",
+                    power=title(power),
+                    does=summary(power),
+                    deadline=view.deadline_mark(),
+                )
+            )
+            buttons = [
+                Choice(
+                    i,
+                    option_label(state, decision.kind, option),
+                    style="secondary" if option in ("no", "none") else "primary",
+                    emoji=CAR_EMOJI.get(option),
+                )
+                for i, option in enumerate(decision.options)
+            ]
+            out.controls = Controls(seat, decision.kind, tuple(buttons))
+            return out
+        if decision.kind == "wild":
+            out.content = (
+                head
+                + "\n"
+                + _(
+                    "Name a colour for the wild {speed} · deadline {deadline}",
+                    speed=card["lines"][choice["line"]][1],
+                    deadline=view.deadline_mark(),
+                )
+            )
+            buttons = [
+                Choice(i, colour_name(option), emoji=CAR_EMOJI.get(option))
+                for i, option in enumerate(decision.options)
+            ]
+            out.controls = Controls(seat, "wild", tuple(buttons))
+            return out
+        colour = choice["car"]
+        speed: object = choice.get("speed", 1)
+        if choice.get("power"):
+            speed = _("{speed} ({power} power)", speed=speed, power=title(choice["power"]))
+        out.content = (
+            head
+            + "\n"
+            + _(
+                "Where does the {car} car end its {speed}? ({now} now; the spaces are lettered on the race's "
+                "picture) · deadline {deadline}",
+                car=car(colour),
+                speed=speed,
+                now=where(state, colour),
+                deadline=view.deadline_mark(),
+            )
+        )
+        spaces = {sp["id"] for sp in state["track"]["spaces"]}
+        letters = marked_spaces(list(decision.options), spaces)
+        buttons = []
+        for i, option in enumerate(decision.options):
+            label = option_label(state, "move", option)
+            if option == FINISH:
+                buttons.append(Choice(i, label, style="success", emoji="🏁"))
+            else:
+                path = (choice.get("paths") or {}).get(option)
+                dead_end = path is not None and len(path) < choice.get("speed", 0)
+                buttons.append(
+                    Choice(
+                        i, f"{letters.get(option, '?')} · {label}", style="danger" if dead_end else "primary"
+                    )
+                )
+        out.controls = Controls(
+            seat, "move", tuple(buttons), menu=len(buttons) > 20, placeholder=_("End space")
+        )
+        drawn = self._drawn(view)
+        out.render = functools.partial(render_choice, drawn, list(decision.options))
+        out.image_name, out.alt = "choice.png", alt_text(drawn)
+        return out
+
     def hand(self, view: TableView) -> Outgoing:
         seat, state = self._reader(view), view.state
         embed = discord.Embed(title=_("Your hand — Downforce game #{game}", game=view.game_id), colour=COLOUR)
@@ -448,50 +469,41 @@ class DownforcePresenter(Presenter):
         embed.set_footer(text=_("Spent at auction: {money}", money=money(state["spent"][seat])))
         return Outgoing(embed=embed)
 
-    def tell(self, view: TableView, events: list[Event]) -> list[Outgoing]:
-        """The dealt hand by DM (bids and bets are confirmed to whoever makes them)."""
-        out = []
-        for event in events:
-            if event.kind == "dealt":
-                hand = self.hand(view)
-                hand.content = _n(
-                    "🃏 Downforce game #{game}: you were dealt {n} card.",
-                    "🃏 Downforce game #{game}: you were dealt {n} cards.",
-                    len(event.data["cards"]),
-                    game=view.game_id,
-                )
-                out.append(hand)
-        return out
-
     # --- announcements ------------------------------------------------------------------
 
     async def announce(self, view: TableView, events: list[Event]) -> list[Outgoing]:
+        """New messages only for the grid, the race's start and the final scores; everything else is a
+        line on the auctions' message (``Sold``) or on the race's live message (``prompt``)."""
         names = view.names
-        kinds = {e.kind for e in events}
         out: list[Outgoing] = []
         for event in events:
             data = event.data
             if event.kind == "grid":
+                self.lines.clear()
                 out.append(await self._opening(view, events))
-            elif event.kind == "auction_won":
-                out.append(Outgoing(content="🔨 " + line(event, names)))
             elif event.kind == "race_start":
                 out.append(await self._race_start(view, event))
-            elif event.kind == "card_played" and "card_resolved" not in kinds:
-                out.append(Outgoing(content="🃏 " + line(event, names)))
             elif event.kind == "card_resolved":
-                frame = await self._picture(view, f"card{data['number']}.png", frame=True)
-                frame.content = _(
-                    "**Card {number}** · {what}", number=data["number"], what=line(event, names)
+                await self._keep_frame(view)
+                self.lines.append(
+                    _("**Card {number}** · {what}", number=data["number"], what=line(event, names))
                 )
-                out.append(frame)
             elif event.kind in ("power_used", "animal_moved", "powers_kept", "keep_open"):
-                out.append(Outgoing(content="⚡ " + line(event, names)))
+                self.lines.append("⚡ " + line(event, names))
             elif event.kind == "race_over":
-                out.append(Outgoing(content="🏁 " + line(event, names)))
+                self.lines.append("🏁 " + line(event, names))
             elif event.kind == "game_over":
                 out.append(await self._final(view, data))
         return out
+
+    async def _keep_frame(self, view: TableView) -> None:
+        """The track after a card, with its odds, for the live picture and the race's replay."""
+        drawn = self._drawn(view)
+        chances = await workers.odds("downforce", drawn, budget_ms=ODDS_BUDGET_MS)
+        self.odds = (view.state["cards_played"], chances)
+        if self.replay is None:
+            self.replay = ReplayLog()
+        self.replay.add(drawn, chances)
 
     async def _opening(self, view: TableView, events: list[Event]) -> Outgoing:
         state = view.state

@@ -7,6 +7,7 @@ view and its own events (the table splits every batch before this presenter sees
 from __future__ import annotations
 
 import functools
+from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -41,6 +42,9 @@ from cogs.hotstreak.words import (
 
 if TYPE_CHECKING:
     from bot.games.catalog import Entry
+
+LIVE_LINES = 4
+"""Lines of narration on a race's live message: the cards just flipped (the picture shows the rest)."""
 
 ODDS_BUDGET_MS = 150
 """Simulation time per frame: a busy bot shows odds from fewer races rather than hold a card up."""
@@ -98,6 +102,8 @@ class HotStreakPresenter(Presenter):
         self.replay: ReplayLog | None = None
         # The tickets on the running race's frames (set while a race runs).
         self.holdings: Holdings | None = None
+        # The running race's last lines of narration, shown on its live message (``Outgoing.live``).
+        self.lines: deque[str] = deque(maxlen=LIVE_LINES)
 
     def lobby_fields(self, view: TableView) -> list[tuple[str, str]]:
         return [(_("Pace"), _("{seconds} s per card", seconds=number(view.pace)))]
@@ -109,8 +115,10 @@ class HotStreakPresenter(Presenter):
             return None  # a race (only the table flips) or the end: nobody to prompt, no view to read
         state = view.state
         phase, race = state["phase"], state["race"]
+        # One prompt message per race, edited through its betting, secret picks and doubling: each wait
+        # still notifies its person once (``bot.tables.prompts``), and the thread keeps one message.
         if phase == "draft":
-            return f"draft:{race}", self._draft_prompt(view, state)
+            return f"bets:{race}", self._draft_prompt(view, state)
         if phase in ("submit", "double"):
             waiting = sorted({view.seats[seat].shown for seat in view.waiting})
             if phase == "submit":
@@ -129,7 +137,7 @@ class HotStreakPresenter(Presenter):
             embed.add_field(name=_("Waiting for"), value=", ".join(waiting) or _("nobody"), inline=False)
             embed.add_field(name=_("Deadline"), value=view.deadline_mark())
             embed.set_footer(text=_("I've sent you a DM. No DM? Press {my_hand}.", my_hand=_("My hand")))
-            return f"{phase}:{race}", Outgoing(embed=embed, hand_button=True)
+            return f"bets:{race}", Outgoing(embed=embed, hand_button=True)
         return None
 
     def _draft_prompt(self, view: TableView, state: dict[str, Any]) -> Outgoing:
@@ -263,32 +271,29 @@ class HotStreakPresenter(Presenter):
         for event in events:
             data = event.data
             if event.kind == "race_setup":
-                out.append(await self._race_setup(view, data))
+                self.lines.clear()  # the race's prompt shows its setup (face-up cards, side bet)
             elif event.kind == "reshuffled":
                 reshuffled = True
             elif event.kind == "burned" and not reshuffled:
-                out.append(
-                    Outgoing(
-                        content=_(
-                            "🏁 **Race {race}** — 3… 2… 1… Three cards burned face down. Go!",
-                            race=data["race"],
-                        )
-                    )
+                # The race's live message: posted now with the track as it starts, then edited card
+                # by card (``_frame``).
+                self.lines.append(
+                    _("🏁 **Race {race}** — 3… 2… 1… Three cards burned face down. Go!", race=data["race"])
                 )
+                out.append(await self._start_line(view, data["race"]))
             elif event.kind in ("card_flipped", "bar_folded"):
                 index = frames.index(event)
                 later = sum(1 for e in frames[index + 1 :] if e.kind == "card_flipped")
                 last = ended and index == len(frames) - 1
                 out.append(await self._frame(view, event, ended=last, flips_after=later))
             elif event.kind == "doubled":
+                # Said on the race's live message when it starts (the results show what was paid).
                 bet = state["bets"][data["seat"]][data["bet"]]
-                out.append(
-                    Outgoing(
-                        content=_(
-                            "✖️2 **{player}** doubles {bet}.",
-                            player=names[data["seat"]],
-                            bet=self._bet_label(state, bet).rstrip("."),
-                        )
+                self.lines.append(
+                    _(
+                        "✖️2 **{player}** doubles {bet}.",
+                        player=names[data["seat"]],
+                        bet=self._bet_label(state, bet).rstrip("."),
                     )
                 )
             elif event.kind in ("race_over", "payouts"):
@@ -298,25 +303,6 @@ class HotStreakPresenter(Presenter):
                     results = {}
             elif event.kind == "game_over":
                 out.append(Outgoing(embed=self._standings_embed(view, data)))
-        return out
-
-    def tell(self, view: TableView, events: list[Event]) -> list[Outgoing]:
-        """A seat's dealt cards by DM (its own secret pick is confirmed to it when it picks)."""
-        out = []
-        for event in events:
-            if event.kind == "dealt":
-                hand = ", ".join(card_label(c) for c in view.state["hand"])
-                dealt = ", ".join(card_label(c) for c in event.data["cards"])
-                out.append(
-                    Outgoing(
-                        content=_(
-                            "🃏 Race {race}: you were dealt {dealt}.\nYour hand: {hand}",
-                            race=event.data["race"],
-                            dealt=dealt,
-                            hand=hand,
-                        )
-                    )
-                )
         return out
 
     async def _frame(self, view: TableView, event: Event, *, ended: bool, flips_after: int) -> Outgoing:
@@ -330,12 +316,15 @@ class HotStreakPresenter(Presenter):
             replay = self.replay = ReplayLog(frame["race"])  # compact: what changed per card
         replay.add(frame, chances)
         heading = _("Card {n}", n=event.data.get("flip")) if event.kind == "card_flipped" else _("Deck dry")
-        content = f"**{heading}** · {race_line(event.kind, event.data)}"
+        self.lines.append(f"**{heading}** · {race_line(event.kind, event.data)}")
+        content = "\n".join(self.lines)
+        live = f"race:{frame['race']}"
         if not changes_track(event):
-            # Ruling: a card that changes nothing on the track gets its line of narration, no picture.
-            return Outgoing(content=content, race_line=True)
+            # Ruling: a card that changes nothing on the track gets its line of narration, no new picture.
+            return Outgoing(content=content, race_line=True, live=live)
         players = view.picture_names
         return Outgoing(
+            live=live,
             content=content,
             # Drawn when sent, off the event loop; never drawn if merged into the next as stale.
             render=functools.partial(render_race, frame, odds=chances, players=players),
@@ -354,25 +343,19 @@ class HotStreakPresenter(Presenter):
             embed=embed, later=functools.partial(replay.drawn, race_replay, players=view.picture_names)
         )
 
-    async def _race_setup(self, view: TableView, data: dict[str, Any]) -> Outgoing:
-        state = dict(view.state)  # a copy: the deck's size below is this picture's alone
-        embed = discord.Embed(title=_("🏁 Hot Streak — race {race} of 3", race=data["race"]), colour=COLOUR)
-        embed.description = _(
-            "**{player}** bets first this race.", player=view.seats[data["first_better"]].shown
+    async def _start_line(self, view: TableView, race: int) -> Outgoing:
+        """The race's live message as it starts: the track before the first card, the opening lines."""
+        state = view.state
+        held = self.holdings
+        frame = {**state, "bets": held.bets, "cash": held.cash} if held is not None else state
+        players = view.picture_names
+        return Outgoing(
+            live=f"race:{race}",
+            content="\n".join(self.lines),
+            render=functools.partial(render_race, frame, odds=None, players=players),
+            image_name=f"race{race}-start.png",
+            alt=alt_text(frame, odds=None, players=players),
         )
-        embed.add_field(
-            name=_("Face-up race cards"),
-            value=", ".join(card_label(c) for c in data["face_up"])[:1024],
-            inline=False,
-        )
-        embed.add_field(name=_("Side bet"), value=side_bet_text(data["side_bet"]), inline=False)
-        embed.set_image(url="attachment://track.png")
-        # The deck is built when the picks are in: face-up cards plus each seat's secret card(s).
-        per_seat = state["submit_count"]
-        state["cards_left"] = len(data["face_up"]) + per_seat * len(view.seats)
-        chances = await _odds(state)
-        image = await workers.run(render_race, state, odds=chances)
-        return Outgoing(embed=embed, image=image, image_name="track.png", alt=alt_text(state, odds=chances))
 
     def _results_embed(self, view: TableView, over: dict[str, Any], payouts: dict[str, Any]) -> discord.Embed:
         names = view.names

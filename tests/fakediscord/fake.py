@@ -15,6 +15,7 @@ from PIL import Image
 
 from tests.fakediscord import threads
 from tests.fakediscord.acting import UserActions
+from tests.fakediscord.conversation import Conversation
 from tests.fakediscord.emoji_routes import ROUTES as EMOJI_ROUTES
 from tests.fakediscord.emoji_routes import add_emoji
 from tests.fakediscord.faults import Faults
@@ -112,6 +113,7 @@ class FakeDiscord(UserActions, UserViews):
         self.nonce_replays: list[NonceReplay] = []
         #: Request counters (per second, per route, user fetches, 429s) and the global limit.
         self.traffic = Traffic()
+        self.conversation = Conversation(self.bot_user.id)
         self.global_limit = GlobalLimit(global_limit)
         #: Faults to inject on chosen requests (dropped connections, timeouts, 429s): see :mod:`faults`.
         self.faults = Faults()

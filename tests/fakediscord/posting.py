@@ -196,6 +196,7 @@ def create_message(
     fake.messages[message.id] = message
     if message.nonce is not None and payload.get("enforce_nonce"):
         fake.nonces[(author.id, message.nonce)] = (time.monotonic(), message)
+    fake.conversation.made(message)
     if not message.ephemeral:
         fake._announce_message("MESSAGE_CREATE", message)
     fake._touch()
@@ -222,6 +223,9 @@ def edit_message(fake: FakeDiscord, message: FakeMessage, body: RequestBody) -> 
     except InvalidBody as error:
         raise _refuse(error) from None
     check_component_emojis(fake, components)
+    fake.conversation.changed(
+        message, files=len(body.files or []), was_loading=message.loading, controls=bool(components)
+    )
     if not message.loading:
         message.edits.append(message.snapshot())
         message.edited_at = now()

@@ -47,6 +47,13 @@ class Traffic:
     global_429: int = 0
     first: float | None = None
     last: float | None = None
+    #: When each request that counts against the global limit was made (``time.monotonic()``).
+    limited_times: list[float] = field(default_factory=list)
+    limited_routes: list[tuple[str, str]] = field(default_factory=list)
+
+    def limited_between(self, start: float, end: float) -> int:
+        """Requests counted against the global limit from ``start`` to ``end`` (monotonic seconds)."""
+        return sum(1 for moment in self.limited_times if start <= moment <= end)
 
     @property
     def requests(self) -> int:
@@ -58,6 +65,8 @@ class Traffic:
         self.per_second[second] += 1
         if limited:
             self.limited_per_second[second] += 1
+            self.limited_times.append(now)
+            self.limited_routes.append((method, route))
         self.per_route[(method, route)] += 1
         if method == "GET" and route == "/users/{user_id}" and params.get("user_id", "").isdigit():
             self.user_fetches[int(params["user_id"])] += 1
