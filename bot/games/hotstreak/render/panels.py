@@ -30,7 +30,8 @@ from bot.games.hotstreak.render.tokens import paste_token
 from bot.games.hotstreak.render.track import deck_icon
 from bot.games.hotstreak.render.words import CardFace, card_colour, card_face, deck_words
 from bot.games.text_fit import fit_text, wrap_text
-from bot.i18n import _
+from bot.i18n import _, current
+from bot.i18n.languages import Language
 
 _S = 2  # supersampling factor of the card's shapes
 _BAND = 44  # height of the card's coloured band, which holds its title
@@ -57,17 +58,26 @@ def _label(xy: tuple[float, float], text: str, font: ImageFont.FreeTypeFont, fil
 def header_labels(scene: Scene) -> tuple[Label, ...]:
     """The header's texts: the race's title, "race over" once every place is taken, and the deck's count
     at the right (after its icon). Each is cut to the room left by the others, in any language, so none
-    runs into another; ``header_deck_right`` is where the deck icon ends."""
+    runs into another."""
+    return _header_labels(scene.race, scene.races, all(scene.podium), scene.cards_left, current())
+
+
+@lru_cache(maxsize=64)
+def _header_labels(
+    race: int, races: int, over: bool, cards_left: int, language: Language
+) -> tuple[Label, ...]:
+    """(Cached: measuring the words costs more than drawing them; the language is part of the key.)"""
+    del language  # the words below are in the current language, which the key names
     middle = HEADER_H / 2
     deck_font = style.font(MIN_FONT + 2, True)
-    deck = deck_words(scene.cards_left)
+    deck = deck_words(cards_left)
     deck = fit_text(deck, deck_font, WIDTH / 3)
     deck_x = WIDTH - MARGIN - deck_font.getlength(deck)
     title_font = style.font(MIN_FONT + 6, True)
     title_room = header_deck_left(deck_x) - 14 - MARGIN
-    title = fit_text(_("Race {race} of {races}", race=scene.race, races=scene.races), title_font, title_room)
+    title = fit_text(_("Race {race} of {races}", race=race, races=races), title_font, title_room)
     labels = [_label((MARGIN, middle), title, title_font, style.TEXT)]
-    if all(scene.podium):
+    if over:
         over_font = style.font(MIN_FONT + 2, True)
         x = labels[0].box[2] + 14
         room = header_deck_left(deck_x) - 14 - x

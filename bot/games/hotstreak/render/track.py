@@ -130,13 +130,18 @@ def _draw_frame(pen: _Pen, layout: RaceLayout, steps: bool) -> None:
 
 def deck_icon(frame: Image.Image, right: int) -> None:
     """A little deck of three cards in the header, ending at ``right`` (the count goes to its right)."""
+    icon = _deck_icon()
+    frame.paste(icon, (right - DECK_ICON_W, (HEADER_H - 40) // 2 - 1), icon)
+
+
+@lru_cache(maxsize=1)
+def _deck_icon() -> Image.Image:
     big = Image.new("RGBA", (DECK_ICON_W * _S, 40 * _S), (0, 0, 0, 0))
     pen = _Pen(big, _S)
     for i in range(3):
         x, y = 2 + i * 4, 2 + i * 4
         pen.rect((x, y, x + 24, y + 34), style.CARD_BACK, outline=style.CARD_FACE, width=2, radius=4)
-    icon = big.reduce(_S)
-    frame.paste(icon, (right - DECK_ICON_W, (HEADER_H - 40) // 2 - 1), icon)
+    return big.reduce(_S)
 
 
 def _draw_track(
