@@ -82,8 +82,8 @@ def _header_labels(
         x = labels[0].box[2] + 14
         room = header_deck_left(deck_x) - 14 - x
         if room > over_font.getlength("…") + 4:
-            over = fit_text(_("race over"), over_font, room)
-            labels.append(_label((x, middle + 1), over, over_font, style.GOLD))
+            words = fit_text(_("race over"), over_font, room)
+            labels.append(_label((x, middle + 1), words, over_font, style.GOLD))
     labels.append(_label((deck_x, middle), deck, deck_font, style.TEXT))
     return tuple(labels)
 
