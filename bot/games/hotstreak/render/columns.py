@@ -3,8 +3,9 @@
 The old frame had a legend in the header, an odds band, a podium with names and a box of the
 disqualified, all in type too small for Discord's preview. Here each mascot gets one row, its token
 (crossed out when disqualified), its name and one figure: its place once it has one (on a medal in the
-podium's colours), else its chance to win. Each player gets one line: name, cash, and what the bets
-are worth at these odds; the tickets themselves are in the detail picture (``render_holdings``).
+podium's colours), else its chance to win. Each player gets one line: the name and what the bets
+are worth at these odds (the cash when there are none); every ticket is in the detail picture
+(``render_holdings``).
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ def mascot_rows(scene: Scene) -> tuple[MascotState, ...]:
 def _title(draw: ImageDraw.ImageDraw, box: Box, text: str, note: str = "") -> None:
     font = style.font(MIN_FONT, True)
     x0, y0, x1 = box[0], box[1], box[2]
+    if note and font.getlength(text) + 10 + font.getlength(note) > x1 - x0 - 2 * PAD:
+        note = ""  # the title comes first: "CHANCES" alone still says what the figures are
     note_w = font.getlength(note) if note else 0.0
     room = x1 - x0 - 2 * PAD - (note_w + 10 if note else 0)
     draw.text((x0 + PAD, y0 + 9), fit_text(text, font, room), font=font, fill=style.GOLD)
@@ -112,27 +115,31 @@ def _medal(draw: ImageDraw.ImageDraw, at: tuple[int, int], place: int) -> float:
 
 
 def draw_players(frame: Image.Image, panels: PanelLayout, holdings: Sequence[Holding]) -> None:
-    """One line per player: name, cash, and (with odds) what the bets are worth, the best in gold."""
+    """One line per player: the name and what the bets are worth at these odds (the best in gold), or
+    the cash when there are no odds. Both would leave a name a few letters; the cash does not change
+    during a race, and the detail picture gives it."""
     draw = ImageDraw.Draw(frame)
     box = panels.right
     worth = any(h.expected is not None for h in holdings)
     _title(draw, box, _("TICKETS"), _("WORTH") if worth else "")
     font, bold = style.font(MIN_FONT), style.font(MIN_FONT, True)
     best = best_worth(holdings)
-    worths = [signed_money(h.expected) if h.expected is not None else "" for h in holdings]
-    cashes = [money(h.cash) if h.cash is not None else "" for h in holdings]
-    worth_w = max((bold.getlength(w) for w in worths), default=0.0)
-    cash_w = max((font.getlength(c) for c in cashes), default=0.0)
+    if worth:
+        figures = [signed_money(h.expected) if h.expected is not None else "" for h in holdings]
+    else:
+        figures = [money(h.cash) if h.cash is not None else "" for h in holdings]
+    figure_font = bold if worth else font
+    figure_w = max((figure_font.getlength(f) for f in figures), default=0.0)
     x0, x1 = box[0], box[2]
-    cash_right = x1 - PAD - (worth_w + 12 if worth else 0)
-    name_room = cash_right - (cash_w + 12 if cash_w else 0) - (x0 + PAD)
+    name_room = x1 - PAD - (figure_w + 12 if figure_w else 0) - (x0 + PAD)
     for i, h in enumerate(holdings):
         top, height = panels.row(box, i, len(holdings), most=34)
         cy = top + height // 2
         draw.text((x0 + PAD, cy), fit_text(h.name, bold, name_room), font=bold, fill=style.TEXT, anchor="lm")
-        if cashes[i]:
-            draw.text((cash_right, cy), cashes[i], font=font, fill=style.TEXT_DIM, anchor="rm")
-        if worths[i]:
+        if not figures[i]:
+            continue
+        colour = style.TEXT_DIM
+        if worth:
             value = h.expected or 0.0
             colour = style.GOLD if best is not None and value == best and value > 0 else style.TEXT
-            draw.text((x1 - PAD, cy), worths[i], font=bold, fill=colour, anchor="rm")
+        draw.text((x1 - PAD, cy), figures[i], font=figure_font, fill=colour, anchor="rm")

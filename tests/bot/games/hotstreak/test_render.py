@@ -349,14 +349,23 @@ def _game_view() -> dict[str, Any]:
 
 
 def test_odds_are_drawn_as_bars_and_read_out_as_percentages() -> None:
-    from bot.games.hotstreak.odds import odds
+    from bot.games.hotstreak.odds import bet_value, odds
+    from bot.games.hotstreak.render.holdings import signed_money
+    from tests.readability import fonts_drawn
 
     view = _game_view()
     chances = odds(view, samples=300)
     plain = Image.open(io.BytesIO(render_race(view)))
-    with_odds = Image.open(io.BytesIO(render_race(view, odds=chances, players=["Ann", "Bo", "Cy"])))
-    assert with_odds.height == plain.height  # the band is there either way: the view holds the tickets
+    with fonts_drawn() as texts:
+        with_odds = Image.open(io.BytesIO(render_race(view, odds=chances, players=["Ann", "Bo", "Cy"])))
+    assert with_odds.size == plain.size  # a race's frames never change size
     assert with_odds.convert("RGB").tobytes() != plain.convert("RGB").tobytes()
+    # Each mascot's chance to win, and each player's line says what the bets are worth at these odds.
+    drawn_texts = [t.text for t in texts]
+    for key in view["mascots"]:
+        assert f"{chances.percent(key)}%" in drawn_texts, key
+    for held in view["bets"]:
+        assert signed_money(sum(bet_value(b, chances) for b in held)) in drawn_texts
     text = alt_text(view, odds=chances, players=["Ann", "Bo", "Cy"])
     gobbler = chances.percent("gobbler")
     assert f"Gobbler {gobbler}% to win" in text
@@ -382,3 +391,21 @@ def test_the_picture_gives_each_player_a_line_and_a_frame_without_bets_shows_the
     assert count_colour(bare, right, style.STEP_COLOURS[0], tolerance=6) > 1000
     assert count_colour(with_bets, right, style.STEP_COLOURS[0], tolerance=6) < 50  # (gold text edges)
     assert "Tickets: Seat 1" in alt_text(view)
+
+
+def test_the_detail_picture_draws_every_bet_and_says_them_in_words() -> None:
+    from bot.games.hotstreak.render import holdings_alt_text, render_holdings
+    from tests.readability import fonts_drawn
+
+    view = _game_view()
+    with fonts_drawn() as texts:
+        picture = Image.open(io.BytesIO(render_holdings(view, players=["Ann", "Bo", "Cy"])))
+    assert picture.width == WIDTH and picture.height <= 0.75 * WIDTH
+    drawn_texts = [t.text for t in texts]
+    for name, held in zip(["Ann", "Bo", "Cy"], view["bets"], strict=True):
+        assert name in drawn_texts
+        for bet in held:  # a chip per bet: a ticket's 1st/2nd/3rd values, a side bet's right/wrong
+            values = bet["values"] if bet["kind"] == "ticket" else bet["values"][:2]
+            assert "/".join(str(v) for v in values) in drawn_texts, bet
+    assert holdings_alt_text(view, players=["Ann", "Bo", "Cy"]).startswith("Tickets: Ann ($10) holds ")
+    assert holdings_alt_text(race_view()) == "Tickets: nobody holds a bet."
