@@ -3,6 +3,11 @@
 The host collects the ``frame`` carried by each ``card_flipped`` and ``bar_folded`` event of a race
 (adding the race's ``bets`` and ``cash`` if it wants the tickets shown) and calls ``race_replay`` off
 the event loop. Pure: the same frames always give the same bytes.
+
+The frames are drawn 800 px wide for Discord's preview (``bot.games.fonts``), and the replay keeps
+that width (``width`` defaults to it), so its text is as readable as the live frames'. Only a replay
+that would pass Discord's 8 MB is scaled down (``bot.games.animation``); a Hot Streak race of 800 x 600
+palette frames stays far under it (a whole race is well under 1 MB).
 """
 
 from __future__ import annotations
@@ -12,6 +17,7 @@ from typing import Any
 
 from bot.games.animation import Animation, Drawn, animate
 from bot.games.hotstreak.render import race_image
+from bot.games.hotstreak.render.geometry import WIDTH
 from bot.games.odds import Odds
 from bot.i18n import _, _n
 from bot.i18n.formatting import ordinal, percent
@@ -22,7 +28,7 @@ def race_replay(
     *,
     odds: Sequence[Odds | None] | None = None,
     players: Sequence[str] | None = None,
-    width: int = 800,
+    width: int = WIDTH,
     fmt: str = "gif",
 ) -> Animation:
     """The race in ``frames`` (oldest first) as an animation under 8 MB, with alt text.

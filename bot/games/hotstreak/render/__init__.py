@@ -9,8 +9,11 @@ The view keys read are: ``race``, ``races``, ``track`` (``lanes``, ``length``, `
 ``white_lines``), ``bar``, ``mascots`` (``lane``, ``pos``, ``facing``, ``fallen``, ``status``,
 ``place``), ``mascot_info`` (``name``, ``colour``), ``last_card``, ``cards_left``, ``burned`` and
 ``podium``; anything else is ignored and missing optional keys get defaults. When the view also holds
-``bets`` (and ``cash``), as the game's public view does, the picture lists each player's tickets; when
-``odds`` are given it draws them as bars and the tickets say what they are worth at those odds.
+``bets`` (and ``cash``), as the game's public view does, the picture gives each player one line (cash,
+and what the bets are worth at ``odds`` when given) in place of the podium, and ``render_holdings``
+draws the detail picture of every ticket and side bet; ``odds`` also give each mascot's chance to win.
+Every picture is drawn for Discord's preview (``bot.games.fonts``): 800 px wide, at most 600 px tall,
+no font under 20 px.
 """
 
 from __future__ import annotations
@@ -22,10 +25,12 @@ from typing import Any
 from PIL import Image
 
 from bot.games.hotstreak.narration import bet_label
-from bot.games.hotstreak.render.band import Holding, band_height, draw_band, signed_money
-from bot.games.hotstreak.render.geometry import layout_for, panels_for, token_spots
+from bot.games.hotstreak.render.columns import draw_mascots, draw_players
+from bot.games.hotstreak.render.details import render_holdings
+from bot.games.hotstreak.render.geometry import layout_for, letter_px, panels_for, token_spots
+from bot.games.hotstreak.render.holdings import holdings_of, signed_money
 from bot.games.hotstreak.render.palette import to_palette
-from bot.games.hotstreak.render.panels import draw_card, draw_disqualified, draw_header, draw_podium
+from bot.games.hotstreak.render.panels import draw_card, draw_header, draw_podium
 from bot.games.hotstreak.render.scene import read_scene
 from bot.games.hotstreak.render.tokens import paste_halo, paste_token
 from bot.games.hotstreak.render.track import background, background_key
@@ -34,18 +39,18 @@ from bot.games.odds import Odds
 from bot.i18n import _, _n
 from bot.i18n.formatting import money, percent
 
-__all__ = ["alt_text", "render_race", "token_centre"]
+__all__ = ["alt_text", "holdings_alt_text", "render_holdings", "render_race", "token_centre"]
 
 
 def render_race(
     view: dict[str, Any], *, odds: Odds | None = None, players: Sequence[str] | None = None
 ) -> bytes:
-    """A PNG (at most 1200 px wide) of the race as it stands in ``view``.
+    """An 800 x 600 PNG of the race as it stands in ``view``, readable at Discord's preview size.
 
-    ``odds`` (from ``bot.games.hotstreak.odds.odds``) adds the odds bars; ``players`` names the seats
-    in the tickets list (default "Seat 1", "Seat 2", ...).
+    ``odds`` (from ``bot.games.hotstreak.odds.odds``) adds each mascot's chance to win; ``players``
+    names the seats in the players column (default "Seat 1", "Seat 2", ...).
     """
-    return _png(race_image(view, odds=odds, players=players), view)
+    return _png(race_image(view, odds=odds, players=players))
 
 
 def race_image(
@@ -53,17 +58,10 @@ def race_image(
 ) -> Image.Image:
     """The frame as a palette image (what ``render_race`` encodes; replays reuse it)."""
     scene = read_scene(view)
-    key = background_key(scene)
-    base = background(key)
-    holdings = _holdings(view, odds, players)
-    extra = band_height(scene, odds, holdings)
-    if extra:
-        from bot.games.hotstreak.render import style
-
-        frame = Image.new("RGB", (base.width, base.height + extra), style.FELT)
-        frame.paste(base, (0, 0))
-    else:
-        frame = base.copy()
+    holdings = holdings_of(view, odds, players)
+    steps = not holdings  # the right-hand panel: the players' lines, or the podium when nobody bets
+    key = background_key(scene, steps)
+    frame = background(key).copy()
     panels = panels_for(layout_for(scene))
     spots = token_spots(scene)
     mover = scene.last_card.split()[0].lower() if scene.last_card else None
@@ -72,48 +70,31 @@ def race_image(
     # Fallen mascots first, so a standing mascot sharing their space is drawn on top of them.
     for mascot in sorted(scene.on_track(), key=lambda m: not m.fallen):
         x, y, d = spots[mascot.key]
-        paste_token(frame, (x, y), mascot.colour, mascot.initial, d, mascot.facing, fallen=mascot.fallen)
+        paste_token(
+            frame,
+            (x, y),
+            mascot.colour,
+            mascot.initial,
+            d,
+            mascot.facing,
+            fallen=mascot.fallen,
+            letter=letter_px(d),
+        )
     draw_header(frame, scene)
     draw_card(frame, scene, panels)
-    draw_podium(frame, scene, panels)
-    draw_disqualified(frame, scene, panels)
-    draw_band(frame, base.height - 16, scene, odds, holdings)
+    draw_mascots(frame, scene, panels, odds, steps)
+    if steps:
+        draw_podium(frame, scene, panels)
+    else:
+        draw_players(frame, panels, holdings)
     # A palette image: a fraction of the size and of the encoding time of a true-colour one.
     return to_palette(frame, key)
 
 
-def _png(image: Image.Image, view: dict[str, Any]) -> bytes:
-    del view
+def _png(image: Image.Image) -> bytes:
     out = io.BytesIO()
     image.save(out, format="PNG", compress_level=3)
     return out.getvalue()
-
-
-def _holdings(view: dict[str, Any], odds: Odds | None, players: Sequence[str] | None) -> list[Holding]:
-    """Each seat's bets from the public view (``bets``, ``cash``); none when the view has no bets."""
-    bets = view.get("bets")
-    if not isinstance(bets, list) or not any(bets):
-        return []
-    cash = view.get("cash") or []
-    out = []
-    for seat, held in enumerate(bets):
-        name = (
-            players[seat] if players is not None and seat < len(players) else _("Seat {seat}", seat=seat + 1)
-        )
-        expected = None
-        if odds is not None:
-            from bot.games.hotstreak.odds import bet_value
-
-            expected = sum(bet_value(b, odds) for b in held)
-        out.append(
-            Holding(
-                name=str(name),
-                cash=cash[seat] if seat < len(cash) else None,
-                bets=tuple(held),
-                expected=expected,
-            )
-        )
-    return out
 
 
 def token_centre(view: dict[str, Any], mascot: str) -> tuple[int, int]:
@@ -154,8 +135,15 @@ def odds_words(scene: Any, odds: Odds) -> str:
     )
 
 
+def holdings_alt_text(
+    view: dict[str, Any], *, odds: Odds | None = None, players: Sequence[str] | None = None
+) -> str:
+    """The alt text of the detail picture (``render_holdings``): every player's tickets in words."""
+    return _tickets_words(view, odds, players)[:1000] or _("Tickets: nobody holds a bet.")
+
+
 def _tickets_words(view: dict[str, Any], odds: Odds | None, players: Sequence[str] | None) -> str:
-    holdings = _holdings(view, odds, players)
+    holdings = holdings_of(view, odds, players)
     if not holdings:
         return ""
     names = {m: str(info.get("name") or m.title()) for m, info in (view.get("mascot_info") or {}).items()}

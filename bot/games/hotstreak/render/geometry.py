@@ -4,34 +4,54 @@ The track is drawn horizontally: the start (space 0) is at the left, the finish 
 and lane 0 is the top row. Seen from a mascot running towards the finish (to the right), the top
 of the picture is its left, so lane 0 is the leftmost lane and "swerve left" moves a forward-facing
 mascot up the picture.
+
+Discord shows a picture about 400 px wide (350 px on a phone), so the frame is drawn for that
+(``bot.games.fonts``): an 800 x 600 canvas, where every font is at least 20 px (1/40 of the width)
+and the picture is exactly as tall as the rule allows. Every frame of every race has that size, so
+a race's frames never jump and a replay needs no scaling. What could not be drawn that big left the
+frame: the legend, the odds, the places and the disqualified box became one column of mascots, each
+player's tickets became one line (every ticket is in the detail picture, ``render_holdings``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from bot.games.fonts import smallest_font
 from bot.games.hotstreak.render.scene import MascotState, Scene
 
-# Discord shows the picture about 520 px wide, so every size here is chosen for that: text that
-# matters is at least 22 px in the full picture (about 10 px on screen), and what could not be
-# drawn that big was dropped rather than shrunk (see render.panels and render.track).
-WIDTH = 1200
+WIDTH = 800
+HEIGHT = 600
+MIN_FONT = smallest_font(WIDTH)  # 20 px: no text in the frame is smaller
 MARGIN = 16
-HEADER_H = 78
-TRACK_TOP = 118  # the space numbers sit between the header and the track
-LANE_H = 70
-TRACK_LEFT = 68
-LANE_BADGE_X = MARGIN + 20  # centre of the lane-number badges left of the track
-FINISH_ZONE = 78  # run-off beyond the finish line, holding the word FINISH
-PANEL_GAP = 24
-PANEL_H = 232
-PANEL_TITLE_H = 42  # room for a panel's title above its contents
+HEADER_H = 50
+TRACK_TOP = 82  # the space numbers sit between the header and the track
+TRACK_H = 208  # all the lanes together: a track with more lanes has thinner ones, never a taller frame
+TRACK_LEFT = 58
+LANE_BADGE_X = MARGIN + 14  # centre of the lane-number badges left of the track
+FINISH_ZONE = 48  # run-off beyond the finish line, holding the word FINISH
+PANEL_GAP = 18
+PANEL_TOP = TRACK_TOP + TRACK_H + PANEL_GAP
+PANEL_H = HEIGHT - MARGIN - PANEL_TOP
+PANEL_TITLE_H = 36  # room for a panel's title above its contents
+COLUMN_GAP = 12
+CARD_PANEL_W = 246  # the card's title holds "Todos os mascotes" at 20 px
+MASCOTS_PANEL_W = 226
+
+
+def letter_px(d: int) -> int:
+    """Font size of the initial on a token ``d`` px wide: about half the token, never under ``MIN_FONT``."""
+    return max(MIN_FONT, round(d * 0.525))
 
 
 @dataclass(frozen=True)
 class RaceLayout:
     lanes: int
     length: int
+
+    @property
+    def lane_h(self) -> float:
+        return TRACK_H / self.lanes
 
     @property
     def track_right(self) -> int:
@@ -44,20 +64,20 @@ class RaceLayout:
 
     @property
     def track_bottom(self) -> int:
-        return TRACK_TOP + self.lanes * LANE_H
+        return TRACK_TOP + TRACK_H
 
     @property
     def panel_top(self) -> int:
-        return self.track_bottom + PANEL_GAP
+        return PANEL_TOP
 
     @property
     def height(self) -> int:
-        return self.panel_top + PANEL_H + MARGIN
+        return HEIGHT
 
     @property
     def token_d(self) -> int:
         """Diameter of a lone token: it fills most of a space without touching its neighbours' arrows."""
-        return int(min(self.cell_w * 0.7, LANE_H * 0.72))
+        return int(min(self.cell_w * 0.86, self.lane_h * 0.7))
 
     def x_at(self, boundary: float) -> float:
         """x of the line before space ``boundary`` (``x_at(length)`` is the finish line)."""
@@ -66,11 +86,11 @@ class RaceLayout:
     def cell_cx(self, pos: int) -> float:
         return self.x_at(pos + 0.5)
 
-    def lane_top(self, lane: int) -> int:
-        return TRACK_TOP + lane * LANE_H
+    def lane_top(self, lane: int) -> float:
+        return TRACK_TOP + lane * self.lane_h
 
     def lane_cy(self, lane: int) -> float:
-        return TRACK_TOP + (lane + 0.5) * LANE_H
+        return TRACK_TOP + (lane + 0.5) * self.lane_h
 
 
 def layout_for(scene: Scene) -> RaceLayout:
@@ -92,8 +112,9 @@ _CROWD_OFFSETS: dict[int, tuple[tuple[float, float], ...]] = {
     3: ((-0.22, -0.2), (0.22, -0.2), (0.0, 0.21)),
     4: ((-0.22, -0.21), (0.22, -0.21), (-0.22, 0.21), (0.22, 0.21)),
 }
-# Token size in a crowded space, as a share of a lone token's: two still fit one above the other.
-CROWD_SCALES: tuple[float, ...] = (0.85, 0.7)
+# Token size in a crowded space, as a share of a lone token's: two still fit one above the other,
+# and the initial (never under ``MIN_FONT``) still fits inside the smaller disc.
+CROWD_SCALES: tuple[float, ...] = (0.85, 0.75)
 
 
 def crowd_d(token_d: int, crowd: int) -> int:
@@ -116,7 +137,7 @@ def token_spots(scene: Scene) -> dict[str, tuple[int, int, int]]:
             dx, dy = offsets[i % len(offsets)]
             spots[mascot.key] = (
                 round(layout.cell_cx(pos) + dx * layout.cell_w),
-                round(layout.lane_cy(lane) + dy * LANE_H),
+                round(layout.lane_cy(lane) + dy * layout.lane_h),
                 d,
             )
     return spots
@@ -124,29 +145,31 @@ def token_spots(scene: Scene) -> dict[str, tuple[int, int, int]]:
 
 Box = tuple[int, int, int, int]
 
-CARD_PANEL_W = 432
-DQ_PANEL_W = 218
-DECK_ICON_X = 946  # header: deck icon, then "N cards left" to its right
-LEGEND_X = 364  # header: the mascots' colours and names, after "Race N of M  race over"
-LEGEND_TOKEN_D = 34
-PODIUM_TOKEN_D = 52
-DQ_TOKEN_D = 48
-STEP_W, STEP_GAP = 110, 6
-STEP_HEIGHTS = (112, 98, 86, 76)  # 1st to 4th; the lowest still holds "4th" over a name
+DECK_ICON_W = 40  # header: the little deck of cards left of the count
+COLUMN_TOKEN_D = 32  # a mascot's token in the mascots column
+PODIUM_TOKEN_D = 40
+STEP_W, STEP_GAP = 58, 8
+STEP_HEIGHTS = (92, 78, 66, 56)  # 1st to 4th; the lowest still holds "4th"
 
 
 @dataclass(frozen=True)
 class PanelLayout:
-    """The three panels under the track: the card just flipped, the podium, the disqualified box."""
+    """The three panels under the track: the card just flipped, the mascots (legend, odds and places),
+    and the players' tickets (or, in a frame without bets, the podium)."""
 
     card: Box
-    podium: Box
-    dq: Box
+    mascots: Box
+    right: Box
+
+    @property
+    def podium(self) -> Box:
+        """The podium is drawn in the right-hand panel when no player holds a ticket."""
+        return self.right
 
     @property
     def card_face(self) -> Box:
         x0, y0, x1, y1 = self.card
-        return (x0 + 12, y0 + PANEL_TITLE_H, x1 - 12, y1 - 12)
+        return (x0 + 8, y0 + 8, x1 - 8, y1 - 8)
 
     @property
     def steps(self) -> tuple[Box, ...]:
@@ -155,21 +178,22 @@ class PanelLayout:
         w, gap = STEP_W, STEP_GAP
         left = x0 + ((x1 - x0) - (4 * w + 3 * gap)) // 2
         return tuple(
-            (left + i * (w + gap), y1 - 16 - h, left + i * (w + gap) + w, y1 - 16)
+            (left + i * (w + gap), y1 - 14 - h, left + i * (w + gap) + w, y1 - 14)
             for i, h in enumerate(STEP_HEIGHTS)
         )
 
-    def dq_slot(self, index: int) -> tuple[int, int]:
-        """Centre of the ``index``-th disqualified token (a 2 x 2 grid); its name goes underneath."""
-        x0, y0, x1, _ = self.dq
-        col, row = index % 2, index // 2
-        col_w = (x1 - x0) // 2
-        return (x0 + col_w // 2 + col * col_w, y0 + PANEL_TITLE_H + 34 + row * 88)
+    def row(self, box: Box, index: int, rows: int, most: int = 34) -> tuple[int, int]:
+        """Top and height of the ``index``-th of ``rows`` rows under ``box``'s title (at most ``most`` tall)."""
+        x0, y0, x1, y1 = box
+        del x0, x1
+        height = min(most, (y1 - y0 - PANEL_TITLE_H - 8) // max(1, rows))
+        return y0 + PANEL_TITLE_H + index * height, height
 
 
 def panels_for(layout: RaceLayout) -> PanelLayout:
-    top, bottom = layout.panel_top, layout.panel_top + PANEL_H
+    del layout  # every track gets the same panels: the track's height does not depend on it
+    top, bottom = PANEL_TOP, PANEL_TOP + PANEL_H
     card = (MARGIN, top, MARGIN + CARD_PANEL_W, bottom)
-    dq = (WIDTH - MARGIN - DQ_PANEL_W, top, WIDTH - MARGIN, bottom)
-    podium = (card[2] + 16, top, dq[0] - 16, bottom)
-    return PanelLayout(card, podium, dq)
+    mascots = (card[2] + COLUMN_GAP, top, card[2] + COLUMN_GAP + MASCOTS_PANEL_W, bottom)
+    right = (mascots[2] + COLUMN_GAP, top, WIDTH - MARGIN, bottom)
+    return PanelLayout(card, mascots, right)

@@ -16,11 +16,12 @@ from PIL import Image
 
 from bot.games.hotstreak.render import style
 from bot.games.hotstreak.render.geometry import (
-    DQ_TOKEN_D,
+    COLUMN_TOKEN_D,
     PODIUM_TOKEN_D,
     WIDTH,
     RaceLayout,
     crowd_d,
+    letter_px,
     panels_for,
 )
 from bot.games.hotstreak.render.panels import card_back, card_front
@@ -39,7 +40,7 @@ _SAMPLE_COLOURS = (style.ALL_GREEN, style.UNKNOWN_COLOUR)
 @lru_cache(maxsize=16)
 def frame_palette(key: BackgroundKey) -> Image.Image:
     """A "P" image whose palette every frame on background ``key`` is mapped to."""
-    lanes, length, _, _, _, legend, _language = key
+    lanes, length, _, _, _, legend, _steps, _language = key
     layout = RaceLayout(lanes, length)
     bg = background(key)
     x0, y0, x1, y1 = panels_for(layout).card_face
@@ -56,7 +57,12 @@ def frame_palette(key: BackgroundKey) -> Image.Image:
         tokens.append(
             partial(_token, colour=colour, initial=initial, d=layout.token_d, facing="forward", halo=True)
         )
-        for d, crossed in ((PODIUM_TOKEN_D, False), (PODIUM_TOKEN_D, True), (DQ_TOKEN_D, True)):
+        for d, crossed in (
+            (PODIUM_TOKEN_D, False),
+            (PODIUM_TOKEN_D, True),
+            (COLUMN_TOKEN_D, False),
+            (COLUMN_TOKEN_D, True),
+        ):
             tokens.append(partial(_token, colour=colour, initial=initial, d=d, facing=None, crossed=crossed))
     cards = [card_back((card_w, card_h))]
     cards += [card_front(face, _SAMPLE_COLOURS[i], (card_w, card_h)) for i, face in enumerate(_SAMPLE_FACES)]
@@ -69,8 +75,9 @@ def frame_palette(key: BackgroundKey) -> Image.Image:
     token_rows = -(-len(tokens) // per_row)
     cards_per_row = WIDTH // (card_w + 4)
     card_rows = -(-len(cards) // cards_per_row)
+    swatch = 24  # a strip of the flat colours drawn on top of the background: text, medals, their ink
     probe = Image.new(
-        "RGB", (WIDTH, bg.height + token_rows * slot + card_rows * (card_h + 4)), style.FELT_PANEL
+        "RGB", (WIDTH, bg.height + token_rows * slot + card_rows * (card_h + 4) + swatch), style.FELT_PANEL
     )
     probe.paste(bg, (0, 0))
     # Tokens sit on a strip of track colour, which is what their soft edges blend into on the track.
@@ -82,6 +89,10 @@ def frame_palette(key: BackgroundKey) -> Image.Image:
     for i, card in enumerate(cards):
         row, col = divmod(i, cards_per_row)
         probe.paste(card, (col * (card_w + 4), top + row * (card_h + 4)), card)
+    top += card_rows * (card_h + 4)
+    flat = (style.GOLD, style.TEXT, style.TEXT_DIM, *style.STEP_COLOURS, (20, 20, 20), (255, 255, 255))
+    for i, colour in enumerate(flat):
+        probe.paste(colour, (i * swatch, top, (i + 1) * swatch, top + swatch))
     return probe.quantize(256, method=Image.Quantize.FASTOCTREE)
 
 
@@ -99,7 +110,7 @@ def _token(
 ) -> None:
     if halo:
         paste_halo(img, centre, d)
-    paste_token(img, centre, colour, initial, d, facing, fallen=fallen, crossed=crossed)
+    paste_token(img, centre, colour, initial, d, facing, fallen=fallen, crossed=crossed, letter=letter_px(d))
 
 
 def to_palette(frame: Image.Image, key: BackgroundKey) -> Image.Image:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from PIL import ImageFont
-
-from bot.paths import FONT_BOLD, FONT_REGULAR
+# The shared, cached font loader (``style.font`` in the drawing code).
+from bot.games.fonts import font as font
 
 RGB = tuple[int, int, int]
 
@@ -48,12 +47,6 @@ UNKNOWN_COLOUR: RGB = (128, 128, 128)
 
 # Podium step colours, 1st to 4th: gold, silver, bronze, plain.
 STEP_COLOURS: tuple[RGB, ...] = ((214, 172, 58), (176, 184, 192), (190, 122, 70), (110, 130, 118))
-
-
-@lru_cache(maxsize=64)
-def font(size: int, bold: bool = False) -> ImageFont.FreeTypeFont:
-    """A shipped DejaVu font at ``size`` px; cached because loading a TTF costs more than drawing text."""
-    return ImageFont.truetype(str(FONT_BOLD if bold else FONT_REGULAR), size)
 
 
 def hex_rgb(colour: object) -> RGB:

@@ -15,6 +15,7 @@ from bot.games.hotstreak.render import style
 from bot.games.hotstreak.render.style import RGB
 
 _SS = 4  # supersampling factor
+SUPERSAMPLE = _SS  # (the initial's font is drawn at this many times its size, then shrunk)
 
 
 def sprite_side(d: int) -> int:
@@ -24,11 +25,13 @@ def sprite_side(d: int) -> int:
 
 @lru_cache(maxsize=512)
 def token_sprite(
-    colour: RGB, initial: str, d: int, facing: str | None, fallen: bool, crossed: bool
+    colour: RGB, initial: str, d: int, facing: str | None, fallen: bool, crossed: bool, letter: int = 0
 ) -> Image.Image:
     """A token of diameter ``d`` centred in a ``sprite_side(d)`` square; ``facing`` None draws no arrow.
 
-    ``crossed`` adds a red cross, used for disqualified mascots off the track.
+    ``crossed`` adds a red cross, used for disqualified mascots off the track. ``letter`` is the font
+    size (px, in the sprite as pasted) of the initial; 0 scales it with the token, as the emojis do
+    (``bot.games.hotstreak.symbols``); the race picture asks for one readable where Discord shows it.
     """
     side = sprite_side(d)
     big = side * _SS
@@ -71,13 +74,13 @@ def token_sprite(
     inset = 1.6 * line if fallen else line
     draw.ellipse((body[0] + inset, body[1] + inset, body[2] - inset, body[3] - inset), fill=colour)
     if fallen:
-        _initial(img, initial, colour, (c, body_cy), r * 0.98)
+        _initial(img, initial, colour, (c, body_cy), letter * _SS if letter else r * 0.98)
     else:
         # A faint highlight near the top gives the disc some body.
         glow = Image.new("L", (big, big), 0)
         ImageDraw.Draw(glow).ellipse((c - 0.62 * r, c - 0.82 * r, c + 0.62 * r, c - 0.2 * r), fill=70)
         img.paste((*style.shade(colour, 1.6), 255), (0, 0), glow)
-        _initial(img, initial, colour, (c, c), r * 1.05)
+        _initial(img, initial, colour, (c, c), letter * _SS if letter else r * 1.05)
     if crossed:
         k = 0.72 * r
         for a, b in (((c - k, c - k), (c + k, c + k)), ((c - k, c + k), (c + k, c - k))):
@@ -112,8 +115,9 @@ def paste_token(
     facing: str | None,
     fallen: bool = False,
     crossed: bool = False,
+    letter: int = 0,
 ) -> None:
-    sprite = token_sprite(colour, initial, d, facing, fallen, crossed)
+    sprite = token_sprite(colour, initial, d, facing, fallen, crossed, letter)
     half = sprite.width // 2
     frame.paste(sprite, (centre[0] - half, centre[1] - half), sprite)
 

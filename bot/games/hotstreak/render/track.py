@@ -15,13 +15,12 @@ from PIL import Image, ImageDraw
 
 from bot.games.hotstreak.render import style
 from bot.games.hotstreak.render.geometry import (
-    DECK_ICON_X,
+    DECK_ICON_W,
     HEADER_H,
     LANE_BADGE_X,
-    LANE_H,
-    LEGEND_TOKEN_D,
-    LEGEND_X,
     MARGIN,
+    MIN_FONT,
+    TRACK_H,
     TRACK_LEFT,
     TRACK_TOP,
     WIDTH,
@@ -30,8 +29,6 @@ from bot.games.hotstreak.render.geometry import (
 )
 from bot.games.hotstreak.render.scene import Scene
 from bot.games.hotstreak.render.style import RGB
-from bot.games.hotstreak.render.tokens import paste_token
-from bot.games.text_fit import fit_text
 from bot.i18n import _, current, speaking
 from bot.i18n.formatting import ordinal
 from bot.i18n.languages import Language
@@ -39,8 +36,9 @@ from bot.i18n.languages import Language
 _S = 2  # supersampling factor of the background
 
 Legend = tuple[tuple[str, str, RGB], ...]  # (initial, name, colour) per mascot
-# The last item is the language of the words drawn on it: a cached background is one language's.
-BackgroundKey = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, Legend, Language]
+# ``steps``: the podium is drawn (a frame without tickets). The last item is the language of the words
+# drawn on it: a cached background is one language's.
+BackgroundKey = tuple[int, int, tuple[tuple[int, ...], ...], tuple[int, ...], int, Legend, bool, Language]
 
 
 class _Pen:
@@ -77,17 +75,17 @@ class _Pen:
         self.draw.ellipse(self._xy(box), fill=fill, outline=outline, width=width * self.s)
 
 
-def background_key(scene: Scene) -> BackgroundKey:
+def background_key(scene: Scene, steps: bool) -> BackgroundKey:
     legend = tuple((m.initial, m.name, m.colour) for m in scene.mascots)
-    return (scene.lanes, scene.length, scene.stars, scene.white_lines, scene.bar, legend, current())
+    return (scene.lanes, scene.length, scene.stars, scene.white_lines, scene.bar, legend, steps, current())
 
 
 @lru_cache(maxsize=16)
 def background(key: BackgroundKey) -> Image.Image:
     """The static picture for ``key``; callers must copy it before drawing on it."""
-    lanes, length, stars, white_lines, bar, legend, language = key
+    lanes, length, stars, white_lines, bar, _legend, steps, language = key
     with speaking(language):
-        return _background(lanes, length, stars, white_lines, bar, legend)
+        return _background(lanes, length, stars, white_lines, bar, steps)
 
 
 def _background(
@@ -96,40 +94,54 @@ def _background(
     stars: tuple[tuple[int, ...], ...],
     white_lines: tuple[int, ...],
     bar: int,
-    legend: Legend,
+    steps: bool,
 ) -> Image.Image:
     layout = RaceLayout(lanes, length)
     big = Image.new("RGB", (WIDTH * _S, layout.height * _S), style.FELT)
     pen = _Pen(big, _S)
-    _draw_frame(pen, layout)
+    _draw_frame(pen, layout, steps)
     _draw_track(pen, big, layout, stars, white_lines, bar)
     img = big.reduce(_S)
-    _draw_labels(img, layout, bar, legend)
+    _draw_labels(img, layout, bar, steps)
     return img
 
 
-def _draw_frame(pen: _Pen, layout: RaceLayout) -> None:
+def _draw_frame(pen: _Pen, layout: RaceLayout, steps: bool) -> None:
     pen.rect((0, 0, WIDTH, HEADER_H), style.FELT_DARK)
     pen.rect((0, HEADER_H - 3, WIDTH, HEADER_H), style.GOLD)
     panels = panels_for(layout)
-    for box in (panels.card, panels.podium, panels.dq):
+    for box in (panels.card, panels.mascots, panels.right):
         pen.rect(box, style.FELT_PANEL, outline=style.PANEL_EDGE, width=2, radius=14)
-    for i, (x0, y0, x1, y1) in enumerate(panels.steps):
-        colour = style.STEP_COLOURS[i]
-        pen.rect((x0, y0, x1, y1 + 6), style.shade(colour, 0.7), radius=8)
-        pen.rect((x0, y0, x1, y1), colour, radius=8)
-    # A little deck of cards in the header, next to the count.
-    for i in range(3):
-        x, y = DECK_ICON_X + i * 4, 12 + i * 4
-        pen.rect((x, y, x + 32, y + 46), style.CARD_BACK, outline=style.CARD_FACE, width=2, radius=5)
+    if steps:
+        for i, (x0, y0, x1, y1) in enumerate(panels.steps):
+            colour = style.STEP_COLOURS[i]
+            pen.rect((x0, y0, x1, y1 + 6), style.shade(colour, 0.7), radius=8)
+            pen.rect((x0, y0, x1, y1), colour, radius=8)
+    badge = min(14.0, layout.lane_h * 0.4)
     for lane in range(layout.lanes):
         cy = layout.lane_cy(lane)
         pen.ellipse(
-            (LANE_BADGE_X - 19, cy - 19, LANE_BADGE_X + 19, cy + 19),
+            (LANE_BADGE_X - badge, cy - badge, LANE_BADGE_X + badge, cy + badge),
             style.FELT_DARK,
             outline=style.PANEL_EDGE,
             width=2,
         )
+
+
+def deck_icon(frame: Image.Image, right: int) -> None:
+    """A little deck of three cards in the header, ending at ``right`` (the count goes to its right)."""
+    icon = _deck_icon()
+    frame.paste(icon, (right - DECK_ICON_W, (HEADER_H - 40) // 2 - 1), icon)
+
+
+@lru_cache(maxsize=1)
+def _deck_icon() -> Image.Image:
+    big = Image.new("RGBA", (DECK_ICON_W * _S, 40 * _S), (0, 0, 0, 0))
+    pen = _Pen(big, _S)
+    for i in range(3):
+        x, y = 2 + i * 4, 2 + i * 4
+        pen.rect((x, y, x + 24, y + 34), style.CARD_BACK, outline=style.CARD_FACE, width=2, radius=4)
+    return big.reduce(_S)
 
 
 def _draw_track(
@@ -141,6 +153,7 @@ def _draw_track(
     bar: int,
 ) -> None:
     top, bottom, finish = TRACK_TOP, layout.track_bottom, layout.track_right
+    lane_h = layout.lane_h
     mat_right = WIDTH - MARGIN
     pen.rect((TRACK_LEFT - 9, top - 9, mat_right, bottom + 9), style.TRACK_EDGE, radius=16)
     pen.rect((finish, top, mat_right - 9, bottom), style.RUNOFF, radius=6)
@@ -151,11 +164,11 @@ def _draw_track(
         for pos in lane_stars:
             y0 = layout.lane_top(lane)
             pen.rect(
-                (layout.x_at(pos) + 2, y0 + 2, layout.x_at(pos + 1) - 2, y0 + LANE_H - 2),
+                (layout.x_at(pos) + 2, y0 + 2, layout.x_at(pos + 1) - 2, y0 + lane_h - 2),
                 style.STAR_CELL,
                 radius=6,
             )
-            size = min(layout.cell_w, LANE_H) * 0.36
+            size = min(layout.cell_w, lane_h) * 0.36
             pen.polygon(
                 _star_points(layout.cell_cx(pos), layout.lane_cy(lane), size),
                 style.STAR_FILL,
@@ -174,17 +187,18 @@ def _draw_track(
         if pos < layout.length:
             x = layout.x_at(pos)
             pen.rect((x - 3, top - 2, x + 3, bottom + 2), style.WHITE_LINE)
-            pen.polygon([(x - 7, top - 18), (x + 7, top - 18), (x, top - 10)], style.WHITE_LINE)
+            # (a small arrow in the mat's dark edge, under the space numbers rather than over them)
+            pen.polygon([(x - 6, top - 9), (x + 6, top - 9), (x, top - 2)], style.WHITE_LINE)
     # Finish line: a chequered band just past the last space.
-    square = LANE_H / 6
-    rows = layout.lanes * 6
+    square = TRACK_H / 24
+    rows = 24
     for col in range(2):
         for row in range(rows):
             fill = (250, 250, 250) if (row + col) % 2 == 0 else (25, 25, 25)
             x0 = finish + col * square
             pen.rect((x0, top + row * square, x0 + square, top + (row + 1) * square), fill)
     x = layout.x_at(bar)
-    pen.rect((x - 6, top - 15, x + 6, bottom + 15), style.BAR, outline=style.BAR_EDGE, width=2, radius=5)
+    pen.rect((x - 5, top - 12, x + 5, bottom + 12), style.BAR, outline=style.BAR_EDGE, width=2, radius=5)
 
 
 def _draw_folded(pen: _Pen, big: Image.Image, layout: RaceLayout, bar: int) -> None:
@@ -210,77 +224,46 @@ def _star_points(cx: float, cy: float, r: float) -> list[tuple[float, float]]:
     return points
 
 
-def _draw_labels(img: Image.Image, layout: RaceLayout, bar: int, legend: Legend) -> None:
+def _draw_labels(img: Image.Image, layout: RaceLayout, bar: int, steps: bool) -> None:
     draw = ImageDraw.Draw(img)
-    numbers = style.font(22)
+    numbers = style.font(MIN_FONT)
     for pos in range(layout.length):
         colour = style.TEXT_DIM if pos < bar else style.TEXT
-        draw.text((layout.cell_cx(pos), TRACK_TOP - 15), str(pos), font=numbers, fill=colour, anchor="ms")
+        draw.text((layout.cell_cx(pos), TRACK_TOP - 14), str(pos), font=numbers, fill=colour, anchor="ms")
     for lane in range(layout.lanes):
         draw.text(
             (LANE_BADGE_X, layout.lane_cy(lane)),
             str(lane + 1),
-            font=style.font(22, True),
+            font=style.font(MIN_FONT, True),
             fill=style.TEXT,
             anchor="mm",
         )
     _vertical_text(
         img,
         _("FINISH"),
-        (layout.track_right + 2 * LANE_H / 6 + 1, TRACK_TOP, WIDTH - MARGIN - 9, layout.track_bottom),
+        (layout.track_right + TRACK_H / 12 + 1, TRACK_TOP, WIDTH - MARGIN - 9, layout.track_bottom),
     )
-    if bar > 0 and layout.x_at(bar) - layout.x_at(0) > 210:
+    label_font = style.font(MIN_FONT, True)
+    folded = _("FOLDED AWAY")
+    half = draw.textlength(folded, font=label_font) / 2 + 12
+    if bar > 0 and layout.x_at(bar) - layout.x_at(0) > 2 * half + 8:
         cx, cy = (layout.x_at(0) + layout.x_at(bar)) / 2, (TRACK_TOP + layout.track_bottom) / 2
-        label_font = style.font(22, True)
-        folded = _("FOLDED AWAY")
-        half = draw.textlength(folded, font=label_font) / 2 + 14
-        draw.rounded_rectangle((cx - half, cy - 20, cx + half, cy + 20), 10, fill=style.FELT_DARK)
+        draw.rounded_rectangle((cx - half, cy - 18, cx + half, cy + 18), 10, fill=style.FELT_DARK)
         draw.text((cx, cy), folded, font=label_font, fill=style.TEXT, anchor="mm")
-    _draw_legend(img, legend)
-    panels = panels_for(layout)
-    titles = ((panels.card, _("LAST CARD")), (panels.podium, _("PODIUM")), (panels.dq, _("DISQUALIFIED")))
-    for (x0, y0, _x1, _y1), title in titles:
-        draw.text((x0 + 16, y0 + 11), title, font=style.font(22, True), fill=style.GOLD)
-    for i, (x0, y0, x1, _y1) in enumerate(panels.steps):
-        draw.text(
-            ((x0 + x1) / 2, y0 + 8),
-            ordinal(i + 1),
-            font=style.font(24, True),
-            fill=style.ink_on(style.STEP_COLOURS[i]),
-            anchor="mt",
-        )
-
-
-def _draw_legend(img: Image.Image, legend: Legend) -> None:
-    """Each mascot's token and name, in one row between the race title and the deck.
-
-    Every mascot must be in the legend, so long names shrink the row's type (down to 18 px) and
-    then get cut with an ellipsis, rather than pushing a mascot out of the row.
-    """
-    draw = ImageDraw.Draw(img)
-    room = DECK_ICON_X - 24 - LEGEND_X
-    token, gap = LEGEND_TOKEN_D + 8, 18
-    for size in (22, 20, 18):
-        label_font = style.font(size, True)
-        widths = [draw.textlength(name, font=label_font) for _initial, name, _colour in legend]
-        if sum(widths) + len(legend) * (token + gap) - gap <= room:
-            break
-    else:
-        each = max(8.0, room / max(1, len(legend)) - token - gap)
-        widths = [min(w, each) for w in widths]
-    x = float(LEGEND_X)
-    for (initial, name, colour), label_w in zip(legend, widths, strict=True):
-        paste_token(
-            img, (round(x) + LEGEND_TOKEN_D // 2, HEADER_H // 2), colour, initial, LEGEND_TOKEN_D, None
-        )
-        label = fit_text(name, label_font, label_w + 0.5)
-        draw.text((x + token, HEADER_H // 2), label, font=label_font, fill=style.TEXT, anchor="lm")
-        x += token + label_w + gap
+    if steps:
+        for i, (x0, y0, x1, _y1) in enumerate(panels_for(layout).steps):
+            draw.text(
+                ((x0 + x1) / 2, y0 + 8),
+                ordinal(i + 1),
+                font=style.font(MIN_FONT + 2, True),
+                fill=style.ink_on(style.STEP_COLOURS[i]),
+                anchor="mt",
+            )
 
 
 def _vertical_text(img: Image.Image, text: str, box: tuple[float, float, float, float]) -> None:
     """``text`` written bottom-to-top, centred in ``box`` (the run-off past the finish line)."""
-    f = style.font(26, True)
+    f = style.font(MIN_FONT + 2, True)
     left, top, right, bottom = f.getbbox(text)
     spaced = Image.new("L", (int(right - left) + 4, int(bottom - top) + 4), 0)  # (whole pixels already)
     ImageDraw.Draw(spaced).text((2 - left, 2 - top), text, font=f, fill=255)

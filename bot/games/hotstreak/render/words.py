@@ -37,6 +37,14 @@ class CardFace:
         return self.words
 
 
+def deck_words(cards_left: int) -> str:
+    """The deck's count in the header: "14 cards left", or "Deck empty" (a message of its own: in
+    Portuguese 0 takes the singular, and "0 carta" reads as a slip)."""
+    if cards_left <= 0:
+        return _("Deck empty")
+    return _n("{n} card left", "{n} cards left", cards_left)
+
+
 def _spaces(n: int) -> str:
     return _n("{n} space", "{n} spaces", n)
 
@@ -205,14 +213,17 @@ def alt_text(scene: Scene, odds: str = "", tickets: str = "") -> str:
         )
     else:
         parts.append(_("No card flipped yet."))
-    parts.append(
-        _n(
-            "{n} card left, {burned} burned.",
-            "{n} cards left, {burned} burned.",
-            scene.cards_left,
-            burned=scene.burned,
+    if scene.cards_left <= 0:
+        parts.append(_("Deck empty, {burned} burned.", burned=scene.burned))
+    else:
+        parts.append(
+            _n(
+                "{n} card left, {burned} burned.",
+                "{n} cards left, {burned} burned.",
+                scene.cards_left,
+                burned=scene.burned,
+            )
         )
-    )
     parts.extend(_mascot_words(m, scene) + "." for m in scene.mascots)
     if any(scene.podium):
         empty = _("empty")

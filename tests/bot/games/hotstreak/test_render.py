@@ -11,7 +11,16 @@ import pytest
 from PIL import Image
 
 from bot.games.hotstreak.render import alt_text, render_race, style, token_centre
-from bot.games.hotstreak.render.geometry import HEADER_H, TRACK_LEFT, TRACK_TOP, WIDTH, RaceLayout, panels_for
+from bot.games.hotstreak.render.columns import mascot_token_centre
+from bot.games.hotstreak.render.geometry import (
+    COLUMN_TOKEN_D,
+    HEIGHT,
+    TRACK_LEFT,
+    TRACK_TOP,
+    WIDTH,
+    RaceLayout,
+    panels_for,
+)
 from bot.games.hotstreak.render.scene import read_scene
 from bot.games.hotstreak.render.words import card_face
 
@@ -86,9 +95,11 @@ def close(pixel: tuple[int, ...], colour: tuple[int, int, int], tolerance: int =
     return all(abs(a - b) <= tolerance for a, b in zip(pixel, colour, strict=False))
 
 
-def count_colour(img: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int]) -> int:
+def count_colour(
+    img: Image.Image, box: tuple[int, int, int, int], colour: tuple[int, int, int], tolerance: int = 30
+) -> int:
     raw = img.crop(box).tobytes()
-    return sum(1 for i in range(0, len(raw), 3) if close(tuple(raw[i : i + 3]), colour))
+    return sum(1 for i in range(0, len(raw), 3) if close(tuple(raw[i : i + 3]), colour, tolerance))
 
 
 def token_d(view: dict[str, Any]) -> int:
@@ -112,13 +123,14 @@ VIEWS = {
 
 
 @pytest.mark.parametrize("name", list(VIEWS))
-def test_the_picture_is_a_small_png_at_most_1200_wide(name: str) -> None:
+def test_the_picture_is_a_small_800_by_600_png_whatever_the_track(name: str) -> None:
     data = render_race(VIEWS[name])
     img = Image.open(io.BytesIO(data))
     assert img.format == "PNG"
     img.verify()
-    assert img.width <= 1200
-    assert len(data) < 250 * 1024
+    # Drawn for Discord's preview: 1/40 of 800 px is the 20 px the smallest text has (test_readable).
+    assert (img.width, img.height) == (WIDTH, HEIGHT) == (800, 600)
+    assert len(data) < 120 * 1024
 
 
 @pytest.mark.parametrize("name", ["start", "midrace", "long track", "short track"])
@@ -176,11 +188,22 @@ def test_finished_and_disqualified_mascots_are_not_on_the_track(status: str) -> 
     img = picture(view)
     colour = drawn(COLOURS["gobbler"])
     assert count_colour(img, track_box(view), colour) == 0
-    # ...but they are still in the picture: on the podium (and in the disqualified box if out).
+    # ...but they are still in the picture: on the podium, and in the mascots column with their place
+    # (a medal in the 1st step's colour), crossed out in red if disqualified.
     panels = panels_for(RaceLayout(4, 16))
     assert count_colour(img, panels.podium, colour) > 100
-    if status == "out":
-        assert count_colour(img, panels.dq, colour) > 100
+    x, y = mascot_token_centre(panels, read_scene(view), 0)
+    row = (x - COLUMN_TOKEN_D, y - COLUMN_TOKEN_D, panels.mascots[2], y + COLUMN_TOKEN_D)
+    assert count_colour(img, row, colour) > 100
+    assert count_colour(img, row, style.STEP_COLOURS[0], tolerance=8) > 400
+    token = (
+        x - COLUMN_TOKEN_D // 2,
+        y - COLUMN_TOKEN_D // 2,
+        x + COLUMN_TOKEN_D // 2,
+        y + COLUMN_TOKEN_D // 2,
+    )
+    crossed = count_colour(img, token, style.DQ_RED, tolerance=20)
+    assert crossed > 30 if status == "out" else crossed == 0
 
 
 def test_mascots_sharing_a_space_are_both_visible() -> None:
@@ -218,8 +241,17 @@ def test_every_mascot_is_in_the_legend_even_with_long_names() -> None:
     for key in view["mascot_info"]:
         view["mascot_info"][key]["name"] = key.title() * 3
     img = picture(view)
-    for key, colour in COLOURS.items():
-        assert count_colour(img, (0, 0, WIDTH, HEADER_H), drawn(colour)) > 200, key
+    panels = panels_for(RaceLayout(4, 16))
+    # The mascots column is the legend: one row each, in the view's order, the token in its colour.
+    for i, (key, colour) in enumerate(COLOURS.items()):
+        x, y = mascot_token_centre(panels, read_scene(view), i)
+        box = (
+            x - COLUMN_TOKEN_D // 2,
+            y - COLUMN_TOKEN_D // 2,
+            x + COLUMN_TOKEN_D // 2,
+            y + COLUMN_TOKEN_D // 2,
+        )
+        assert count_colour(img, box, drawn(colour)) > 200, key
 
 
 def test_the_folded_part_of_the_track_is_grey_and_lighter_than_the_track() -> None:
@@ -317,14 +349,23 @@ def _game_view() -> dict[str, Any]:
 
 
 def test_odds_are_drawn_as_bars_and_read_out_as_percentages() -> None:
-    from bot.games.hotstreak.odds import odds
+    from bot.games.hotstreak.odds import bet_value, odds
+    from bot.games.hotstreak.render.holdings import signed_money
+    from tests.readability import fonts_drawn
 
     view = _game_view()
     chances = odds(view, samples=300)
     plain = Image.open(io.BytesIO(render_race(view)))
-    with_odds = Image.open(io.BytesIO(render_race(view, odds=chances, players=["Ann", "Bo", "Cy"])))
-    assert with_odds.height == plain.height  # the band is there either way: the view holds the tickets
+    with fonts_drawn() as texts:
+        with_odds = Image.open(io.BytesIO(render_race(view, odds=chances, players=["Ann", "Bo", "Cy"])))
+    assert with_odds.size == plain.size  # a race's frames never change size
     assert with_odds.convert("RGB").tobytes() != plain.convert("RGB").tobytes()
+    # Each mascot's chance to win, and each player's line says what the bets are worth at these odds.
+    drawn_texts = [t.text for t in texts]
+    for key in view["mascots"]:
+        assert f"{chances.percent(key)}%" in drawn_texts, key
+    for held in view["bets"]:
+        assert signed_money(sum(bet_value(b, chances) for b in held)) in drawn_texts
     text = alt_text(view, odds=chances, players=["Ann", "Bo", "Cy"])
     gobbler = chances.percent("gobbler")
     assert f"Gobbler {gobbler}% to win" in text
@@ -333,9 +374,38 @@ def test_odds_are_drawn_as_bars_and_read_out_as_percentages() -> None:
     assert len(text) <= 1000
 
 
-def test_the_picture_lists_each_players_tickets_and_a_frame_without_bets_or_odds_still_draws() -> None:
+def test_the_picture_gives_each_player_a_line_and_a_frame_without_bets_shows_the_podium() -> None:
+    from tests.readability import fonts_drawn
+
     view = _game_view()
-    with_bets = Image.open(io.BytesIO(render_race(view)))
-    bare = Image.open(io.BytesIO(render_race({k: v for k, v in view.items() if k != "bets"})))
-    assert with_bets.height > bare.height
+    with fonts_drawn() as texts:
+        with_bets = picture(view)
+    bare = picture({k: v for k, v in view.items() if k != "bets"})
+    assert with_bets.size == bare.size  # a race's frames never change size
+    drawn_texts = [t.text for t in texts]
+    for seat in range(len(view["bets"])):
+        assert f"Seat {seat + 1}" in drawn_texts
+    assert "$10" in drawn_texts
+    # Without bets, the right-hand panel holds the podium's steps instead of the players' lines.
+    right = panels_for(RaceLayout(4, 17)).right
+    assert count_colour(bare, right, style.STEP_COLOURS[0], tolerance=6) > 1000
+    assert count_colour(with_bets, right, style.STEP_COLOURS[0], tolerance=6) < 50  # (gold text edges)
     assert "Tickets: Seat 1" in alt_text(view)
+
+
+def test_the_detail_picture_draws_every_bet_and_says_them_in_words() -> None:
+    from bot.games.hotstreak.render import holdings_alt_text, render_holdings
+    from tests.readability import fonts_drawn
+
+    view = _game_view()
+    with fonts_drawn() as texts:
+        picture = Image.open(io.BytesIO(render_holdings(view, players=["Ann", "Bo", "Cy"])))
+    assert picture.width == WIDTH and picture.height <= 0.75 * WIDTH
+    drawn_texts = [t.text for t in texts]
+    for name, held in zip(["Ann", "Bo", "Cy"], view["bets"], strict=True):
+        assert name in drawn_texts
+        for bet in held:  # a chip per bet: a ticket's 1st/2nd/3rd values, a side bet's right/wrong
+            values = bet["values"] if bet["kind"] == "ticket" else bet["values"][:2]
+            assert "/".join(str(v) for v in values) in drawn_texts, bet
+    assert holdings_alt_text(view, players=["Ann", "Bo", "Cy"]).startswith("Tickets: Ann ($10) holds ")
+    assert holdings_alt_text(race_view()) == "Tickets: nobody holds a bet."
