@@ -28,7 +28,9 @@ initial (A antelope, E elephant, P python), drawn each frame where they stand. T
 only the kinds the track has.
 
 The places panel in the infield lists the cars in race order (chip, place, owner, where); with odds,
-a bar and a percentage in their own columns. Once a car has finished, the winner is decided: the
+a percentage in its own column with a thin bar under it, no text over a bar. It has no "last card"
+line any more (the narration sent with every picture says the card, and the moved cars are ringed):
+six lines at 30 px fill the infield. Once a car has finished, the winner is decided: the
 win odds are then 100% and 0% (see ``bot.games.downforce.odds``), which says nothing about the
 places still paying, so the panel and the alt text leave the odds out from then on.
 """
@@ -695,7 +697,7 @@ def _panel_box(geo: Geometry) -> Box:
 
 def _places(draw: ImageDraw.ImageDraw, view: dict[str, Any], box: Box, odds: Odds | None) -> None:
     """The cars in race order, one line each: chip, place, owner, where; with odds, the percentage in a
-    column of its own and a thin bar in the car's colour under the line (no text is drawn over a bar)."""
+    column of its own with a thin bar in the car's colour under it (no text is drawn over a bar)."""
     x0, y0, x1, y1 = box
     regular = _font()
     draw.rounded_rectangle(box, radius=14, fill=PANEL, outline=PAPER, width=2)
@@ -722,12 +724,12 @@ def _places(draw: ImageDraw.ImageDraw, view: dict[str, Any], box: Box, odds: Odd
         draw.text((x, y), fit_text(owner, regular, where_x - 12 - x), font=regular, fill=PAPER, anchor="lm")
         finished = cars[colour]["finished"]
         draw.text((where_x, y), where, font=regular, fill=YELLOW_LINE if finished else FAINT, anchor="lm")
-        if shown and odds is not None:  # the chance to win: the percentage, and a bar under the line
+        if shown and odds is not None:  # the chance to win: the percentage, and a bar under it
             draw.text((x1 - 14, y), f"{odds.percent(colour)}%", font=regular, fill=PAPER, anchor="rm")
-            left = x0 + 14 + chip + 10
-            full = x1 - 14 - left
+            full = regular.getlength("100%")
             fill = round(full * odds.win.get(colour, 0.0))
             if fill > 0:
+                left = x1 - 14 - full
                 draw.rectangle((left, y + 15, left + fill, y + 18), fill=BAR_RGB.get(colour, CAR_RGB[colour]))
         y += LINE_H
 
