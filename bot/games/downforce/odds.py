@@ -14,6 +14,9 @@ Rulings:
   out (animals stay where they stand): the odds are a fair guess for spectators, not a solver.
 * A view without ``played`` (older saves) draws the hands from every speed card but the last one.
 * A car across the finish first has 100%; when cards run out, the leader on the track wins.
+* Once a car has finished (``decided``), the odds are exact and say only who won: 100% and 0%. They do
+  not simulate the places still paying (2nd to 5th), so the picture and its alt text show no odds from
+  then on (``bot.games.downforce.render.odds_shown``) rather than a 0% that looks like "pays nothing".
 * The numbers are seeded from the state, so the same state always shows the same numbers, and cached
   per state and sample count. ``place`` is ``None`` (Downforce odds are about the winner).
 """
@@ -67,6 +70,12 @@ def odds(
     return result
 
 
+def decided(view: dict[str, Any]) -> bool:
+    """Whether the win is settled: a car has crossed the finish. The odds of a decided race are exact
+    (the winner 100%, the rest 0%) and not worth showing: the places still paying are not simulated."""
+    return any(car["finished"] for car in view["cars"].values())
+
+
 def _state_key(view: dict[str, Any]) -> str:
     public = {k: view.get(k) for k in _PUBLIC_KEYS}
     return hashlib.sha256(json.dumps(public, sort_keys=True, default=str).encode()).hexdigest()
@@ -92,7 +101,7 @@ _PUBLIC_KEYS = (
 def _compute(view: dict[str, Any], samples: int, budget_ms: float | None, content: Content, key: str) -> Odds:
     cars = view["cars"]
     finished = sorted((c for c in COLOURS if cars[c]["finished"]), key=lambda c: cars[c]["place"] or 99)
-    if finished:  # the race is decided by whoever crossed first
+    if decided(view):  # the race is decided by whoever crossed first
         win = {c: 1.0 if c == finished[0] else 0.0 for c in COLOURS}
         return Odds(win=win, exact=True)
     track = Track(view["track"])

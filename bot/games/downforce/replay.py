@@ -2,6 +2,9 @@
 
 The presenter keeps the public view after every card (``Downforce.view(None)``, with ``names`` if
 it labels seats) and the odds it showed, and calls ``race_replay`` off the event loop at the end.
+Each frame is the live picture (``track_image``: 1200 px wide, every text 30 px) scaled to ``width``;
+at the default 800 px every text is 20 px, the readable 1/40 of the width (``bot.games.fonts``), so a
+narrower replay would need larger frames' fonts: ``width`` is not taken below 800.
 """
 
 from __future__ import annotations
@@ -27,6 +30,8 @@ def race_replay(
     """The race in ``views`` (oldest first) as an animation under 8 MB, with alt text."""
     if not views:
         raise ValueError("a replay needs at least one frame")
+    if width < 800:
+        raise ValueError("a replay narrower than 800 px would draw its words under 1/40 of its width")
     chances = list(odds) if odds is not None else [None] * len(views)
     chances += [None] * (len(views) - len(chances))
     images = Drawn(len(views), lambda i: track_image(views[i], chances[i]))

@@ -47,6 +47,22 @@ def test_a_car_across_the_finish_first_has_won():
     assert all(result.win[c] == 0 for c in result.win if c != "blue")
 
 
+def test_once_the_winner_finished_the_picture_and_its_words_leave_the_odds_out():
+    # The odds of a decided race say only who won (100% and 0%) while 2nd to 5th still pay: the picture
+    # shows no odds then rather than a 0% that reads "pays nothing".
+    from bot.games.downforce.odds import decided
+    from bot.games.downforce.render import alt_text, odds_shown, render_track
+
+    _, racing = race_view()
+    assert not decided(racing) and odds_shown(racing, odds(racing, samples=50))
+    view = copy.deepcopy(racing)
+    view["cars"]["blue"].update(space=FINISH, finished=True, place=1)
+    result = odds(view)
+    assert decided(view) and not odds_shown(view, result)
+    assert render_track(view, odds=result) == render_track(view)
+    assert "Chance to win" not in alt_text(view, odds=result)
+
+
 def test_a_car_far_ahead_is_the_favourite():
     _, view = race_view(cards=0)
     view = copy.deepcopy(view)

@@ -21,11 +21,11 @@ def mid_race(track: str = "river-station", cards: int = 12) -> Downforce:
     return game
 
 
-def test_the_picture_is_a_1200_px_png_with_every_car_on_the_track_in_its_colour():
+def test_the_picture_is_a_1200_by_900_png_with_every_car_on_the_track_in_its_colour():
     for track in ("river-station", "marina-bay"):
         game = Downforce.new(3, 1, {"track": track})
         image = Image.open(io.BytesIO(render_track(game.view(None)))).convert("RGB")
-        assert image.width == 1200
+        assert image.size == (1200, 900)  # no taller than 3/4 of its width: Discord's preview shows it whole
         colours = [rgb for _, rgb in image.getcolors(maxcolors=4096)]
         for rgb in CAR_RGB.values():
             # The palette keeps every car's colour (within a shade).
@@ -112,3 +112,18 @@ def test_the_rules_text_fits_a_discord_message_and_names_every_phase():
     assert len(RULES) < 2000
     for word in ("Auctions", "The race", "Bets", "Odds betting", "The end"):
         assert word in RULES
+
+
+def test_each_car_is_drawn_on_its_space_where_the_track_is_scaled_into_the_picture():
+    from bot.games.downforce.render import Geometry
+
+    view = mid_race().view(None)
+    image = Image.open(io.BytesIO(render_track(view))).convert("RGB")
+    geo = Geometry(view["track"])
+    for colour, car in view["cars"].items():
+        if car["space"] in geo.spaces:
+            (x, y), _f, _l = geo.axes(car["space"])
+            below_the_letters = image.getpixel((round(x), round(y + 17)))
+            assert sum(abs(a - b) for a, b in zip(below_the_letters, CAR_RGB[colour], strict=True)) <= 24, (
+                colour
+            )
