@@ -18,6 +18,7 @@ Every word is in the current language (``bot.i18n``), read at draw time.
 from __future__ import annotations
 
 import io
+import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
@@ -61,7 +62,7 @@ ODDS_BAR_X = CIRCLE_BOX[0] + 8
 ODDS_RIGHT = CIRCLE_BOX[2] - 8
 CHIP_H = 24
 TITLE_W = 270  # the game's and the board's titles, top left ("THE HORSE RACE GAME" is 267 px)
-JACKPOT_W = 200
+JACKPOT_W = 200  # the jackpot badge, top right, at least
 
 TURF = (20, 83, 45)
 TURF_DARK = (14, 60, 33)
@@ -377,11 +378,19 @@ def _race_text(view: dict[str, Any]) -> str:
 
 def _draw_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str] | None) -> None:
     """The race (and, under it, who dealt this race's cards: a word, not the old unexplained "D")
-    between the titles and the jackpot badge; smaller type, never under TEXT, if a language needs the room."""
+    between the titles and the jackpot badge; smaller type, never under TEXT, if a language needs the room.
+
+    The badge is 200 px and grows (to 260) for a four-digit jackpot rather than cut its word."""
     right = WIDTH - MARGIN
+    amount = money(view["jackpot"])
+    amount_font, word_font = _font(BIG, True), _font(TEXT, True)
+    word = _("JACKPOT")
+    badge = math.ceil(
+        min(260, max(JACKPOT_W, 34 + word_font.getlength(word) + amount_font.getlength(amount)))
+    )
     left = MARGIN + TITLE_W + 12
-    room = right - JACKPOT_W - 12 - left
-    centre = (left + right - JACKPOT_W - 12) // 2
+    room = right - badge - 12 - left
+    centre = (left + right - badge - 12) // 2
     text = _race_text(view)
     size = next((size for size in (24, 22) if _font(size, True).getlength(text) <= room), TEXT)
     draw.text(
@@ -393,17 +402,14 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequenc
             lambda who: _("Dealer: {name}", name=who), seat_name(dealer, names), _font(TEXT), room
         )
         draw.text((centre, 42), line, font=_font(TEXT), fill=GOLD, anchor="mm")
-    # the jackpot badge
     draw.rounded_rectangle(
-        (right - JACKPOT_W, 8, right, HEADER - 8), radius=12, fill=GOLD, outline=GOLD_DARK, width=3
+        (right - badge, 8, right, HEADER - 8), radius=12, fill=GOLD, outline=GOLD_DARK, width=3
     )
-    amount = money(view["jackpot"])
-    amount_font = _font(BIG, True)
-    word_room = JACKPOT_W - 30 - amount_font.getlength(amount)
+    word_room = badge - 34 - amount_font.getlength(amount)
     draw.text(
-        (right - JACKPOT_W + 12, HEADER // 2),
-        fit_text(_("JACKPOT"), _font(TEXT, True), word_room),
-        font=_font(TEXT, True),
+        (right - badge + 12, HEADER // 2),
+        fit_text(word, word_font, word_room),
+        font=word_font,
         fill=INK,
         anchor="lm",
     )

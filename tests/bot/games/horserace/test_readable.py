@@ -225,3 +225,10 @@ def test_the_detailed_picture_names_every_seat_and_counts_its_cards(language: La
     assert held == {seat: len(hand) for seat, hand in enumerate(view["hands"])}
     alt = holdings_alt_text(view)
     assert "Zé: " in alt and ("horse" in alt if language == "en" else "cavalo" in alt)
+
+
+def test_a_four_digit_jackpot_widens_its_badge_rather_than_cut_its_word(language: Language) -> None:
+    view = dict(six_long_names(), jackpot=1234)
+    png, drawn = board(view)
+    assert ("JACKPOT" if language == "en" else "POTE") in words(drawn)
+    assert_readable(png, drawn)
