@@ -2,6 +2,9 @@
 
 The host keeps the public view after every roll of a race (``HorseRace.view(None)``, with
 ``names`` if it labels seats) and calls ``race_replay`` off the event loop once the race is won.
+Its frames are the board itself (``board_image``), drawn at the width the replay is sent at
+(``WIDTH``, 800 px), so a frame is as readable as the board: no type under 1/40 of the width. Were
+an animation scaled down to stay under 8 MB, its type would shrink with its width and stay readable.
 """
 
 from __future__ import annotations
@@ -10,7 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from bot.games.animation import Animation, Drawn, animate
-from bot.games.horserace.render import board_image
+from bot.games.horserace.render import WIDTH, board_image
 from bot.games.odds import Odds
 from bot.i18n import _, _n
 
@@ -19,7 +22,7 @@ def race_replay(
     views: Sequence[dict[str, Any]],
     *,
     odds: Sequence[Odds | None] | None = None,
-    width: int = 800,
+    width: int = WIDTH,
     fmt: str = "gif",
     frame_ms: int = 350,
 ) -> Animation:

@@ -11,7 +11,7 @@ from bot.games.base import Action
 from bot.games.catalog import entry
 from bot.games.horserace.ai import play_out
 from bot.games.horserace.game import HorseRace
-from bot.games.horserace.render import alt_text, render_board
+from bot.games.horserace.render import _holders, alt_text, render_board
 from bot.games.odds import Odds, odds_for
 from bot.i18n import speaking
 from tests.bot.games.horserace.horserace_table import rolls, start_race, table
@@ -32,9 +32,16 @@ def picture(view: dict) -> Image.Image:
     return Image.open(io.BytesIO(png))
 
 
-def test_the_board_is_a_small_png_at_most_1200_px_wide():
+def test_the_board_is_a_small_png_sized_for_discords_preview():
+    """800 x 600: 20 px type is 1/40 of the width, and 600 px is the 0.75 of it a preview shows uncut
+    (``tests/bot/games/horserace/test_readable.py`` checks every text drawn)."""
     image = picture(mid_race().view(None))
-    assert image.width <= 1200 and image.height <= 900
+    assert image.size == (800, 600)
+
+
+def test_a_lane_has_one_holder_chip_per_player_holding_its_cards():
+    """A seat with two cards of a horse is one chip (its count is on the detailed picture)."""
+    assert _holders([[2, 2, 3], [3, 12], [], [12]]) == {2: [0], 3: [0, 1], 12: [1, 3]}
 
 
 def test_the_picture_changes_when_a_horse_moves():
@@ -66,7 +73,7 @@ def test_fifteen_players_with_long_names_still_fit_the_picture():
     view = game.view(None)
     named = dict(view, names=[f"Player number {seat + 1}" for seat in range(15)])
     image = picture(named)
-    assert image.width <= 1200 and image.height <= 900
+    assert image.size == (800, 600)
     assert render_board(named) != render_board(view)
 
 

@@ -27,6 +27,7 @@ def test_a_replay_has_one_frame_per_roll_and_holds_the_winner() -> None:
     replay = race_replay(views, odds=[odds(v) for v in views])
     image = Image.open(io.BytesIO(replay.data))
     assert image.n_frames == len(views)
+    assert image.size == (800, 600)  # the board's own size, so its type stays readable
     image.seek(image.n_frames - 1)
     assert image.info["duration"] >= 3000
     assert len(replay.data) < 8 * 1024 * 1024
