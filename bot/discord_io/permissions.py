@@ -3,8 +3,8 @@ README and the operators' docs (``tests/bot/discord_io/test_permissions.py`` kee
 
 Each entry says whether a game cannot be shown without it (``required``: a start is refused, a game
 that loses it pauses, then closes) or only loses something (optional: no pictures without Attach
-Files, the game in the channel without Create Public Threads). ``where`` says where it is needed:
-in the channel, in the game's thread, or both.
+Files, the game in the channel without Create Public Threads). ``for_game`` says which are needed
+where a game is shown: its channel, and its thread if it will have one.
 
 Rulings, where Discord leaves a choice:
 
@@ -23,24 +23,20 @@ Rulings, where Discord leaves a choice:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
 
 import discord
 
 from bot.i18n import N_
 
-Where = Literal["channel", "thread", "both"]
-
 
 @dataclass(frozen=True)
 class Needed:
     """One permission: its discord.py flag, Discord's name for it (as its settings show it, marked
-    for translation), whether a game needs it, where, and why (the docs' words)."""
+    for translation), whether a game needs it, and why (the docs' words)."""
 
     flag: str
     name: str
     required: bool
-    where: Where
     why: str
 
     @property
@@ -54,14 +50,12 @@ NEEDED: tuple[Needed, ...] = (
         "view_channel",
         N_("View Channel"),
         True,
-        "both",
         "to see the channel a game is started in, and its thread, and post there",
     ),
     Needed(
         "send_messages",
         N_("Send Messages"),
         True,
-        "channel",
         "the lobby, prompts, race pictures and narration, results (and, for a game in a thread, the "
         "link to it and the final standings in the channel)",
     ),
@@ -69,14 +63,12 @@ NEEDED: tuple[Needed, ...] = (
         "send_messages_in_threads",
         N_("Send Messages in Threads"),
         True,
-        "thread",
         "each game plays in a thread of its own by default (`/config set where thread`)",
     ),
     Needed(
         "create_public_threads",
         N_("Create Public Threads"),
         False,
-        "channel",
         "to start that thread from the lobby message (without it the game plays in the channel, "
         "and the bot says why, once)",
     ),
@@ -84,7 +76,6 @@ NEEDED: tuple[Needed, ...] = (
         "embed_links",
         N_("Embed Links"),
         True,
-        "both",
         "the lobby, prompts, results and standings are embeds (without it Discord drops them, and a "
         "message that is only an embed is refused)",
     ),
@@ -92,7 +83,6 @@ NEEDED: tuple[Needed, ...] = (
         "attach_files",
         N_("Attach Files"),
         False,
-        "both",
         "race pictures, replays (GIF) and the leaderboard image (without it the game goes on without "
         "pictures)",
     ),
@@ -100,7 +90,6 @@ NEEDED: tuple[Needed, ...] = (
         "read_message_history",
         N_("Read Message History"),
         False,
-        "both",
         "to read the game's earlier messages back (Discord refuses message look-ups and replies "
         "without it; no post of the bot fails without it)",
     ),
@@ -117,16 +106,37 @@ def permissions() -> discord.Permissions:
 PERMISSIONS = permissions()
 
 
-def wanted(*, thread: bool) -> list[Needed]:
-    """What a game needs where it will be shown: its channel, and its thread if it will have one."""
-    return [
-        n for n in NEEDED if n.where == "both" or n.where == "channel" or (thread and n.where == "thread")
-    ]
+def for_game(granted: discord.Permissions, *, in_thread: bool, want_thread: bool = False) -> list[Needed]:
+    """The entries of the list that ``granted`` (the bot's permissions where the game is) lacks.
+
+    ``in_thread``: the game plays in a thread already (a game's thread, or a start inside a thread):
+    posts there need Send Messages in Threads, not Send Messages. ``want_thread``: the game will get a
+    thread of its own (the server's ``where``), if the bot may create one; when it may not, the game
+    plays in the channel and Send Messages in Threads is not needed."""
+    thread = in_thread or (want_thread and granted.create_public_threads)
+    lacking: list[Needed] = []
+    for needed in NEEDED:
+        if needed.flag == "create_public_threads" and (in_thread or not want_thread):
+            continue
+        if needed.flag == "send_messages_in_threads" and not thread:
+            continue
+        if needed.flag == "send_messages" and in_thread and not want_thread:
+            continue
+        if not getattr(granted, needed.flag):
+            lacking.append(needed)
+    return _causes(lacking)
 
 
-def missing(granted: discord.Permissions, *, thread: bool) -> list[Needed]:
-    """The entries of the list that ``granted`` (the bot's permissions in the channel) lacks."""
-    return [n for n in wanted(thread=thread) if not getattr(granted, n.flag)]
+def _causes(lacking: list[Needed]) -> list[Needed]:
+    """Only what must be granted: without View Channel Discord takes every other permission of the
+    channel away, and without the permission to post (Send Messages, or Send Messages in Threads) it
+    takes Embed Links and Attach Files away, so those follow once the first is given back."""
+    flags = {n.flag for n in lacking}
+    if "view_channel" in flags:
+        return [n for n in lacking if n.flag == "view_channel"]
+    if flags & {"send_messages", "send_messages_in_threads"}:
+        return [n for n in lacking if n.flag not in ("embed_links", "attach_files")]
+    return lacking
 
 
 def granted_in(channel: object) -> discord.Permissions | None:
@@ -142,19 +152,16 @@ def granted_in(channel: object) -> discord.Permissions | None:
         return None
 
 
-def lacking(channel: object, *, thread: bool) -> list[Needed] | None:
+def lacking(channel: object, *, want_thread: bool = False) -> list[Needed] | None:
     """What the bot lacks in ``channel`` for a game there (None: unknown)."""
     granted = granted_in(channel)
-    return None if granted is None else missing(granted, thread=thread)
+    if granted is None:
+        return None
+    return for_game(granted, in_thread=isinstance(channel, discord.Thread), want_thread=want_thread)
 
 
-def will_thread(channel: object, where: str) -> bool:
-    """Whether a game opened in ``channel`` with the setting ``where`` will get a thread: the setting
-    says so and the bot may create one (else the game falls back to the channel)."""
-    if where != "thread" or not isinstance(channel, discord.TextChannel):
-        return False
-    granted = granted_in(channel)
-    return granted is None or granted.create_public_threads
+def required(entries: list[Needed]) -> list[Needed]:
+    return [n for n in entries if n.required]
 
 
 def names(entries: list[Needed]) -> list[str]:
