@@ -195,9 +195,10 @@ class Place:
             if self.on_pictures_off is not None:
                 self.on_pictures_off()
             return True
-        log.warning(
-            "Game %s: Discord refuses the bot where it plays (%s); paused", self.game_id, self.lacking()
-        )
+        if not self.pause.paused:
+            log.warning(
+                "Game %s: Discord refuses the bot where it plays (%s); paused", self.game_id, self.lacking()
+            )
         self.pause.begin()
         return patient and await self.pause.wait()
 
