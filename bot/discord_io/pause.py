@@ -74,6 +74,8 @@ class Pause:
             await self._back.wait()
 
     def stop(self) -> None:
+        """The game is closing: stop watching, and every refused sender gives its message up."""
+        self.over = True
         if self._watcher is not None and self._watcher is not asyncio.current_task():
             self._watcher.cancel()
         self._back.set()

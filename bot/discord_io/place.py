@@ -165,6 +165,10 @@ class Place:
         while not self.gone:
             if self.pictures_off and not home:
                 out = without_picture(out)
+            if not home and out.embed is not None and _embeds_dropped(channel):
+                if await self._refused(channel, False, patient=patient):
+                    continue
+                return None
 
             async def attempt(sending: Outgoing = out) -> discord.Message:
                 return await channel.send(nonce=tag, **message_kwargs(sending))
@@ -248,6 +252,11 @@ class Place:
         while not self.gone:
             if self.pictures_off:
                 changes = _without_new_files(changes)
+            embeds = changes.get("embed") is not None or bool(changes.get("embeds"))
+            if embeds and message.channel.id == self.place_id and _embeds_dropped(message.channel):
+                if await self._refused(message.channel, False):
+                    continue
+                return
 
             async def attempt(editing: dict[str, Any] = changes) -> None:
                 for file in editing.get("attachments") or []:
@@ -336,6 +345,13 @@ def without_picture(out: Outgoing) -> Outgoing:
         embed = embed.copy()
         embed.set_image(url=None)
     return dataclasses.replace(out, image=None, render=None, later=None, embed=embed)
+
+
+def _embeds_dropped(channel: object) -> bool:
+    """Without Embed Links Discord drops a bot's embeds without a word (and refuses a message left
+    empty, 50006): the cache is asked first, so such a post pauses the game like a refused one."""
+    granted = permissions.granted_in(channel)
+    return granted is not None and granted.view_channel and not granted.embed_links
 
 
 def _without_new_files(changes: dict[str, Any]) -> dict[str, Any]:

@@ -197,6 +197,35 @@ async def test_a_permission_taken_away_pauses_the_game_tells_the_host_and_it_goe
         assert not table.place.pause.paused and not table.closed
 
 
+@pytest.mark.parametrize("flag", ["send_messages", "embed_links"])
+async def test_each_required_permission_taken_away_once_the_lobby_is_open_pauses_the_game_until_it_is_back(
+    world: World, flag: str
+) -> None:
+    async with running_bot(world.fake, world.bot(timing=PATIENT)) as bot:
+        ix = await world.fake.slash(
+            world.users["alice"], world.channel, "horserace start", races=1, rolls="auto", players=3, bots=1
+        )
+        lobby = await ix.reply()
+        deny(world, flag)  # after the start check: the game finds out when it posts
+        await bot_lacks(world, bot, flag)
+        await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+        await world.fake.wait_for(lambda: "paused" in dms(world, "alice"), timeout=20, what="the host told")
+        told = dms(world, "alice")
+        assert f"**{NAMES[flag]}**" in told
+        assert [name for other, name in NAMES.items() if other != flag and f"**{name}**" in told] == []
+        table = bot.tables.in_channel(world.channel.id)
+        assert table is not None and table.place.pause.paused
+        await asyncio.sleep(1.0)  # five looks, and nothing moves on meanwhile
+        assert table.place.pause.paused and not table.closed
+        assert "Final standings" not in shown(world)
+        give_back(world)
+        await world.fake.wait_for(lambda: "I can post here again" in shown(world), timeout=10)
+        await world.fake.wait_for(lambda: "Final standings" in shown(world), timeout=60)
+        assert dms(world, "alice").count("paused") == 1
+        if flag == "embed_links":  # nothing was posted with its embed dropped
+            assert all(m.embeds for m in world.fake.channel_messages(world.channel) if "wins race" in m.text)
+
+
 async def test_a_permission_that_does_not_come_back_closes_the_game_and_its_players_are_told(
     world: World,
 ) -> None:
