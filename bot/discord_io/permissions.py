@@ -1,5 +1,5 @@
 """The channel permissions the bot uses: one list, read by the start check, the invite link, the
-README and the operators' docs (``tests/bot/discord_io/test_permissions.py`` keeps them equal).
+README and the operators' docs (``tests/bot/test_permissions_list.py`` keeps them equal).
 
 Each entry says whether a game cannot be shown without it (``required``: a start is refused, a game
 that loses it pauses, then closes) or only loses something (optional: no pictures without Attach
@@ -38,11 +38,6 @@ class Needed:
     name: str
     required: bool
     why: str
-
-    @property
-    def shown(self) -> str:
-        """Discord's English name of the permission (docs, logs)."""
-        return self.name
 
 
 NEEDED: tuple[Needed, ...] = (
@@ -94,8 +89,6 @@ NEEDED: tuple[Needed, ...] = (
         "without it; no post of the bot fails without it)",
     ),
 )
-
-BY_FLAG = {needed.flag: needed for needed in NEEDED}
 
 
 def permissions() -> discord.Permissions:
@@ -164,18 +157,14 @@ def required(entries: list[Needed]) -> list[Needed]:
     return [n for n in entries if n.required]
 
 
-def names(entries: list[Needed]) -> list[str]:
-    return [n.name for n in entries]
-
-
 def docs_table() -> str:
     """The operators' table (``docs/operating.md``): one row per permission."""
     rows = ["| permission | needed | why |", "|---|---|---|"]
     for n in NEEDED:
-        rows.append(f"| {n.shown} | {'required' if n.required else 'optional'} | {n.why} |")
+        rows.append(f"| {n.name} | {'required' if n.required else 'optional'} | {n.why} |")
     return "\n".join(rows)
 
 
 def invite_list() -> str:
     """The permissions in the README's invite step, in the list's order."""
-    return ", ".join(n.shown for n in NEEDED)
+    return ", ".join(n.name for n in NEEDED)

@@ -113,7 +113,8 @@ class Place:
         merge into the next (``outbox``), so it returns None, or with ``wait_for_pictures`` once sent.
 
         A failure in transit is retried with the same nonce; a place gone for good is reported
-        (``on_gone``); anything else loses this one message (logged), never the game.
+        (``on_gone``); a place that refuses the bot pauses, and this message waits to be tried again
+        (``pause``); anything else loses this one message (logged), never the game.
         """
         if self.gone:
             return None
@@ -246,9 +247,6 @@ class Place:
     async def edit(self, message: discord.Message, **changes: Any) -> None:
         """Edit one of the game's messages, paced like a new one (and retried like one: an edit sets
         the whole message, so doing it twice is harmless)."""
-        if self.gone:
-            return
-
         while not self.gone:
             if self.pictures_off:
                 changes = _without_new_files(changes)
