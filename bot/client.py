@@ -13,6 +13,7 @@ from discord.ext import commands
 
 from bot import emojis
 from bot.config import Settings
+from bot.discord_io import permissions
 from bot.discord_io.global_pacer import GlobalPacer, install, limit_from_env
 from bot.discord_io.outbox import PictureOutbox
 from bot.discord_io.pacer import ChannelPacer
@@ -31,15 +32,9 @@ log = logging.getLogger(__name__)
 # Each catalogued game's command group, then the commands every game shares.
 EXTENSIONS = (*(entry.cog for entry in ENTRIES), "cogs.stats", "cogs.config")
 
-# What the invite asks for, and nothing more: post messages with embeds and images, in threads too.
-PERMISSIONS = discord.Permissions(
-    view_channel=True,
-    send_messages=True,
-    send_messages_in_threads=True,
-    create_public_threads=True,  # each game in a thread of its own (bot.discord_io.threads)
-    embed_links=True,
-    attach_files=True,
-)
+# What the invite asks for, and nothing more: one list (bot.discord_io.permissions), which the start
+# check, the README and the operators' docs read too.
+PERMISSIONS = permissions.PERMISSIONS
 
 
 # Nobody is pinged unless a message names whom it means to ping (``Outgoing.ping``): never

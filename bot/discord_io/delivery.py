@@ -34,8 +34,12 @@ TRANSIENT: Final = (
     discord.DiscordServerError,
     discord.GatewayNotFound,
 )
-# Discord's codes for a channel the bot will never post in again: Unknown Channel, Missing Access.
-GONE_CODES = frozenset({10003, 50001})
+# Discord's code for a channel the bot will never post in again: Unknown Channel.
+GONE_CODES = frozenset({10003})
+# Discord's codes for a channel that refuses the bot: Missing Access (it may not see the channel),
+# Missing Permissions. Ruling: both may be undone by a server manager, so a game pauses and waits
+# for them (``bot.discord_io.place``) instead of closing at once as for a deleted channel.
+REFUSED_CODES = frozenset({50001, 50013})
 
 # Ruling: a nonce is the game, this run of the bot and the table's count of posts. Within one run it
 # is the same for every retry of one post; after a restart the count starts again, and the run's own
@@ -52,6 +56,11 @@ def nonce(game_id: int, run: str, count: int, kind: str = "") -> str:
 
 def is_gone(error: BaseException) -> bool:
     return isinstance(error, discord.HTTPException) and error.code in GONE_CODES
+
+
+def is_refused(error: BaseException) -> bool:
+    """A permission is missing (50013) or the channel is hidden from the bot (50001)."""
+    return isinstance(error, discord.HTTPException) and error.code in REFUSED_CODES
 
 
 async def deliver(attempt: Callable[[], Awaitable[T]], timing: Timing, what: str) -> T:

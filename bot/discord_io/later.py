@@ -42,6 +42,7 @@ class Place(Protocol):
 
     game_id: int
     gone: bool
+    pictures_off: bool  # no Attach Files where the game plays: no replay is drawn
     drawing: set[asyncio.Task[None]]
 
     @property
@@ -68,6 +69,8 @@ async def finish(place: Place) -> None:
 
 async def _follow(place: Place, message: discord.Message | None, out: Outgoing) -> None:
     assert out.later is not None
+    if place.pictures_off:  # Ruling: a game going on without pictures skips its replays too
+        return
     try:
         drawn = await workers.run(out.later, lane=workers.REPLAYS)
     except workers.Busy:
@@ -79,6 +82,8 @@ async def _follow(place: Place, message: discord.Message | None, out: Outgoing) 
         log.exception("Could not draw the replay of game %s", place.game_id)
         return
     if message is not None and await _add_to(place, message, out, drawn):
+        return
+    if place.pictures_off:
         return
     with speaking(out.language):  # the language of the results it follows
         title = out.embed.title if out.embed is not None and out.embed.title else _("the race")

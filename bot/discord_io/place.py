@@ -4,22 +4,29 @@ A ``Place`` sends what the table hands it, paced (``pacer``, the picture ``outbo
 nonce (``delivery``), so nothing is posted twice and nothing is lost to a hiccup. It knows nothing of
 games: a channel that is gone for good is reported through the ``on_gone`` callback its owner gave
 it, once, and a DM that cannot be delivered raises ``DMClosed`` for its owner to handle.
+
+A channel that refuses the bot (a permission taken away) pauses the place (``pause``): the refused
+message waits and is tried again until the permission is back or the wait is over. Where only Attach
+Files is missing, the game goes on without pictures: the message is sent without its file, and its
+owner is told once (``on_pictures_off``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 import discord
 
-from bot.discord_io import later
-from bot.discord_io.delivery import TRANSIENT, deliver, is_gone, new_run, nonce
+from bot.discord_io import later, permissions
+from bot.discord_io.delivery import TRANSIENT, deliver, is_gone, is_refused, new_run, nonce
 from bot.discord_io.outbox import PictureOutbox
 from bot.discord_io.outgoing import Outgoing, message_kwargs
 from bot.discord_io.pacer import ChannelPacer
+from bot.discord_io.pause import Pause
 from bot.tables.timing import Timing
 
 log = logging.getLogger(__name__)
@@ -74,6 +81,9 @@ class Place:
         self.drawing: set[asyncio.Task[None]] = set()  # pictures being drawn for messages already out
         self._thread: discord.abc.Messageable | None = None  # kept while the cache drops it
         self._users: dict[int, Any] = {}  # people fetched for DMs, once per game
+        self.pause = Pause(wires.timing, self.lacking)  # its owner sets on_paused, on_back, on_over
+        self.pictures_off = False  # Attach Files is missing: messages go without their pictures
+        self.on_pictures_off: Any = None  # called once, with no argument, when pictures are turned off
         self._live: dict[str, discord.Message] = {}  # the live message (``Outgoing.live``) on show
 
     @property
@@ -104,7 +114,8 @@ class Place:
         merge into the next (``outbox``), so it returns None, or with ``wait_for_pictures`` once sent.
 
         A failure in transit is retried with the same nonce; a place gone for good is reported
-        (``on_gone``); anything else loses this one message (logged), never the game.
+        (``on_gone``); a place that refuses the bot pauses, and this message waits to be tried again
+        (``pause``); anything else loses this one message (logged), never the game.
         """
         if self.gone:
             return None
@@ -113,75 +124,118 @@ class Place:
             return None
         outbox = self.wires.outbox
         if outbox is not None and outbox.takes(out):
-            await outbox.post(self.place_id, out, self._post, wait=wait_for_pictures)
+            await outbox.post(self.place_id, out, self._post_picture, wait=wait_for_pictures)
             return None
         if outbox is not None:
             outbox.close(self.place_id)
         async with self.wires.pacer.turn(self.place_id):
             return await self._post(out)
 
-    async def _post(self, out: Outgoing) -> discord.Message | None:
+    async def _post(self, out: Outgoing, *, patient: bool = True) -> discord.Message | None:
         """Post ``out`` (within the channel's turn); a live message's later versions edit the first."""
         channel = self.channel or await self._fetch_channel()
         if channel is None:
             return None
         if out.live is not None:
             message = self._live.get(out.live)
-            if message is not None and await self._edit_live(message, out):
+            if message is not None and await self._edit_live(message, out, patient=patient):
                 return message
-        posted = await self._deliver(channel, self.place_id, out)
+        posted = await self._deliver(channel, self.place_id, out, patient=patient)
         if out.live is not None and posted is not None:
             self._live = {out.live: posted}  # one live message at a time: an older one is done
         return posted
 
-    async def _edit_live(self, message: discord.Message, out: Outgoing) -> bool:
+    async def _edit_live(self, message: discord.Message, out: Outgoing, *, patient: bool) -> bool:
         """The live message edited into ``out`` (within the channel's turn, like a post); False when it
-        is gone (deleted by someone), so a fresh one is posted."""
+        is gone (deleted by someone), so that a fresh one is posted."""
         changes = message_kwargs(out, editing=True)
         if out.image is None and out.render is None:
             changes.pop("attachments")  # the words moved on, the picture stays
+        return await self._edit(message, changes, paced=False, patient=patient)
 
-        async def attempt() -> None:
-            for file in changes.get("attachments") or []:
-                file.reset(seek=True)  # a retried upload starts from the first byte again
-            await message.edit(**changes)
-
-        try:
-            await deliver(attempt, self.wires.timing, f"An edit of game {self.game_id}")
-        except (discord.HTTPException, *TRANSIENT) as error:
-            if is_gone(error):
-                self.lost()
-            elif isinstance(error, discord.NotFound):
-                return False  # Unknown Message: someone deleted it
-            else:
-                log.warning("Could not edit the live message of game %s: %r", self.game_id, error)
-        return True
+    async def _post_picture(self, out: Outgoing) -> discord.Message | None:
+        """Ruling: a race picture (the outbox) does not wait out a pause: it holds a slot of the bot's
+        global pacer while it is sent, and it would be stale by then; the game's next message waits."""
+        return await self._post(out, patient=False)
 
     async def send_home(self, out: Outgoing) -> discord.Message | None:
-        """Send to the channel the game was opened in, even while it plays in a thread."""
+        """Send to the channel the game was opened in, even while it plays in a thread.
+
+        Ruling: a refusal there (a permission taken away in the channel only) loses this one message
+        (logged) and does not pause the game, which plays in its thread; the channel only hears of it."""
         channel = self.home
         if channel is None:
             return None
         async with self.wires.pacer.turn(self.channel_id):
-            return await self._deliver(channel, self.channel_id, out)
+            return await self._deliver(channel, self.channel_id, out, home=True)
 
     async def _deliver(
-        self, channel: discord.abc.Messageable, place: int, out: Outgoing
+        self,
+        channel: discord.abc.Messageable,
+        place: int,
+        out: Outgoing,
+        *,
+        home: bool = False,
+        patient: bool = True,
     ) -> discord.Message | None:
         self.posts += 1
         tag = nonce(self.game_id, self.run_id, self.posts)
+        while not self.gone:
+            if self.pictures_off and not home:
+                out = without_picture(out)
+            if not home and out.embed is not None and _embeds_dropped(channel):
+                if await self._refused(channel, False, patient=patient):
+                    continue
+                return None
 
-        async def attempt() -> discord.Message:
-            return await channel.send(nonce=tag, **message_kwargs(out))
+            async def attempt(sending: Outgoing = out) -> discord.Message:
+                return await channel.send(nonce=tag, **message_kwargs(sending))
 
-        try:
-            return await deliver(attempt, self.wires.timing, f"A post of game {self.game_id}")
-        except (discord.HTTPException, *TRANSIENT) as error:
-            if is_gone(error):
-                self.lost()
-            else:
-                log.exception("Could not post in channel %s for game %s", place, self.game_id)
-            return None
+            try:
+                message = await deliver(attempt, self.wires.timing, f"A post of game {self.game_id}")
+            except (discord.HTTPException, *TRANSIENT) as error:
+                if is_gone(error):
+                    self.lost()
+                elif is_refused(error) and not home:
+                    if await self._refused(channel, has_picture(out), patient=patient):
+                        continue  # without its picture, or the permission is back: the same post again
+                else:
+                    log.exception("Could not post in channel %s for game %s", place, self.game_id)
+                return None
+            if not home:
+                self.pause.went_through()
+            return message
+        return None
+
+    async def _refused(self, channel: object, picture: bool, *, patient: bool = True) -> bool:
+        """Discord refused a post or an edit where the game plays: True to try it again (without its
+        picture, if Attach Files is all that is missing; or once the pause is over), False to give
+        it up (the pause is over for good: the owner closes the game)."""
+        if picture and not self.pictures_off and self._only_pictures_missing(channel):
+            self.pictures_off = True
+            log.warning("Game %s: no Attach Files permission; it goes on without pictures", self.game_id)
+            if self.on_pictures_off is not None:
+                self.on_pictures_off()
+            return True
+        if not self.pause.paused:
+            log.warning(
+                "Game %s: Discord refuses the bot where it plays (%s); paused", self.game_id, self.lacking()
+            )
+        self.pause.begin()
+        return patient and await self.pause.wait()
+
+    def lacking(self) -> list[str] | None:
+        """The required permissions the bot lacks where the game plays, by the cache (None: unknown)."""
+        found = permissions.lacking(self.channel)
+        return None if found is None else [n.name for n in permissions.required(found)]
+
+    def _only_pictures_missing(self, channel: object) -> bool:
+        granted = permissions.granted_in(channel)
+        return (
+            granted is not None
+            and not granted.attach_files
+            and not permissions.required(permissions.lacking(channel) or [])
+        )
 
     async def dm(self, user_id: int, out: Outgoing) -> discord.Message | None:
         """A direct message to one person. Raises ``DMClosed`` if they do not accept it; any other
@@ -210,23 +264,50 @@ class Place:
     async def edit(self, message: discord.Message, **changes: Any) -> None:
         """Edit one of the game's messages, paced like a new one (and retried like one: an edit sets
         the whole message, so doing it twice is harmless)."""
-        if self.gone:
-            return
+        await self._edit(message, changes, paced=True)
 
-        async def attempt() -> None:
-            for file in changes.get("attachments") or []:
-                if isinstance(file, discord.File):
-                    file.reset(seek=True)  # a retried upload starts from the first byte again
-            async with self.wires.pacer.turn(message.channel.id):
-                await message.edit(**changes)
+    async def _edit(
+        self, message: discord.Message, changes: dict[str, Any], *, paced: bool, patient: bool = True
+    ) -> bool:
+        """``edit``; ``paced`` False within the channel's turn already. False if the message is gone
+        (Unknown Message: someone deleted it)."""
+        while not self.gone:
+            if self.pictures_off:
+                changes = _without_new_files(changes)
+            embeds = changes.get("embed") is not None or bool(changes.get("embeds"))
+            if embeds and message.channel.id == self.place_id and _embeds_dropped(message.channel):
+                if await self._refused(message.channel, False, patient=patient):
+                    continue
+                return True
 
-        try:
-            await deliver(attempt, self.wires.timing, f"An edit of game {self.game_id}")
-        except (discord.HTTPException, *TRANSIENT) as error:
-            if is_gone(error):
-                self.lost()
-            else:
-                log.warning("Could not edit a message of game %s: %r", self.game_id, error)
+            async def attempt(editing: dict[str, Any] = changes) -> None:
+                for file in editing.get("attachments") or []:
+                    if isinstance(file, discord.File):
+                        file.reset(seek=True)  # a retried upload starts from the first byte again
+                if paced:
+                    async with self.wires.pacer.turn(message.channel.id):
+                        await message.edit(**editing)
+                else:
+                    await message.edit(**editing)
+
+            try:
+                await deliver(attempt, self.wires.timing, f"An edit of game {self.game_id}")
+            except (discord.HTTPException, *TRANSIENT) as error:
+                if is_gone(error):
+                    self.lost()
+                elif is_refused(error) and message.channel.id == self.place_id:
+                    new_files = any(isinstance(f, discord.File) for f in changes.get("attachments") or [])
+                    if await self._refused(message.channel, new_files, patient=patient):
+                        continue
+                elif isinstance(error, discord.NotFound):
+                    return False
+                else:
+                    log.warning("Could not edit a message of game %s: %r", self.game_id, error)
+                return True
+            if message.channel.id == self.place_id:
+                self.pause.went_through()
+            return True
+        return True
 
     # --- pictures that follow a message ------------------------------------------------
 
@@ -239,9 +320,10 @@ class Place:
         await later.finish(self)
 
     def stop(self) -> None:
-        """Stop drawing: a replay still being drawn is skipped."""
+        """Stop drawing (a replay still being drawn is skipped) and stop waiting for permissions."""
         for task in list(self.drawing):
             task.cancel()
+        self.pause.stop()
 
     # --- a place that is gone ------------------------------------------------------------
 
@@ -254,7 +336,10 @@ class Place:
                 lambda: self.wires.client.fetch_channel(place), self.wires.timing, "Finding a channel"
             )
         except (discord.HTTPException, *TRANSIENT) as error:
-            if is_gone(error) or isinstance(error, discord.NotFound | discord.Forbidden):
+            if is_refused(error):  # hidden from the bot: paused like a refused post (this one is lost)
+                log.warning("Game %s: its channel is hidden from the bot; paused", self.game_id)
+                self.pause.begin()
+            elif is_gone(error) or isinstance(error, discord.NotFound | discord.Forbidden):
                 self.lost()
             else:
                 log.warning("Could not find the channel of game %s: %r", self.game_id, error)
@@ -272,3 +357,34 @@ class Place:
         log.warning("The channel of game %s is gone", self.game_id)
         if self.on_gone is not None:
             self.on_gone()
+
+
+def has_picture(out: Outgoing) -> bool:
+    return out.image is not None or out.render is not None
+
+
+def without_picture(out: Outgoing) -> Outgoing:
+    """``out`` with no file: no picture, no replay to follow, and its embed without the picture it
+    pointed at (``attachment://``)."""
+    if not has_picture(out) and out.later is None:
+        return out
+    embed = out.embed
+    if embed is not None and embed.image and str(embed.image.url or "").startswith("attachment://"):
+        embed = embed.copy()
+        embed.set_image(url=None)
+    return dataclasses.replace(out, image=None, render=None, later=None, embed=embed)
+
+
+def _embeds_dropped(channel: object) -> bool:
+    """Without Embed Links Discord drops a bot's embeds without a word (and refuses a message left
+    empty, 50006): the cache is asked first, so such a post pauses the game like a refused one."""
+    granted = permissions.granted_in(channel)
+    return granted is not None and granted.view_channel and not granted.embed_links
+
+
+def _without_new_files(changes: dict[str, Any]) -> dict[str, Any]:
+    """An edit's changes without the files it would upload (the files already on the message stay)."""
+    if "attachments" not in changes:
+        return changes
+    kept = [a for a in changes["attachments"] or [] if not isinstance(a, discord.File)]
+    return {**changes, "attachments": kept}

@@ -10,7 +10,7 @@ import contextlib
 
 import discord
 
-from bot.i18n import N_, _
+from bot.i18n import N_, _, _n
 
 SAVE_FAILED = N_("I couldn't save that, so it was not applied. Please try again in a moment.")
 CANCEL_UNSAVED = N_("I couldn't save the cancellation, so the game goes on. Please try again in a moment.")
@@ -27,6 +27,48 @@ NOT_STARTED = N_("The game hasn't started yet.")
 PICK_FIRST = N_("Pick an option first.")
 NOT_YOUR_MENU = N_("This menu isn't yours.")
 NOTHING_TO_SHOW = N_("There's nothing to show for that right now.")
+PAUSED = N_("This game is paused: I lost a permission where it is played. Try again once it is back.")
+# How a missing permission is given back: said with every message that names one (``permissions``).
+HOW_TO_GRANT = N_(
+    "A server manager can grant permissions to my role in **Server Settings › Roles**, and should check "
+    "this channel's **Edit Channel › Permissions**: an override there for @everyone, for one of my "
+    "roles or for me takes a permission away even when my role has it."
+)
+
+
+def permission_names(names: list[str]) -> str:
+    """Discord's names of some permissions (marked constants), bold, in the current language."""
+    return ", ".join(f"**{_(name)}**" for name in names)
+
+
+def cannot_play_here(names: list[str]) -> str:
+    """Why ``/<game> start`` is refused here: the required permissions the bot lacks, and how to
+    grant them (in the current language)."""
+    return " ".join(
+        (
+            _n(
+                "I can't run a game here: I'm missing the {permissions} permission in this channel.",
+                "I can't run a game here: I'm missing these permissions in this channel: {permissions}.",
+                len(names),
+                permissions=permission_names(names),
+            ),
+            _(HOW_TO_GRANT),
+        )
+    )
+
+
+def no_pictures_here() -> str:
+    """The lobby opens, but the host is told privately that the game will have no pictures."""
+    return " ".join(
+        (
+            _(
+                "ℹ️ I don't have the {permission} permission in this channel, so this game will be "
+                "played without pictures.",
+                permission=permission_names([N_("Attach Files")]),
+            ),
+            _(HOW_TO_GRANT),
+        )
+    )
 
 
 async def reply(interaction: discord.Interaction, text: str) -> None:

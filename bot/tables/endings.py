@@ -15,9 +15,10 @@ from collections.abc import Coroutine
 from typing import Any
 
 from bot.discord_io.outgoing import Outgoing
-from bot.i18n import N_, _, speaking
+from bot.i18n import N_, _, _n, speaking
+from bot.tables.answers import permission_names
 from bot.tables.directory import Directory
-from bot.tables.table import BROKEN, GONE, LOST, OVER, Table
+from bot.tables.table import BLOCKED, BROKEN, GONE, LOST, OVER, Table
 
 log = logging.getLogger(__name__)
 
@@ -44,6 +45,8 @@ class Endings:
             self._aside(self.thread_gone(table) if table.thread_id else self.abandon(table), why, table)
         elif why == BROKEN:
             self._aside(self.broken(table), why, table)
+        elif why == BLOCKED:
+            self._aside(self.blocked(table), why, table)
         elif why == LOST:
             log.warning("Game %s is driven by another process now; this one stops driving it", table.game_id)
             self.directory.forget(table)  # at once: the lease keeper's next look must not see it
@@ -88,6 +91,48 @@ class Endings:
         with speaking(table.language):
             title = table.presenter.title
         await table.say(ENGINE_FAILED, game=title, number=table.game_id)
+
+    async def blocked(self, table: Table) -> None:
+        """A game whose channel refused the bot for longer than it waits (``bot.discord_io.pause``):
+        closed without results; each player is told by DM, in their language, what was missing (the
+        channel cannot be used), and the channel it was opened in too when it played in a thread."""
+        lacking = table.place.lacking() or []
+        await self.directory.close(
+            table, "abandoned", "Missing permissions: " + (", ".join(lacking) or "access refused") + "."
+        )
+        for index in range(len(table.seats)):
+            with speaking(table.seat_language(index)):
+                out = Outgoing(content=self.blocked_text(table, lacking))
+            await table.dm(index, out)
+        if table.thread_id:
+            players = [s for s in table.seats if s.user_id is not None]
+            with speaking(table.language):
+                text = f"{self.blocked_text(table, lacking)} {' '.join(s.mention() for s in players)}"
+            await table.place.send_home(
+                Outgoing(content=text.strip(), ping=tuple(s.user_id for s in players if s.user_id))
+            )
+
+    def blocked_text(self, table: Table, lacking: list[str]) -> str:
+        where = f"<#{table.place.place_id}>"
+        if lacking:
+            return _n(
+                "🛑 {game} game #{number} was closed: I was missing the {permissions} permission in "
+                "{channel} and it did not come back. No results were recorded.",
+                "🛑 {game} game #{number} was closed: I was missing the {permissions} permissions in "
+                "{channel} and they did not come back. No results were recorded.",
+                len(lacking),
+                game=table.presenter.title,
+                number=table.game_id,
+                permissions=permission_names(lacking),
+                channel=where,
+            )
+        return _(
+            "🛑 {game} game #{number} was closed: Discord kept refusing my messages in {channel}. "
+            "No results were recorded.",
+            game=table.presenter.title,
+            number=table.game_id,
+            channel=where,
+        )
 
     async def tell_players(self, table: Table, message: str) -> None:
         """``message`` (marked; ``{game}`` and ``{number}`` filled) to each player by DM, in their language."""

@@ -1,9 +1,11 @@
 """Opening a lobby (``/<game> start``): one game per channel, one game per player in a server, the
-server's caps, and where the game plays (a thread of its own or the channel)."""
+server's caps, where the game plays (a thread of its own or the channel), and whether the bot may show
+it there: no lobby opens where a required permission is missing (``bot.discord_io.permissions``)."""
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import secrets
 import time
@@ -12,13 +14,23 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.discord_io import permissions
 from bot.discord_io.delivery import TRANSIENT
 from bot.discord_io.outgoing import message_kwargs
+from bot.discord_io.permissions import Needed, required
 from bot.games.catalog import Entry
 from bot.i18n import _, _n
 from bot.server_settings import MAX_GAMES, MAX_HOSTED, WHERE
 from bot.storage import StorageError
-from bot.tables.answers import RESTARTING, SAVE_FAILED, STORAGE_BUSY, private_after_defer, reply
+from bot.tables.answers import (
+    RESTARTING,
+    SAVE_FAILED,
+    STORAGE_BUSY,
+    cannot_play_here,
+    no_pictures_here,
+    private_after_defer,
+    reply,
+)
 from bot.tables.directory import Directory
 from bot.tables.lobby import expire_lobby, lobby_message, start_game
 from bot.tables.seats import Seat, ai_seat
@@ -76,6 +88,11 @@ class Opening:
             refusal = self._seated_elsewhere(interaction) or await self._over_a_cap(
                 interaction.guild_id, interaction.user.id
             )
+            if settings.get("where") not in WHERE.choices:  # not chosen: the server's default
+                settings["where"] = await self._default_where(interaction.guild_id)
+            lacking = self._lacking(interaction, str(settings["where"]))
+            if refusal is None and required(lacking):
+                refusal = cannot_play_here([n.name for n in required(lacking)])
             if refusal is not None:
                 await private_after_defer(interaction, refusal)
                 return None
@@ -92,9 +109,21 @@ class Opening:
         except (discord.HTTPException, *TRANSIENT):
             log.exception("Could not answer the start of game %s; posting its lobby", table.game_id)
             lobby = await table.send(lobby_message(table))  # retried, with a nonce
+        if any(n.flag == "attach_files" for n in lacking):  # the lobby opens; the host hears why no pictures
+            with contextlib.suppress(discord.HTTPException):
+                await interaction.followup.send(no_pictures_here(), ephemeral=True)
         if len(table.seats) >= int(settings["players"]):
             await start_game(table, lobby)
         return table
+
+    @staticmethod
+    def _lacking(interaction: discord.Interaction, where: str) -> list[Needed]:
+        """The permissions the bot lacks where this game would be shown: the channel, and the thread
+        it would start there (``bot.discord_io.permissions``). Ruling: a channel whose permissions are
+        not in the cache is not refused (the game finds out when it posts, and pauses then)."""
+        channel = interaction.channel
+        want_thread = where == "thread" and isinstance(channel, discord.TextChannel)
+        return permissions.lacking(channel, want_thread=want_thread) or []
 
     async def _create(
         self, interaction: discord.Interaction, entry: Entry, settings: dict[str, Any], bots: int
@@ -105,8 +134,6 @@ class Opening:
         for _seat in range(min(bots, int(settings["players"]) - 1)):
             seats.append(ai_seat(seats, level))
         settings["host_id"] = interaction.user.id
-        if settings.get("where") not in WHERE.choices:  # not chosen: the server's default
-            settings["where"] = await self._default_where(interaction.guild_id)
         meta = {"lobby_closes": time.time() + self.host.timing.lobby_seconds}
         seed = secrets.randbits(48)
         try:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import dataclasses
 
 # Why a table ended (``Table.on_end``): its game is over; its channel or thread is gone; its engine
-# broke; another process drives it now.
-OVER, GONE, BROKEN, LOST = "over", "gone", "broken", "lost"
+# broke; another process drives it now; its channel refused the bot for longer than the bot waits
+# (a permission taken away: ``bot.discord_io.pause``).
+OVER, GONE, BROKEN, LOST, BLOCKED = "over", "gone", "broken", "lost", "blocked"
 
 
 @dataclasses.dataclass(frozen=True)

@@ -27,11 +27,11 @@ from bot.discord_io.place import Place
 from bot.games.base import Action, Decision, Event, Game, IllegalAction
 from bot.i18n import N_, Language, _, speaking
 from bot.storage import LeaseLost, StaleAction, StorageError
-from bot.tables import answers, clock, custom_ids, viewing
+from bot.tables import answers, clock, custom_ids, permission_notes, viewing
 from bot.tables.ai_seats import ai_action
 from bot.tables.host import Host
 from bot.tables.ledger import EngineFailed, Ledger
-from bot.tables.outcome import BROKEN, GONE, LOST, OVER, Outcome
+from bot.tables.outcome import BLOCKED, BROKEN, GONE, LOST, OVER, Outcome
 from bot.tables.presenter import Presenter
 from bot.tables.prompts import Prompts
 from bot.tables.seats import AI_SUFFIX, Seat
@@ -44,7 +44,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-__all__ = ["BROKEN", "GONE", "LOST", "OVER", "EngineFailed", "Outcome", "Table"]
+__all__ = ["BLOCKED", "BROKEN", "GONE", "LOST", "OVER", "EngineFailed", "Outcome", "Table"]
 
 
 class Table:
@@ -78,6 +78,7 @@ class Table:
         self.on_end: Callable[[Table, str], None] | None = None  # set by whoever made the table
         self.steps = Steps()  # the pace of the table's own steps
         self._storage_warned = False
+        permission_notes.wire(self)  # a channel that refuses the bot pauses the game (bot.discord_io.pause)
 
     # --- the record and who is who ---------------------------------------------------------
 
@@ -177,7 +178,8 @@ class Table:
                 await self.task
 
     def end(self, why: str) -> None:
-        """Signal that this table is done (``OVER``, ``GONE``, ``BROKEN``, ``LOST``): its owner closes it."""
+        """Signal that this table is done (``OVER``, ``GONE``, ``BROKEN``, ``LOST``, ``BLOCKED``): its
+        owner closes it."""
         if why != OVER:
             self.closed = True  # no more steps or clicks meanwhile
         if self.on_end is not None:
@@ -213,6 +215,9 @@ class Table:
 
     async def _step(self) -> bool:
         """Move the game on by one automatic step, one round of AI choices, or one wait for people."""
+        if self.place.pause.paused:  # a permission was taken away: no step until it is back
+            await self.place.pause.until_back()
+            return False
         self.wake.clear()
         assert self.engine is not None
         await self.host.languages.refresh(self.guild_id)  # read again now and then: /config may change it
@@ -255,7 +260,9 @@ class Table:
         except TimeoutError:
             if self.deadline is not None and clock.now() >= self.deadline:
                 async with self.lock:
-                    await self._expire()
+                    # Looked at again: a pause while the lock was held moves the deadline on.
+                    if self.deadline is not None and clock.now() >= self.deadline:
+                        await self._expire()
         return False
 
     async def _automatic(self, step: Decision) -> None:
@@ -367,6 +374,8 @@ class Table:
         mine = self.seat_of(user_id)
         if mine is None:
             return Outcome(answers.NOT_PLAYING)
+        if self.place.pause.paused:
+            return Outcome(answers.PAUSED)
         if self.engine is None:
             return Outcome(answers.NOT_STARTED)
         if not 0 <= click.seat < len(self.seats):

@@ -16,6 +16,10 @@ class Timing:
     # A request that failed in transit (dropped connection, timeout, 5xx) is retried after this, doubling.
     send_retry_seconds: float = 1.0
     send_attempts: int = 6  # then the message is given up (logged); the game goes on
+    # A game whose channel refuses the bot (a permission taken away: 50013, 50001) pauses; the bot looks
+    # again this often, and closes the game if the permission is not back after the wait.
+    permission_retry_seconds: float = 30.0
+    permission_wait_seconds: float = 10 * 60.0
     request_timeout: float = 30.0  # a request with no answer by then is retried (its nonce makes it safe)
     # A deadline that passed while the bot was down: the late players get this long, said in the channel.
     resume_grace_seconds: float = 45.0

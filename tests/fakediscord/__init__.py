@@ -20,6 +20,10 @@ FakeMessage.text / text_of(...), .buttons, .selects, .attachments (bytes in .dat
 Watching the bot: requests, refused_requests, unknown_routes, late_interactions, rate_limit_violations,
 commands()/command_names(), pings(message) (who a message notifies; message.allowed_mentions as sent),
 nonce_replays. Anything a real user could not do raises ImpossibleAction.
+Permissions: set_permissions(channel, role_or_user, allow=, deny=) (a channel's overwrites; threads follow
+their parent's), set_role_permissions(guild, role, bits), guild.bot_role; the bot's posts and edits are
+refused as Discord does (50001 Missing Access without View Channel, 50013 Missing Permissions, embeds
+dropped without Embed Links and 50006 for a message left empty).
 Threads and emojis: start_thread (as a user), archive_thread, unarchive_thread, delete_channel,
 threads_in(channel), guild.threads / guild.thread(name); application_emojis, add_application_emoji.
 Load: FakeDiscord(global_limit=50) answers 429 global beyond 50 requests/s (interactions exempt);

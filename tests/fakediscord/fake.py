@@ -10,6 +10,7 @@ import io
 import zlib
 from typing import Any
 
+import discord
 from aiohttp import web
 from PIL import Image
 
@@ -192,6 +193,7 @@ class FakeDiscord(UserActions, UserViews):
         guild.everyone.permissions &= bot_permissions
         bot_role = FakeRole(self.mint.next(), self.bot_user.name, bot_permissions, position=1, managed=True)
         guild.roles[bot_role.id] = bot_role
+        guild.bot_role = bot_role
         guild.members[self.bot_user.id] = FakeMember(self.bot_user, [bot_role])
         if owner is not None:
             self.users[owner.id] = owner
@@ -255,6 +257,43 @@ class FakeDiscord(UserActions, UserViews):
     def delete_channel(self, channel: FakeChannel) -> None:
         """A moderator deletes ``channel`` (a thread: THREAD_DELETE; a channel: CHANNEL_DELETE)."""
         threads.delete_channel(self, channel)
+
+    def set_permissions(
+        self,
+        channel: FakeChannel,
+        target: FakeRole | FakeUser,
+        *,
+        allow: int | discord.Permissions = 0,
+        deny: int | discord.Permissions = 0,
+    ) -> None:
+        """A server manager sets ``channel``'s overwrite for a role or a member (both 0: removes it);
+        the bot hears CHANNEL_UPDATE. Threads have no overwrites of their own: set the parent's."""
+        if channel.guild is None or channel.is_thread:
+            raise ImpossibleAction(f"{channel!r} has no permission overwrites of its own")
+        bits = [p.value if isinstance(p, discord.Permissions) else int(p) for p in (allow, deny)]
+        if any(bits):
+            channel.overwrites[target.id] = (bits[0], bits[1])
+        else:
+            channel.overwrites.pop(target.id, None)
+        self.gateway.dispatch(
+            "CHANNEL_UPDATE", channel_payload(channel), intent=GUILDS, guild_id=channel.guild.id
+        )
+        self._touch()
+
+    def set_role_permissions(
+        self, guild: FakeGuild, role: FakeRole, permissions: int | discord.Permissions
+    ) -> None:
+        """A server manager changes what ``role`` may do server-wide; the bot hears GUILD_ROLE_UPDATE."""
+        role.permissions = (
+            permissions.value if isinstance(permissions, discord.Permissions) else int(permissions)
+        )
+        self.gateway.dispatch(
+            "GUILD_ROLE_UPDATE",
+            {"guild_id": str(guild.id), "role": role_payload(role)},
+            intent=GUILDS,
+            guild_id=guild.id,
+        )
+        self._touch()
 
     def threads_in(self, parent: FakeChannel) -> list[FakeChannel]:
         """Threads started in ``parent`` that still exist, archived ones included, oldest first."""

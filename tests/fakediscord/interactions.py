@@ -213,11 +213,11 @@ def interaction_payload(
             guild={"id": str(guild.id), "locale": guild.preferred_locale, "features": []},
             guild_locale=guild.preferred_locale,
             member=member_payload(guild, member, with_permissions=True),
-            app_permissions=str(guild.permissions_of(fake.bot_user)),
+            app_permissions=str(guild.permissions_in(fake.bot_user, channel)),
             context=0,
             authorizing_integration_owners={"0": str(guild.id)},
         )
-        payload["channel"]["permissions"] = str(guild.permissions_of(user))
+        payload["channel"]["permissions"] = str(guild.permissions_in(user, channel))
     else:
         payload.update(
             user=user_payload(user),

@@ -42,6 +42,12 @@ BOT_PERMISSIONS = EVERYONE_PERMISSIONS | discord.Permissions(manage_messages=Tru
 ALL_PERMISSIONS = discord.Permissions.all().value
 ADMINISTRATOR = discord.Permissions(administrator=True).value
 MANAGE_GUILD = discord.Permissions(manage_guild=True).value
+VIEW_CHANNEL = 1 << 10
+SEND_MESSAGES = 1 << 11
+EMBED_LINKS = 1 << 14
+ATTACH_FILES = 1 << 15
+MENTION_EVERYONE = 1 << 17
+SEND_MESSAGES_IN_THREADS = 1 << 38
 
 
 def now() -> datetime.datetime:
@@ -107,8 +113,8 @@ class FakeMember:
 class FakeGuild:
     """A server: @everyone (id = guild id), roles, members and text channels.
 
-    Permissions are guild-wide (no channel overwrites): @everyone plus the member's roles, everything for
-    administrators and the owner.
+    Guild-wide permissions are @everyone plus the member's roles, everything for administrators and the
+    owner; in a channel its overwrites apply on top (``permissions_in``), as Discord computes them.
     """
 
     def __init__(self, world: World, name: str, owner_id: int | None, *, id: int | None = None) -> None:
@@ -125,6 +131,8 @@ class FakeGuild:
         self.threads: list[FakeChannel] = []
         #: The server's language as Discord has it (only Community servers can change it in Discord).
         self.preferred_locale = "en-US"
+        #: The bot's own managed role (set by ``FakeDiscord.add_guild``).
+        self.bot_role: FakeRole | None = None
 
     def __repr__(self) -> str:
         return f"<FakeGuild {self.name} id={self.id}>"
@@ -212,6 +220,36 @@ class FakeGuild:
             value |= role.permissions
         return ALL_PERMISSIONS if value & ADMINISTRATOR else value
 
+    def permissions_in(self, user: FakeUser, channel: FakeChannel) -> int:
+        """The member's permission bits in ``channel``, Discord's way: the guild-wide bits, then the
+        channel's overwrites for @everyone, for the member's roles (together) and for the member; a
+        thread takes its parent's. Without View Channel nothing is left; without Send Messages (Send
+        Messages in Threads, in a thread) neither are Embed Links, Attach Files nor Mention Everyone."""
+        value = self.permissions_of(user)
+        if value == ALL_PERMISSIONS:  # the owner and administrators: overwrites do not apply
+            return value
+        where = channel.parent if channel.parent is not None else channel
+        member = self.members[user.id]
+        overwrites = where.overwrites
+        if self.id in overwrites:
+            allow, deny = overwrites[self.id]
+            value = (value & ~deny) | allow
+        allow = deny = 0
+        for role in member.roles:
+            if role.id in overwrites:
+                allow |= overwrites[role.id][0]
+                deny |= overwrites[role.id][1]
+        value = (value & ~deny) | allow
+        if user.id in overwrites:
+            allow, deny = overwrites[user.id]
+            value = (value & ~deny) | allow
+        if not value & VIEW_CHANNEL:
+            return 0
+        talk = SEND_MESSAGES_IN_THREADS if channel.parent is not None else SEND_MESSAGES
+        if not value & talk:
+            value &= ~(EMBED_LINKS | ATTACH_FILES | MENTION_EVERYONE)
+        return value
+
     def _role_with(self, name: str, permissions: int) -> FakeRole:
         for role in self.roles.values():
             if role.name == name and role.permissions == permissions:
@@ -259,6 +297,8 @@ class FakeChannel:
         self.created_at = now()
         self.starter: FakeMessage | None = None
         self.member_ids: set[int] = set()
+        #: Permission overwrites (guild channels only): role or member id -> (allow, deny) bits.
+        self.overwrites: dict[int, tuple[int, int]] = {}
 
     @property
     def is_dm(self) -> bool:

@@ -87,7 +87,15 @@ def channel_payload(channel: FakeChannel) -> dict[str, Any]:
         "guild_id": str(channel.guild.id),
         "name": channel.name,
         "position": channel.position,
-        "permission_overwrites": [],
+        "permission_overwrites": [
+            {
+                "id": str(target),
+                "type": 0 if target in channel.guild.roles else 1,
+                "allow": str(allow),
+                "deny": str(deny),
+            }
+            for target, (allow, deny) in channel.overwrites.items()
+        ],
         "topic": channel.topic,
         "nsfw": False,
         "last_message_id": None,

@@ -37,6 +37,7 @@ ATTACH_FILES = 1 << 15
 SEND_MESSAGES_IN_THREADS = 1 << 38
 
 MISSING_PERMISSIONS = (403, 50013, "Missing Permissions")
+MISSING_ACCESS = (403, 50001, "Missing Access")
 
 
 def no_content() -> web.Response:
@@ -193,10 +194,24 @@ def channel_of(fake: FakeDiscord, channel_id: str) -> FakeChannel:
 
 
 def _bot_may(fake: FakeDiscord, channel: FakeChannel, permission: int) -> bool:
+    """Whether the bot holds every bit of ``permission`` in ``channel`` (its overwrites applied)."""
     if channel.guild is None:
         return True
-    granted = channel.guild.permissions_of(fake.bot_user)
+    granted = channel.guild.permissions_in(fake.bot_user, channel)
     return granted & permission == permission
+
+
+def _bot_sees(fake: FakeDiscord, channel: FakeChannel) -> None:
+    """Discord answers 403 Missing Access (50001), not Missing Permissions, where the bot cannot see."""
+    if not _bot_may(fake, channel, VIEW_CHANNEL):
+        raise DiscordHTTPError(*MISSING_ACCESS)
+
+
+def _drop_embeds_unless_allowed(fake: FakeDiscord, channel: FakeChannel, body: RequestBody) -> None:
+    """Discord drops a bot's embeds silently without Embed Links (a message left empty is then refused
+    with 50006, Cannot send an empty message)."""
+    if body.payload.get("embeds") and not _bot_may(fake, channel, EMBED_LINKS):
+        body.payload["embeds"] = []
 
 
 def message_in(channel: FakeChannel, message_id: str) -> FakeMessage:
@@ -207,7 +222,9 @@ def message_in(channel: FakeChannel, message_id: str) -> FakeMessage:
 
 
 async def get_channel(fake: FakeDiscord, request: web.Request, body: RequestBody, channel_id: str) -> Any:
-    return channel_payload(channel_of(fake, channel_id))
+    channel = channel_of(fake, channel_id)
+    _bot_sees(fake, channel)
+    return channel_payload(channel)
 
 
 async def open_dm(fake: FakeDiscord, request: web.Request, body: RequestBody) -> Any:
@@ -223,15 +240,13 @@ async def post_message(fake: FakeDiscord, request: web.Request, body: RequestBod
     if channel.is_dm:
         if channel.recipient is None or not channel.recipient.dms_open:
             raise DiscordHTTPError(403, 50007, "Cannot send messages to this user")
-    elif channel.is_thread:
-        if not _bot_may(fake, channel, VIEW_CHANNEL | SEND_MESSAGES_IN_THREADS):
+    else:
+        _bot_sees(fake, channel)
+        if not _bot_may(fake, channel, SEND_MESSAGES_IN_THREADS if channel.is_thread else SEND_MESSAGES):
             raise DiscordHTTPError(*MISSING_PERMISSIONS)
-    elif not _bot_may(fake, channel, VIEW_CHANNEL | SEND_MESSAGES):
-        raise DiscordHTTPError(*MISSING_PERMISSIONS)
     if body.files and not _bot_may(fake, channel, ATTACH_FILES):
         raise DiscordHTTPError(*MISSING_PERMISSIONS)
-    if body.payload.get("embeds") and not _bot_may(fake, channel, EMBED_LINKS):
-        body.payload["embeds"] = []  # Discord drops embeds silently without Embed Links.
+    _drop_embeds_unless_allowed(fake, channel, body)
     check_nonce(body.payload)
     earlier = earlier_by_nonce(fake, fake.bot_user, body.payload)
     if earlier is not None:
@@ -277,6 +292,12 @@ async def patch_message(
     message = message_in(channel, message_id)
     if message.author.id != fake.bot_user.id:
         raise DiscordHTTPError(403, 50005, "Cannot edit a message authored by another user")
+    # Ruling (Discord's documentation is silent): editing one's own message needs only to see the
+    # channel, but a new file needs Attach Files, and embeds are dropped without Embed Links.
+    _bot_sees(fake, channel)
+    if body.files and not _bot_may(fake, channel, ATTACH_FILES):
+        raise DiscordHTTPError(*MISSING_PERMISSIONS)
+    _drop_embeds_unless_allowed(fake, channel, body)
     fake._check_rate("edit", channel)
     return message_payload(edit_message(fake, message, body))
 

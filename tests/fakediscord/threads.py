@@ -37,10 +37,10 @@ THREAD_ARCHIVED = (400, 50083, "Thread is archived")
 
 
 def may(fake: FakeDiscord, user: FakeUser, channel: FakeChannel, permission: int) -> bool:
-    """Whether ``user`` holds every bit of ``permission`` where ``channel`` is (guild-wide permissions)."""
+    """Whether ``user`` holds every bit of ``permission`` in ``channel`` (its overwrites applied)."""
     if channel.guild is None:
         return True
-    return channel.guild.permissions_of(user) & permission == permission
+    return channel.guild.permissions_in(user, channel) & permission == permission
 
 
 def form_error(field: str, code: str, message: str) -> DiscordHTTPError:
