@@ -15,7 +15,7 @@ from babel.numbers import format_decimal
 
 from bot import workers
 from bot.games.base import Decision, Event
-from bot.games.hotstreak.narration import bet_label, changes_track, side_bet_text
+from bot.games.hotstreak.narration import bet_label, changes_track, names_and, podium_places, side_bet_text
 from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, render_race
 from bot.games.hotstreak.replay import race_replay
@@ -381,9 +381,14 @@ class HotStreakPresenter(Presenter):
             title=_("🏆 Race {race} results", race=over["race"]), colour=discord.Colour.gold()
         )
         podium = [
-            f"{ordinal(i + 1)} {emoji(m)} **{info[m]['name']}**"
-            + (_(" *(disqualified)*") if over["status"][m] == "out" else "")
-            for i, m in enumerate(over["podium"])
+            f"{ordinal(at)} "
+            + names_and([f"{emoji(m)} **{info[m]['name']}**" for m in who])
+            + (
+                (_(" *(disqualified together)*") if len(who) > 1 else _(" *(disqualified)*"))
+                if over["status"][who[0]] == "out"
+                else ""
+            )
+            for at, who in podium_places(over["podium"], over["places"])
         ]
         side = over["side_bet"]
         embed.description = (

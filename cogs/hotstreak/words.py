@@ -94,18 +94,21 @@ def bet_short(bet: dict[str, Any]) -> str:
 
 
 def payout_line(line: dict[str, Any]) -> str:
+    """One bet's line under a race's results: what it paid (``paid``, twice ``value`` when doubled),
+    so a seat's lines add up to the total under them."""
     if line["kind"] == "ticket":
         outcome = place(line.get("place"))
     else:
         outcome = _("right") if line["right"] else _("wrong")
     if line.get("doubled"):
         return _(
-            "{bet} → {outcome}: {value} (doubled)",
+            "{bet} → {outcome}: {paid} ({value} doubled)",
             bet=bet_short(line),
             outcome=outcome,
+            paid=signed(line["paid"]),
             value=signed(line["value"]),
         )
-    return f"{bet_short(line)} → {outcome}: {signed(line['value'])}"
+    return f"{bet_short(line)} → {outcome}: {signed(line['paid'])}"
 
 
 def race_line(event_kind: str, data: dict[str, Any]) -> str:

@@ -25,6 +25,35 @@ def _name(mascot: str | None) -> str:
     return mascot.capitalize() if mascot else "?"
 
 
+def podium_places(slots: list[str | None], places: dict[str, int | None]) -> list[tuple[int, list[str]]]:
+    """The podium as players are told it: each place a mascot is paid as, with the mascots holding it,
+    in podium order.
+
+    Ruling (rules: "if 2 mascots are disqualified at the same time, put them between the 2 lowest
+    spaces on the podium; anyone who bets on them gets the lower of the 2 payouts"): a mascot's place
+    is the place it is paid as. Mascots put out together share the worst of their places, so the
+    place above it stays empty: ``1st Gobbler, 3rd Dangle and Mum, 4th Hurley``. Narration, results,
+    payout lines and the picture all tell this same fact.
+    """
+    groups: list[tuple[int, list[str]]] = []
+    for mascot in slots:
+        place = places.get(mascot) if mascot else None
+        if mascot is None or place is None:
+            continue
+        if groups and groups[-1][0] == place:
+            groups[-1][1].append(mascot)
+        else:
+            groups.append((place, [mascot]))
+    return groups
+
+
+def names_and(names: list[str]) -> str:
+    """``Dangle``, ``Dangle and Mum``, ``Dangle, Mum and Hurley``."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
+
+
 def card_name(card: str, names: dict[str, str] | None = None) -> str:
     """A card as players call it: ``Gobbler +3``, ``All +2``, ``Mum swerve left 2``, ``Dangle star``.
     The notation (``mum swerve-left 2``) is the engine's; these words are the reader's language."""
@@ -276,8 +305,14 @@ def _outcome(d: dict[str, JSON], told: AbstractSet[str] = frozenset()) -> list[s
         for o in d["outs"]
         if o["cause"] != "knocked out" and not (o["cause"] == "ran off the back" and o["mascot"] in told)
     ]
+    shared: dict[int, list[str]] = {}
     for p in d["places"]:
-        parts.append(_("{who} takes {place}", who=_name(p["mascot"]), place=ordinal(p["place"])))
+        shared.setdefault(p["place"], []).append(_name(p["mascot"]))
+    for place, who in shared.items():
+        if len(who) > 1:  # put out together: one place for all of them (see podium_places)
+            parts.append(_("{who} share {place}", who=names_and(who), place=ordinal(place)))
+        else:
+            parts.append(_("{who} takes {place}", who=who[0], place=ordinal(place)))
     return parts
 
 
@@ -303,7 +338,10 @@ def _bar_folded(d: dict[str, JSON]) -> str:
 
 
 def _race_over(d: dict[str, JSON]) -> str:
-    podium = ", ".join(f"{i + 1}. {_name(m)}" for i, m in enumerate(d["podium"]))
+    podium = ", ".join(
+        f"{ordinal(place)} {names_and([_name(m) for m in who])}"
+        for place, who in podium_places(d["podium"], d.get("places") or {})
+    )
     side = d["side_bet"]
     return _(
         "Race {race} is over: {podium}. Side bet ({side}): {answer}.",
