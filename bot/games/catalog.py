@@ -52,6 +52,9 @@ class Entry:
     # "module:function" ``(options, decision) -> bool``: a seat's decision the table takes by
     # itself at its pace (rolls the host set to automatic); None when a game has none.
     automatic: str | None = None
+    # "module:function" ``(decision) -> choice | None``: what the table chooses for a person who missed
+    # a decision's deadline (None: the AI decides for them, as for every game without it).
+    late: str | None = None
     # "module:function" ``(public view, decision, pace, countdown) -> seconds`` to wait before a
     # table step; None: every step waits one pace.
     pause: str | None = None
@@ -103,6 +106,9 @@ class Entry:
 
     def is_automatic(self, options: dict[str, JSON], decision: Decision) -> bool:
         return self.automatic is not None and bool(self._load(self.automatic)(options, decision))
+
+    def late_choice(self, decision: Decision) -> JSON | None:
+        return None if self.late is None else self._load(self.late)(decision)
 
     def step_pause(self, view: dict[str, JSON], decision: Decision, pace: float, countdown: float) -> float:
         if self.pause is None:
@@ -163,6 +169,7 @@ ENTRIES: tuple[Entry, ...] = (
         demo="bot.games.horserace.demo",
         sim="bot.games.horserace.sim",
         automatic="bot.games.horserace.start:is_automatic",
+        late="bot.games.horserace.start:late_choice",
         pause="bot.games.horserace.start:step_pause",
         stored="bot.games.horserace.start:stored_settings",
     ),
