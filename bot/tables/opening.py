@@ -93,6 +93,8 @@ class Opening:
             log.exception("Could not answer the start of game %s; posting its lobby", table.game_id)
             lobby = await table.send(lobby_message(table))  # retried, with a nonce
         if len(table.seats) >= int(settings["players"]):
+            # The host's own command filled every seat (with ``bots``): the table they asked for, so it
+            # starts now. Add AI in a lobby never starts a game (bot/tables/lobby.py).
             await start_game(table, lobby)
         return table
 

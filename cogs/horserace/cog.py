@@ -25,7 +25,7 @@ class HorseRaceCog(
         rolls="auto (default): the bot rolls for everyone; manual: press Roll on your turn",
         end="When the game ends (default: after the races)",
         minutes="With end=minutes: how long the game lasts",
-        players="Seats at the table (2 to 15); starts by itself when full",
+        players="Seats at the table (2 to 15); starts by itself when people fill them",
         bots="AI players to seat right away",
         pace="Seconds between rolls when the bot rolls",
         where=WHERE_HELP,

@@ -296,3 +296,17 @@ async def test_a_lobby_whose_answer_was_lost_is_posted_anyway_and_still_closes_b
             timeout=10,
         )
         assert not bot.tables.by_id
+
+
+async def test_add_ai_never_starts_the_game_the_host_does(world: World, bot: RaceBot) -> None:
+    lobby = await open_lobby(world, players=3)
+    await click(world, "bob", lobby, "Join")
+    await click(world, "alice", lobby, "Add AI")  # the third seat: full, with an AI
+    await world.fake.wait_for(lambda: "(AI" in lobby.text, timeout=5)
+    await asyncio.sleep(0.2)
+    assert "The game has started." not in lobby.text
+    assert bot.tables.in_channel(world.channel.id).engine is None  # type: ignore[union-attr]
+    game = await bot.storage.active_game_in_channel(world.channel.id)
+    assert game is not None and game.status == "lobby" and len(game.seats) == 3
+    assert await click(world, "alice", lobby, "Start") == ""
+    await world.fake.wait_for(lambda: "The game has started." in lobby.text, timeout=5)
