@@ -22,7 +22,7 @@ from bot.tables.table import BROKEN, GONE, LOST, OVER, Table
 log = logging.getLogger(__name__)
 
 ENGINE_FAILED = N_(
-    "🛑 {game} game #{number} hit an error in its rules and was closed. No results were recorded."
+    "🛑 {game} #{number} hit an error in its rules and was closed. No results were recorded."
 )
 
 
@@ -60,7 +60,7 @@ class Endings:
         await self.tell_players(
             table,
             N_(
-                "Your {game} game #{number} was closed: its channel is gone "
+                "Your game #{number} ({game}) was closed: its channel is gone "
                 "or I can no longer post there. No results were recorded."
             ),
         )
@@ -74,7 +74,7 @@ class Endings:
         mentions = " ".join(s.mention() for s in players)
         with speaking(table.language):
             text = _(
-                "🛑 {game} game #{number} was closed: its thread was deleted. {players}",
+                "🛑 {game} #{number} was closed: its thread was deleted. {players}",
                 game=table.presenter.title,
                 number=table.game_id,
                 players=mentions,
@@ -107,7 +107,7 @@ class Endings:
 
     async def _keep_settling(self, table: Table) -> None:
         await table.say(
-            N_("⚠️ I couldn't save the results of {game} game #{number} yet; I'll keep trying."),
+            N_("⚠️ I couldn't save the results of {game} #{number} yet; I'll keep trying."),
             game=table.presenter.title,
             number=table.game_id,
         )
@@ -116,7 +116,7 @@ class Endings:
             await asyncio.sleep(pause)
             if await table.ledger.settle(table.seats):
                 await table.say(
-                    N_("✅ The results of {game} game #{number} are saved now."),
+                    N_("✅ The results of {game} #{number} are saved now."),
                     game=table.presenter.title,
                     number=table.game_id,
                 )

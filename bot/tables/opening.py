@@ -147,7 +147,7 @@ class Opening:
         if existing is not None:
             title = existing.presenter.title
             return _(
-                "A {game} game is already running here (game #{number}).", game=title, number=existing.game_id
+                "{game} is already being played here (game #{number}).", game=title, number=existing.game_id
             )
         other = self.directory.of_user(interaction.guild_id, interaction.user.id)
         if other is not None:

@@ -44,9 +44,9 @@ def seats_on(lobby: FakeMessage) -> list[str]:
 async def test_one_game_per_channel(world: World, bot: RaceBot) -> None:
     await open_lobby(world)
     again = await world.fake.slash(world.users["bob"], world.channel, "hotstreak start")
-    assert "already running here" in await private_answer(world.fake, again)
+    assert "already being played here" in await private_answer(world.fake, again)
     other_game = await world.fake.slash(world.users["bob"], world.channel, "horserace start")
-    assert "A Hot Streak game is already running here" in await private_answer(world.fake, other_game)
+    assert "Hot Streak is already being played here" in await private_answer(world.fake, other_game)
     assert len(world.fake.channel_messages(world.channel)) == 1
     assert len(bot.tables.by_id) == 1
 
@@ -149,7 +149,7 @@ async def test_the_host_can_cancel_a_running_game_and_no_results_are_recorded(
     ix = await world.fake.slash(world.users["alice"], world.channel, "hotstreak cancel")
     answer = await ix.reply()
     assert not answer.ephemeral
-    assert f"game #{table.game_id} was cancelled" in answer.text and "No results were recorded" in answer.text
+    assert f"Hot Streak #{table.game_id} was cancelled" in answer.text and "No results were recorded" in answer.text
     stored = await bot.storage.load_game(table.game_id)
     assert stored is not None and stored.status == "cancelled"
     assert await bot.storage.game_results(table.game_id) == []
