@@ -21,9 +21,7 @@ from bot.tables.table import BROKEN, GONE, LOST, OVER, Table
 
 log = logging.getLogger(__name__)
 
-ENGINE_FAILED = N_(
-    "🛑 {game} #{number} hit an error in its rules and was closed. No results were recorded."
-)
+ENGINE_FAILED = N_("🛑 {game} #{number} hit an error in its rules and was closed. No results were recorded.")
 
 
 class Endings:

@@ -158,9 +158,7 @@ class Tables:
                     )
                 )
             if table.closed:
-                return Outcome(
-                    _("{game} #{number} has already ended.", game=title, number=table.game_id)
-                )
+                return Outcome(_("{game} #{number} has already ended.", game=title, number=table.game_id))
             why = f"Cancelled by {shown(member.display_name)}."  # stored with the game, in English
             if not await self.directory.close(table, "cancelled", why, keep_if_unsaved=True):
                 return Outcome(CANCEL_UNSAVED)

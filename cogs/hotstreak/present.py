@@ -78,6 +78,24 @@ RULES = (
 )
 
 
+ODDS_ON_THE_PICTURE = N_(
+    "📊 The betting is over: each racer's chances are on the live race picture, updated after every card."
+)
+LATE_ODDS = {
+    "submit": N_(
+        "📊 The betting is over: the odds come back on the race picture once the secret cards are in "
+        "and the race starts."
+    ),
+    "double": N_(
+        "📊 The betting is over: the odds come back on the race picture once the doubles are chosen "
+        "and the race starts."
+    ),
+    "race": ODDS_ON_THE_PICTURE,
+    "over": N_("📊 The game is over: there are no odds left to show."),
+}
+"""What the Odds button of a betting message answers once the table has moved on."""
+
+
 @dataclass(frozen=True)
 class Holdings:
     """A race's bets and the cash before its payouts: the tickets on that race's frames."""
@@ -194,11 +212,15 @@ class HotStreakPresenter(Presenter):
     async def answer(self, view: TableView, seat: int | None, topic: str) -> Outgoing | None:
         """The Odds button: each racer's chances and what every ticket and slip still on offer is worth."""
         state = view.state
-        if topic != "odds" or state["phase"] != "draft":
+        if topic != "odds":
             return None
+        if state["phase"] != "draft":  # a press on an older betting message: say where the odds are now
+            return Outgoing(content=_(LATE_ODDS.get(state["phase"], ODDS_ON_THE_PICTURE)))
         chances = await _odds(state)
         if chances is None:
-            return None
+            return Outgoing(
+                content=_("📊 The odds are still being worked out; press **Odds** again in a moment.")
+            )
         return Outgoing(embed=odds_embed(state, chances))
 
     def private_prompt(self, view: TableView, decision: Decision) -> Outgoing:

@@ -149,7 +149,10 @@ async def test_the_host_can_cancel_a_running_game_and_no_results_are_recorded(
     ix = await world.fake.slash(world.users["alice"], world.channel, "hotstreak cancel")
     answer = await ix.reply()
     assert not answer.ephemeral
-    assert f"Hot Streak #{table.game_id} was cancelled" in answer.text and "No results were recorded" in answer.text
+    assert (
+        f"Hot Streak #{table.game_id} was cancelled" in answer.text
+        and "No results were recorded" in answer.text
+    )
     stored = await bot.storage.load_game(table.game_id)
     assert stored is not None and stored.status == "cancelled"
     assert await bot.storage.game_results(table.game_id) == []

@@ -52,8 +52,8 @@ def card_text(lines: Sequence[Sequence[JSON]]) -> str:
 
 
 def millions(value: int) -> str:
-    """Downforce money (millions): ``$12M`` (``$ 12 mi`` in Portuguese)."""
-    return _("{amount}M", amount=money(value))
+    """Downforce money (millions): ``$12M`` (``$ 12 mi`` in Portuguese); nothing is ``$0`` (not ``$0M``)."""
+    return _("{amount}M", amount=money(value)) if value else money(0)
 
 
 def bet_name(index: int) -> str:
