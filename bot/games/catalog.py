@@ -186,6 +186,7 @@ ENTRIES: tuple[Entry, ...] = (
         sim="bot.games.downforce.sim",
         private=frozenset({"bid", "play", "bet", "keep"}),
         ai_pause="bot.games.downforce.start:ai_pause",
+        stored="bot.games.downforce.start:stored_settings",
     ),
 )
 
