@@ -15,7 +15,14 @@ from babel.numbers import format_decimal
 
 from bot import workers
 from bot.games.base import Decision, Event
-from bot.games.hotstreak.narration import bet_label, changes_track, names_and, podium_places, side_bet_text
+from bot.games.hotstreak.narration import (
+    bet_label,
+    changes_track,
+    is_female,
+    names_and,
+    podium_places,
+    side_bet_text,
+)
 from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, render_race
 from bot.games.hotstreak.replay import race_replay
@@ -309,7 +316,7 @@ class HotStreakPresenter(Presenter):
                         content=_(
                             "✖️2 **{player}** doubles {bet}.",
                             player=names[data["seat"]],
-                            bet=self._bet_label(state, bet).rstrip("."),
+                            bet=self._bet_label(state, bet, the=True).rstrip("."),
                         )
                     )
                 )
@@ -406,7 +413,13 @@ class HotStreakPresenter(Presenter):
             f"{ordinal(at)} "
             + names_and([f"{emoji(m)} **{info[m]['name']}**" for m in who])
             + (
-                (_(" *(disqualified together)*") if len(who) > 1 else _(" *(disqualified)*"))
+                (
+                    _(" *(disqualified together)*")
+                    if len(who) > 1
+                    else _p("female mascot", " *(disqualified)*")
+                    if is_female(who[0])
+                    else _(" *(disqualified)*")
+                )
                 if over["status"][who[0]] == "out"
                 else ""
             )
@@ -474,23 +487,27 @@ class HotStreakPresenter(Presenter):
             bets = state["bets"][seat]
             if not bets:
                 return _("✅ Bet taken.")
-            return _("✅ You took {bet}.", bet=self._bet_label(state, bets[-1]).rstrip("."))
+            return _("✅ You took {bet}.", bet=self._bet_label(state, bets[-1], the=True).rstrip("."))
         if decision.kind == "submit":
             return _(
                 "🤫 Your secret pick is in: {cards}. Nobody else sees it until it's flipped.",
                 cards=cards_label(choice),
             )
         state = view.state
-        return _("✖️2 You doubled {bet}.", bet=self._bet_label(state, state["bets"][seat][choice]).rstrip("."))
+        return _(
+            "✖️2 You doubled {bet}.",
+            bet=self._bet_label(state, state["bets"][seat][choice], the=True).rstrip("."),
+        )
 
     @staticmethod
-    def _bet_label(state: dict[str, Any], bet: dict[str, Any]) -> str:
-        """A bet in the reader's words (the engine's ``label`` is English); a slip carries the side bet."""
+    def _bet_label(state: dict[str, Any], bet: dict[str, Any], the: bool = False) -> str:
+        """A bet in the reader's words (the engine's ``label`` is English); a slip carries the side bet.
+        ``the``: with its article, inside a sentence."""
         names = {m: info["name"] for m, info in (state.get("mascot_info") or {}).items()}
         side = (
             side_bet_text(state["side_bet"]) if bet.get("kind") == "side" and state.get("side_bet") else None
         )
-        return bet_label(bet, names, side)
+        return bet_label(bet, names, side, the=the)
 
     def status_lines(self, view: TableView) -> list[str]:
         state = view.state

@@ -26,6 +26,8 @@ async def open_table(
     for count in range(ai):
         await (await fake.click_button(users["alice"], lobby, "Add AI")).wait_response()
         await fake.wait_for(lambda c=count: lobby.text.count("(AI") >= c + 1, timeout=5)
+    if ai:  # Add AI never starts a game: the host does
+        await (await fake.click_button(users["alice"], lobby, "Start")).wait_response()
     seats = {0: users["alice"]} | {i + 1: users[name] for i, name in enumerate(joiners)}
     return lobby, DownforceTable(world, seats)
 
