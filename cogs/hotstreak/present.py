@@ -412,17 +412,7 @@ class HotStreakPresenter(Presenter):
         podium = [
             f"{ordinal(at)} "
             + names_and([f"{emoji(m)} **{info[m]['name']}**" for m in who])
-            + (
-                (
-                    _(" *(disqualified together)*")
-                    if len(who) > 1
-                    else _p("female mascot", " *(disqualified)*")
-                    if is_female(who[0])
-                    else _(" *(disqualified)*")
-                )
-                if over["status"][who[0]] == "out"
-                else ""
-            )
+            + (_out_mark(who) if over["status"][who[0]] == "out" else "")
             for at, who in podium_places(over["podium"], over["places"])
         ]
         side = over["side_bet"]
@@ -523,6 +513,13 @@ class HotStreakPresenter(Presenter):
     def rules_text(self) -> str:
         values = {"start": money(10), "my_hand": _("My hand")}
         return "\n".join(_(paragraph).format(**values) for paragraph in RULES)
+
+
+def _out_mark(who: list[str]) -> str:
+    """After mascots disqualified on the results: together (sharing one place), or one, in its gender."""
+    if len(who) > 1:
+        return _(" *(disqualified together)*")
+    return _p("female mascot", " *(disqualified)*") if is_female(who[0]) else _(" *(disqualified)*")
 
 
 def _seat(view: TableView) -> int:
