@@ -116,8 +116,9 @@ class StatsCog(commands.Cog):
             return {"embed": embed, "view": self._pages(game, period, page, pages)}
         lines = [BoardLine(r.rank, r.name, r.net or 0, r.games, r.wins, r.win_rate) for r in rows]
         image = await asyncio.to_thread(render_leaderboard, title, subtitle, lines)
+        net_text = entry(game).net_text  # the game's own money (Downforce counts millions)
         text = "\n".join(
-            f"`{line.rank:>3}.` **{shown(line.name)}** {signed(line.net)} · "
+            f"`{line.rank:>3}.` **{shown(line.name)}** {net_text(line.net)} · "
             + _n("{n} game", "{n} games", line.games)
             + " · "
             + _n("{n} win", "{n} wins", line.wins)
@@ -230,6 +231,7 @@ def record_embed(name: str, records: list) -> discord.Embed:
     if not records:
         embed.description = _("No finished games in this server yet.")
     for record in records:
+        net_text = entry(record.kind).net_text if record.kind in CATALOG else signed
         if record.streak > 0:
             streak = _n("{n} win in a row", "{n} wins in a row", record.streak)
         elif record.streak < 0:
@@ -245,8 +247,8 @@ def record_embed(name: str, records: list) -> discord.Embed:
             ),
             _(
                 "Total winnings **{total}** · best **{best}**",
-                total=signed(record.total_net),
-                best=signed(record.best_net),
+                total=net_text(record.total_net),
+                best=net_text(record.best_net),
             ),
             _("Current streak: {streak}", streak=streak),
         ]

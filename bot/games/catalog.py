@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.games.base import JSON, Decision, Game
 from bot.i18n import DEFAULT, N_, current
+from bot.i18n.formatting import signed
 
 Choose = Callable[[dict[str, JSON], Decision, str, random.Random], JSON]
 """An AI: ``choose(view, decision, level, rng)`` -> one of ``decision.options``, from that seat's view only."""
@@ -68,6 +69,9 @@ class Entry:
     # "module:function" ``(stored stake label) -> str``: a stake's label (stored in English with the
     # results) in the reader's language, for ``/stats``; None: shown as stored.
     stake_words: str | None = None
+    # "module:function" ``(net) -> str``: a player's net in the game's own money, signed, for
+    # ``/leaderboard`` and ``/stats`` (Downforce counts millions); None: dollars.
+    net_words: str | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def _load(self, ref: str) -> Any:
@@ -131,6 +135,10 @@ class Entry:
             return label
         return str(self._load(self.stake_words)(label))
 
+    def net_text(self, net: int) -> str:
+        """A net result in this game's money, signed (``+$5``; Downforce ``+$5M``)."""
+        return signed(net) if self.net_words is None else str(self._load(self.net_words)(net))
+
     def presenter_class(self) -> type:
         return self._load(self.presenter)
 
@@ -177,6 +185,7 @@ ENTRIES: tuple[Entry, ...] = (
         kind="downforce",
         title=N_("Downforce"),
         stake_words="bot.games.downforce.narration:stake_words",
+        net_words="bot.games.downforce.narration:signed_millions",
         engine="bot.games.downforce.game:Downforce",
         ai="bot.games.downforce.ai:choose",
         start="bot.games.downforce.start:engine_settings",

@@ -304,3 +304,26 @@ async def test_stats_and_history_answer_at_once_and_read_the_database_after(
     slow.set()
     answer = await ix.reply()
     assert "No finished games" in answer.text
+
+
+async def test_downforce_money_is_told_in_millions_and_never_added_to_dollars(world: World) -> None:
+    u = ids(world)
+    async with await Storage.open(str(world.db)) as storage:
+        await settle(
+            storage,
+            world,
+            "downforce",
+            [result(0, u["dave"], "dave", 8, won=True), result(1, u["bob"], "bob", -3, won=False)],
+        )
+        await settle(storage, world, "hotstreak", [result(0, u["dave"], "dave", 5, won=True)])
+    async with running_bot(world.fake, world.bot()):
+        fake, bob = world.fake, world.users["bob"]
+        board = await (await fake.slash(bob, world.channel, "leaderboard", game="downforce")).reply()
+        assert leaderboard_rows(board)[0].startswith("`  1.` **dave** +$8M · 1 game")
+        assert "**bob** -$3M" in board.text
+        across = await (await fake.slash(bob, world.channel, "leaderboard")).reply()
+        assert "**dave** 2 wins · 2 games" in across.text and "$13" not in across.text
+        card = await (await fake.slash(bob, world.channel, "stats", user=world.users["dave"])).reply()
+        fields = {f["name"]: f["value"] for f in card.embeds[0]["fields"]}
+        assert "Total winnings **+$8M**" in fields["Downforce"]
+        assert "Total winnings **+$5**" in fields["Hot Streak"]

@@ -56,6 +56,11 @@ def millions(value: int) -> str:
     return _("{amount}M", amount=money(value)) if value else money(0)
 
 
+def signed_millions(value: int) -> str:
+    """A gain or a loss in Downforce money: ``+$5M``, ``-$5M``, ``$0`` (for boards and records)."""
+    return f"+{millions(value)}" if value > 0 else millions(value)
+
+
 def bet_name(index: int) -> str:
     """``1st bet`` for bet ``index`` 0 (``1ª aposta``: the ordinal agrees with the noun)."""
     names = (N_("1st bet"), N_("2nd bet"), N_("3rd bet"))
