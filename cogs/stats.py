@@ -28,6 +28,10 @@ if TYPE_CHECKING:
 PER_PAGE = 10
 GAME_TITLES = titles()  # from the catalog: a new game is offered here by its catalog line (marked titles)
 PERIODS = {"all": N_("All time"), "month": N_("This month"), "week": N_("This week")}
+ACROSS_GAMES = N_(
+    "*Ranked by wins: each game counts its money its own way (Downforce in millions), so money is "
+    "never added across games; pick a game to see its winnings.*"
+)
 STORAGE_DOWN = N_("I can't read the results right now (storage problem); please try again later.")
 
 # Ruling: /leaderboard, /stats and /history answer in public, so they speak the server's language
@@ -90,10 +94,31 @@ class StatsCog(commands.Cog):
                 _n("{n} player", "{n} players", total),
             ]
         )
-        lines = [BoardLine(r.rank, r.name, r.net, r.games, r.wins, r.win_rate) for r in rows]
+        if kind is None:
+            # Ruling (see bot/storage/standings.py): across games the money is never added up (the
+            # games count it in different currencies), so this board ranks by wins and says so.
+            text = "\n".join(
+                f"`{r.rank:>3}.` **{shown(r.name)}** "
+                + _n("{n} win", "{n} wins", r.wins)
+                + " · "
+                + _n("{n} game", "{n} games", r.games)
+                + f" ({percent(r.win_rate)})"
+                for r in rows
+            )
+            if text:
+                text += "\n\n" + _(ACROSS_GAMES)
+            embed = discord.Embed(
+                title=title, description=text or _("No finished games yet."), colour=discord.Colour.gold()
+            )
+            embed.set_footer(text=subtitle)
+            # No picture here until render_leaderboard can draw a board without its money column:
+            # its Net column would add the games' different currencies.
+            return {"embed": embed, "view": self._pages(game, period, page, pages)}
+        lines = [BoardLine(r.rank, r.name, r.net or 0, r.games, r.wins, r.win_rate) for r in rows]
         image = await asyncio.to_thread(render_leaderboard, title, subtitle, lines)
+        net_text = entry(game).net_text  # the game's own money (Downforce counts millions)
         text = "\n".join(
-            f"`{line.rank:>3}.` **{shown(line.name)}** {signed(line.net)} · "
+            f"`{line.rank:>3}.` **{shown(line.name)}** {net_text(line.net)} · "
             + _n("{n} game", "{n} games", line.games)
             + " · "
             + _n("{n} win", "{n} wins", line.wins)
@@ -106,12 +131,16 @@ class StatsCog(commands.Cog):
         embed.set_footer(text=subtitle)
         embed.set_image(url="attachment://leaderboard.png")
         file = discord.File(io.BytesIO(image), filename="leaderboard.png", description=alt_text(title, lines))
+        return {"embed": embed, "file": file, "view": self._pages(game, period, page, pages)}
+
+    @staticmethod
+    def _pages(game: str, period: str, page: int, pages: int) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
         view.add_item(page_button(custom_ids.board_page(game, period, page - 1), _("◀ Previous"), page <= 0))
         view.add_item(
             page_button(custom_ids.board_page(game, period, page + 1), _("Next ▶"), page + 1 >= pages)
         )
-        return {"embed": embed, "file": file, "view": view}
+        return view
 
     @app_commands.command(name="leaderboard", description="This server's top players by net winnings")
     @app_commands.guild_only()
@@ -145,8 +174,8 @@ class StatsCog(commands.Cog):
         except StorageError:
             await interaction.followup.send(_(STORAGE_DOWN), ephemeral=True)
             return
-        file = content.pop("file")
-        await interaction.edit_original_response(attachments=[file], **content)
+        file = content.pop("file", None)
+        await interaction.edit_original_response(attachments=[file] if file else [], **content)
 
     @app_commands.command(name="stats", description="A player's record in this server")
     @app_commands.guild_only()
@@ -202,6 +231,7 @@ def record_embed(name: str, records: list) -> discord.Embed:
     if not records:
         embed.description = _("No finished games in this server yet.")
     for record in records:
+        net_text = entry(record.kind).net_text if record.kind in CATALOG else signed
         if record.streak > 0:
             streak = _n("{n} win in a row", "{n} wins in a row", record.streak)
         elif record.streak < 0:
@@ -217,8 +247,8 @@ def record_embed(name: str, records: list) -> discord.Embed:
             ),
             _(
                 "Total winnings **{total}** · best **{best}**",
-                total=signed(record.total_net),
-                best=signed(record.best_net),
+                total=net_text(record.total_net),
+                best=net_text(record.best_net),
             ),
             _("Current streak: {streak}", streak=streak),
         ]

@@ -59,7 +59,7 @@ async def move_to_thread(place: Place, lobby: discord.Message, *, title: str) ->
             await place.send_home(
                 Outgoing(
                     content=_(
-                        "🧵 {game} game #{number} is on in {thread}.",
+                        "🧵 {game} #{number} is on in {thread}.",
                         game=title,
                         number=place.game_id,
                         thread=thread.mention,

@@ -18,6 +18,7 @@ from typing import Any
 
 from bot.games.base import JSON, Decision, Game
 from bot.i18n import DEFAULT, N_, current
+from bot.i18n.formatting import signed
 
 Choose = Callable[[dict[str, JSON], Decision, str, random.Random], JSON]
 """An AI: ``choose(view, decision, level, rng)`` -> one of ``decision.options``, from that seat's view only."""
@@ -52,6 +53,9 @@ class Entry:
     # "module:function" ``(options, decision) -> bool``: a seat's decision the table takes by
     # itself at its pace (rolls the host set to automatic); None when a game has none.
     automatic: str | None = None
+    # "module:function" ``(decision) -> choice | None``: what the table chooses for a person who missed
+    # a decision's deadline (None: the AI decides for them, as for every game without it).
+    late: str | None = None
     # "module:function" ``(public view, decision, pace, countdown) -> seconds`` to wait before a
     # table step; None: every step waits one pace.
     pause: str | None = None
@@ -65,6 +69,9 @@ class Entry:
     # "module:function" ``(stored stake label) -> str``: a stake's label (stored in English with the
     # results) in the reader's language, for ``/stats``; None: shown as stored.
     stake_words: str | None = None
+    # "module:function" ``(net) -> str``: a player's net in the game's own money, signed, for
+    # ``/leaderboard`` and ``/stats`` (Downforce counts millions); None: dollars.
+    net_words: str | None = None
     _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def _load(self, ref: str) -> Any:
@@ -104,6 +111,9 @@ class Entry:
     def is_automatic(self, options: dict[str, JSON], decision: Decision) -> bool:
         return self.automatic is not None and bool(self._load(self.automatic)(options, decision))
 
+    def late_choice(self, decision: Decision) -> JSON | None:
+        return None if self.late is None else self._load(self.late)(decision)
+
     def step_pause(self, view: dict[str, JSON], decision: Decision, pace: float, countdown: float) -> float:
         if self.pause is None:
             return pace
@@ -124,6 +134,10 @@ class Entry:
         if self.stake_words is None or current() == DEFAULT:
             return label
         return str(self._load(self.stake_words)(label))
+
+    def net_text(self, net: int) -> str:
+        """A net result in this game's money, signed (``+$5``; Downforce ``+$5M``)."""
+        return signed(net) if self.net_words is None else str(self._load(self.net_words)(net))
 
     def presenter_class(self) -> type:
         return self._load(self.presenter)
@@ -163,6 +177,7 @@ ENTRIES: tuple[Entry, ...] = (
         demo="bot.games.horserace.demo",
         sim="bot.games.horserace.sim",
         automatic="bot.games.horserace.start:is_automatic",
+        late="bot.games.horserace.start:late_choice",
         pause="bot.games.horserace.start:step_pause",
         stored="bot.games.horserace.start:stored_settings",
     ),
@@ -170,6 +185,7 @@ ENTRIES: tuple[Entry, ...] = (
         kind="downforce",
         title=N_("Downforce"),
         stake_words="bot.games.downforce.narration:stake_words",
+        net_words="bot.games.downforce.narration:signed_millions",
         engine="bot.games.downforce.game:Downforce",
         ai="bot.games.downforce.ai:choose",
         start="bot.games.downforce.start:engine_settings",
@@ -181,6 +197,7 @@ ENTRIES: tuple[Entry, ...] = (
         # card was played (the player's DM, or My hand), in the same wait (``bot.tables.prompts``).
         private=frozenset({"bid", "play", "bet", "keep", "move", "wild", "power", "ignore", "defensive"}),
         ai_pause="bot.games.downforce.start:ai_pause",
+        stored="bot.games.downforce.start:stored_settings",
     ),
 )
 

@@ -64,7 +64,7 @@ class LeaderRow:
     rank: int
     user_id: int
     name: str
-    net: int
+    net: int | None  # None on a board across games: their currencies are never added up
     games: int
     wins: int
     win_rate: float  # wins / games, 0..1

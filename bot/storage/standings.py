@@ -28,6 +28,11 @@ from bot.storage.records import GameStats, HistoryRow, LeaderRow
 # Ruling: ties on net go to more wins, then to fewer games (the same money in fewer games), then to
 # the lower user id so pages never shuffle. Rank is the position (1, 2, 3, ...), not shared on ties.
 _ORDER = "ORDER BY net DESC, wins DESC, games ASC, user_id ASC"
+# Ruling: the games count money in different currencies (Downforce in millions, the others in
+# dollars), so a board across games never adds them up: its rows have no net (NULL) and rank by
+# wins, then fewer games (the same wins in fewer games), then user id. Until players have ratings,
+# wins are the one thing every game counts the same way.
+_ORDER_ACROSS_GAMES = "ORDER BY wins DESC, games ASC, user_id ASC"
 
 
 def period_start(period: str, now: float | None = None) -> float | None:
@@ -65,14 +70,15 @@ def _board_source(
         )
     if since is None:
         return (
-            "SELECT user_id, SUM(net) AS net, SUM(games) AS games, SUM(wins) AS wins "
+            "SELECT user_id, NULL AS net, SUM(games) AS games, SUM(wins) AS wins "
             "FROM player_totals WHERE guild_id = ? GROUP BY user_id",
             (guild_id,),
         )
     month = _month_key(since)
     if month is not None:
+        net = "SUM(net)" if kind is not None else "NULL"
         return (
-            "SELECT user_id, SUM(net) AS net, SUM(games) AS games, SUM(wins) AS wins FROM player_months "
+            f"SELECT user_id, {net} AS net, SUM(games) AS games, SUM(wins) AS wins FROM player_months "
             "WHERE guild_id = ? AND month >= ?"
             + (" AND kind = ?" if kind is not None else "")
             + " GROUP BY user_id",
@@ -86,7 +92,7 @@ def _board_source(
             (guild_id, kind, since),
         )
     return (
-        "SELECT user_id, SUM(net) AS net, COUNT(*) AS games, SUM(won) AS wins "
+        "SELECT user_id, NULL AS net, COUNT(*) AS games, SUM(won) AS wins "
         f"FROM results{_hint(dialect, 'results_by_period')} "
         "WHERE guild_id = ? AND finished_at >= ? AND user_id IS NOT NULL GROUP BY user_id",
         (guild_id, since),
@@ -112,8 +118,9 @@ async def leaderboard(
         raise ValueError(f"per_page must be at least 1, not {per_page}")
     offset = max(page, 0) * per_page
     source, params = _board_source(tx.dialect, guild_id, kind, None if since is None else float(since))
+    order = _ORDER if kind is not None else _ORDER_ACROSS_GAMES
     rows = await tx.fetch_all(
-        f"SELECT user_id, net, games, wins, COUNT(*) OVER () FROM ({source}) AS board {_ORDER} LIMIT ? OFFSET ?",
+        f"SELECT user_id, net, games, wins, COUNT(*) OVER () FROM ({source}) AS board {order} LIMIT ? OFFSET ?",
         (*params, per_page, offset),
     )
     if rows:
@@ -126,7 +133,7 @@ async def leaderboard(
             rank=offset + i + 1,
             user_id=user_id,
             name=names.get(user_id, str(user_id)),
-            net=int(net),
+            net=None if net is None else int(net),
             games=int(games),
             wins=int(wins),
             win_rate=int(wins) / int(games) if games else 0.0,

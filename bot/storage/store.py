@@ -381,7 +381,8 @@ class Storage(Leases):
         ``kind`` None: all games together; ``since`` None: all time (see ``period_start``).
         ``page`` counts from 0 (as the stats cog pages: "page {page + 1} of N"); a negative page is
         the first page, a page past the end is empty.
-        Players are ranked by net winnings (ties: more wins, then fewer games).
+        Players are ranked by net winnings (ties: more wins, then fewer games); across all games
+        (``kind`` None) by wins, with no net, since the games' currencies differ.
         """
         async with self._transaction("read the leaderboard", write=False) as tx:
             return await standings.leaderboard(tx, guild_id, kind, since, page, per_page)

@@ -22,9 +22,7 @@ from bot.tables.table import BLOCKED, BROKEN, GONE, LOST, OVER, Table
 
 log = logging.getLogger(__name__)
 
-ENGINE_FAILED = N_(
-    "🛑 {game} game #{number} hit an error in its rules and was closed. No results were recorded."
-)
+ENGINE_FAILED = N_("🛑 {game} #{number} hit an error in its rules and was closed. No results were recorded.")
 
 
 class Endings:
@@ -63,7 +61,7 @@ class Endings:
         await self.tell_players(
             table,
             N_(
-                "Your {game} game #{number} was closed: its channel is gone "
+                "Your game #{number} ({game}) was closed: its channel is gone "
                 "or I can no longer post there. No results were recorded."
             ),
         )
@@ -77,7 +75,7 @@ class Endings:
         mentions = " ".join(s.mention() for s in players)
         with speaking(table.language):
             text = _(
-                "🛑 {game} game #{number} was closed: its thread was deleted. {players}",
+                "🛑 {game} #{number} was closed: its thread was deleted. {players}",
                 game=table.presenter.title,
                 number=table.game_id,
                 players=mentions,
@@ -152,7 +150,7 @@ class Endings:
 
     async def _keep_settling(self, table: Table) -> None:
         await table.say(
-            N_("⚠️ I couldn't save the results of {game} game #{number} yet; I'll keep trying."),
+            N_("⚠️ I couldn't save the results of {game} #{number} yet; I'll keep trying."),
             game=table.presenter.title,
             number=table.game_id,
         )
@@ -161,7 +159,7 @@ class Endings:
             await asyncio.sleep(pause)
             if await table.ledger.settle(table.seats):
                 await table.say(
-                    N_("✅ The results of {game} game #{number} are saved now."),
+                    N_("✅ The results of {game} #{number} are saved now."),
                     game=table.presenter.title,
                     number=table.game_id,
                 )

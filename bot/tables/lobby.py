@@ -95,7 +95,7 @@ async def on_lobby(
 async def _lobby_change(
     directory: Directory, table: Table, interaction: discord.Interaction, op: str, kicked: int | None
 ) -> bool:
-    """Apply the click; True when the game should start now (Start pressed, or the table is full)."""
+    """Apply the click; True when the game should start now (Start pressed, or a person took the last seat)."""
     if table.engine is not None or table.closed:
         await reply(interaction, _("This game has already started."))
         return False
@@ -173,7 +173,10 @@ async def _lobby_change(
     table.seats, table.settings, table.host_id = seats, settings, host_id
     with contextlib.suppress(discord.HTTPException):
         await interaction.edit_original_response(**message_kwargs(lobby_message(table), editing=True))
-    return len(seats) >= capacity and bool(table.settings.get("autostart", True))
+    # Ruling: a lobby starts by itself only when a person takes its last seat. Add AI never starts
+    # the game (the host may be filling seats while waiting for a friend, or want a last look at the
+    # table): the host presses Start.
+    return op == "join" and len(seats) >= capacity and bool(table.settings.get("autostart", True))
 
 
 async def start_game(table: Table, message: discord.Message | None, *, full: bool = False) -> str | None:

@@ -113,6 +113,8 @@ class Opening:
             with contextlib.suppress(discord.HTTPException):
                 await interaction.followup.send(no_pictures_here(), ephemeral=True)
         if len(table.seats) >= int(settings["players"]):
+            # The host's own command filled every seat (with ``bots``): the table they asked for, so it
+            # starts now. Add AI in a lobby never starts a game (bot/tables/lobby.py).
             await start_game(table, lobby)
         return table
 
@@ -172,7 +174,7 @@ class Opening:
         if existing is not None:
             title = existing.presenter.title
             return _(
-                "A {game} game is already running here (game #{number}).", game=title, number=existing.game_id
+                "{game} is already being played here (game #{number}).", game=title, number=existing.game_id
             )
         other = self.directory.of_user(interaction.guild_id, interaction.user.id)
         if other is not None:

@@ -58,6 +58,11 @@ class Presenter(ABC):
     async def announce(self, view: TableView, events: list[Event]) -> list[Outgoing]:
         """Channel messages for public events (the channel's view; rendering runs off the event loop)."""
 
+    def retired(self, key: str, out: Outgoing) -> Outgoing | None:
+        """The live prompt ``out`` (shown under ``key``) as it should read once its wait is over, kept
+        as a record; None: as it was shown (the table takes its buttons away either way)."""
+        return None
+
     def tell(self, view: TableView, events: list[Event]) -> list[Outgoing]:
         """Messages for one seat alone about its own private events (a dealt card); sent by DM."""
         return []

@@ -64,6 +64,7 @@ class Prompts:
         self._key: str | None = None
         self._message: discord.Message | None = None
         self._shown: object = None
+        self._out: Outgoing | None = None  # the live prompt as last shown, for its retired version
         self._dm_sent: set[tuple[int, int, str]] = set()
         # The seats waited on at the last ``show``, and how many actions each had made then: a seat
         # still waited on is in the same wait, and is not notified again.
@@ -152,6 +153,7 @@ class Prompts:
             if shown != self._shown:  # an unchanged prompt is not edited again
                 await table.voice.edit(self._message, **table.voice.dress(out, editing=True))
             self._shown = shown
+            self._out = out
             return set()
         await self.retire(table)
         if users:
@@ -161,6 +163,7 @@ class Prompts:
         self._message = await table.voice.send(out)
         self._key = key
         self._shown = shown
+        self._out = out
         return set(users) if self._message is not None else set()
 
     async def _your_turn(self, table: Prompted, seat: int) -> None:
@@ -202,9 +205,16 @@ class Prompts:
     async def retire(self, table: Prompted) -> None:
         """The wait is over: the prompt loses its buttons (its text stays as a record)."""
         if self._message is not None:
-            await table.voice.edit(self._message, view=None)
+            done = self.presenter.retired(self._key or "", self._out) if self._out is not None else None
+            if done is None:
+                await table.voice.edit(self._message, view=None)
+            else:  # it no longer says whom it waits for, nor by when
+                await table.voice.edit(
+                    self._message, **{**table.voice.dress(done, editing=True), "view": None}
+                )
         self._message = None
         self._key = None
+        self._out = None
 
 
 def _signature(waiting: list[Decision]) -> frozenset[tuple[int, str]]:

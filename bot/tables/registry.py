@@ -152,21 +152,19 @@ class Tables:
             if table.settled or (table.engine is not None and table.engine.is_over):
                 return Outcome(
                     _(
-                        "{game} game #{number} had just ended; its results stand.",
+                        "{game} #{number} had just ended; its results stand.",
                         game=title,
                         number=table.game_id,
                     )
                 )
             if table.closed:
-                return Outcome(
-                    _("{game} game #{number} has already ended.", game=title, number=table.game_id)
-                )
+                return Outcome(_("{game} #{number} has already ended.", game=title, number=table.game_id))
             why = f"Cancelled by {shown(member.display_name)}."  # stored with the game, in English
             if not await self.directory.close(table, "cancelled", why, keep_if_unsaved=True):
                 return Outcome(CANCEL_UNSAVED)
         with speaking(table.language):  # public: the channel's language, not the canceller's
             notice = _(
-                "🛑 {game} game #{number} was cancelled by {player}. No results were recorded.",
+                "🛑 {game} #{number} was cancelled by {player}. No results were recorded.",
                 game=table.presenter.title,
                 number=table.game_id,
                 player=member.mention,

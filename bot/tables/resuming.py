@@ -94,7 +94,7 @@ class Resuming:
             log.error("Stored game %s could not be read (%s); it was not resumed", game.id, damage)
             await self._say(
                 game,
-                N_("⚠️ I can't resume {game} game #{number}: its saved data is damaged."),
+                N_("⚠️ I can't resume {game} #{number}: its saved data is damaged."),
                 game=self.catalog[game.kind].title,  # translated in _say
                 number=game.id,
             )
@@ -145,7 +145,7 @@ class Resuming:
             await table.send(
                 Outgoing(
                     content=_(
-                        "🛑 {game} game #{number} was closed: it waited too long.", game=title, number=game.id
+                        "🛑 {game} #{number} was closed: it waited too long.", game=title, number=game.id
                     )
                 )
             )
@@ -167,7 +167,7 @@ class Resuming:
             await table.send(
                 Outgoing(
                     content=_(
-                        "🛑 {game} game #{number} could not be resumed and was closed.",
+                        "🛑 {game} #{number} could not be resumed and was closed.",
                         game=title,
                         number=game.id,
                     )
@@ -180,7 +180,7 @@ class Resuming:
         await table.send(
             Outgoing(
                 content=_(
-                    "♻️ I restarted; {game} game #{number} carries on from where it stopped.",
+                    "♻️ I restarted; {game} #{number} carries on from where it stopped.",
                     game=title,
                     number=game.id,
                 )
@@ -211,7 +211,7 @@ class Resuming:
             return False
         if await table.ledger.settle(table.seats):
             await table.say(
-                N_("🏁 {game} game #{number} had ended; its results are saved now."),
+                N_("🏁 {game} #{number} had ended; its results are saved now."),
                 game=table.presenter.title,
                 number=game.id,
             )

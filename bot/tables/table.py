@@ -296,8 +296,14 @@ class Table:
         for decision in self.human_pending():
             if not self._still_pending(decision) or decision.player is None:
                 continue
+            late = self.entry.late_choice(decision)  # a game's own answer to lateness, else the AI's
             try:
-                stored.append((decision.player, await self.commit(await self._ai_action(decision, "normal"))))
+                action = (
+                    Action(decision.player, decision.kind, late)
+                    if late is not None
+                    else await self._ai_action(decision, "normal")
+                )
+                stored.append((decision.player, await self.commit(action)))
             except StorageError as error:
                 failure = error
                 break

@@ -18,7 +18,7 @@ class DownforceCog(
 
     @app_commands.command(name="start", description="Open a Downforce lobby in this channel")
     @app_commands.describe(
-        players="Seats at the table (2 to 6); the game starts by itself when they are full",
+        players="Seats at the table (2 to 6); the game starts by itself when people fill them",
         track="The track to race on",
         betting="How bets pay: standard 9/6/3, or by the car's position when you bet",
         powers="Power cards that come with the cars at auction",

@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from bot.games.catalog import Entry
 
 COLOUR = discord.Colour.from_rgb(214, 40, 40)
+WAIT_FIELDS = 2  # "Waiting for" and "Deadline", the last fields of a prompt that waits for people
 BETTING = {
     "standard": N_("standard (9/6/3, 6/4/2, 3/2/1)"),
     "odds": N_("odds (position when you bet x 3/2/1, 2/1/0, 1/0/0)"),
@@ -132,6 +133,21 @@ class DownforcePresenter(Presenter):
         if replay is None or not len(replay):
             return Outgoing(embed=embed)
         return Outgoing(embed=embed, later=functools.partial(replay.drawn, race_replay))
+
+    def _add_wait(self, embed: discord.Embed, view: TableView) -> None:
+        """Whom a prompt waits for and by when: its last ``WAIT_FIELDS`` fields (see ``retired``)."""
+        embed.add_field(name=_("Waiting for"), value=self._waiting(view), inline=False)
+        embed.add_field(name=_("Deadline"), value=view.deadline_mark())
+
+    def retired(self, key: str, out: Outgoing) -> Outgoing | None:
+        """An auction, bet or keep prompt once its wait is over: a record that no longer says it waits
+        for anyone (an auction sold read "Waiting for: Alice" until the end of the game)."""
+        if out.embed is None or not key.startswith(("auction:", "bet:", "keep")):
+            return None
+        embed = out.embed.copy()
+        for _field in range(WAIT_FIELDS):
+            embed.remove_field(len(embed.fields) - 1)
+        return Outgoing(content=out.content, embed=embed)
 
     def _waiting(self, view: TableView) -> str:
         """The people the table waits for, by name (as message text)."""
@@ -239,8 +255,7 @@ class DownforcePresenter(Presenter):
         sold = [f"{car(a['colour'])} → {names[a['seat']]} {money(a['price'])}" for a in state["auctions"]]
         if sold:
             embed.add_field(name=_("Sold"), value="\n".join(sold), inline=False)
-        embed.add_field(name=_("Waiting for"), value=self._waiting(view), inline=False)
-        embed.add_field(name=_("Deadline"), value=view.deadline_mark())
+        self._add_wait(embed, view)
         embed.set_footer(text=_(NO_DM))
         return Outgoing(embed=embed, hand_button=True)
 
@@ -256,8 +271,7 @@ class DownforcePresenter(Presenter):
             + places(state, view.names)
         )
         embed.add_field(name=_("Betting"), value=self._betting(state), inline=False)
-        embed.add_field(name=_("Waiting for"), value=self._waiting(view), inline=False)
-        embed.add_field(name=_("Deadline"), value=view.deadline_mark())
+        self._add_wait(embed, view)
         embed.set_footer(text=_(NO_DM))
         return Outgoing(embed=embed, hand_button=True)
 
@@ -267,8 +281,7 @@ class DownforcePresenter(Presenter):
             "Players who won several power cards keep one of them, in secret; the kept powers are shown "
             "together when the race starts."
         )
-        embed.add_field(name=_("Waiting for"), value=self._waiting(view), inline=False)
-        embed.add_field(name=_("Deadline"), value=view.deadline_mark())
+        self._add_wait(embed, view)
         embed.set_footer(text=_(NO_DM))
         return Outgoing(embed=embed, hand_button=True)
 
@@ -349,7 +362,7 @@ class DownforcePresenter(Presenter):
 
     def _choice(self, view: TableView, state: dict[str, Any], decision: Decision) -> Outgoing:
         """A choice about the card in play (an end space, a wild colour, a power), asked of its seat where
-        the card was played; the end spaces are lettered on the race's live picture as on the buttons."""
+        the card was played; each end-space choice with its own picture, the spaces lettered as on the buttons."""
         seat = self._reader(view)
         choice = state["choice"] or {}
         card = state["card_in_play"]
@@ -405,7 +418,7 @@ class DownforcePresenter(Presenter):
             head
             + "\n"
             + _(
-                "Where does the {car} car end its {speed}? ({now} now; the spaces are lettered on the race's "
+                "Where does the {car} car end its {speed}? ({now} now; the spaces are lettered on the "
                 "picture) · deadline {deadline}",
                 car=car(colour),
                 speed=speed,
@@ -550,9 +563,7 @@ class DownforcePresenter(Presenter):
         ranking = sorted(data["scores"], key=lambda s: (s["place"], s["seat"]))
         medals = {1: "🥇", 2: "🥈", 3: "🥉"}
         embed.description = "\n".join(
-            f"{medals.get(s['place']) or '`' + ordinal(s['place']) + '`'} "
-            f"**{names[s['seat']]}** "
-            f"{money(s['money'])}"
+            f"{medals.get(s['place']) or ordinal(s['place'])} **{names[s['seat']]}** {money(s['money'])}"
             for s in ranking
         )
         for score in ranking:

@@ -30,8 +30,8 @@ def money(value: int) -> str:
 
 
 def signed(value: int) -> str:
-    """``+$5M``: a gain shows its sign."""
-    return _("{amount}M", amount=signed_money(value))
+    """``+$5M``: a gain shows its sign; nothing is ``$0`` (not ``+$0M``)."""
+    return _("{amount}M", amount=signed_money(value)) if value else millions(0)
 
 
 def ordinal(place: int) -> str:

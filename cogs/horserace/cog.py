@@ -22,10 +22,10 @@ class HorseRaceCog(
         races="How many races (ends after them)",
         bank="Starting money per player",
         fee="Entry fee per race",
-        rolls="manual: press Roll on your turn; auto: the bot rolls for everyone",
+        rolls="auto (default): the bot rolls for everyone; manual: press Roll on your turn",
         end="When the game ends (default: after the races)",
         minutes="With end=minutes: how long the game lasts",
-        players="Seats at the table (2 to 15); starts by itself when full",
+        players="Seats at the table (2 to 15); starts by itself when people fill them",
         bots="AI players to seat right away",
         pace="Seconds between rolls when the bot rolls",
         where=WHERE_HELP,
@@ -33,8 +33,8 @@ class HorseRaceCog(
     @app_commands.choices(
         where=WHERE_CHOICES,
         rolls=[
-            app_commands.Choice(name="manual", value="manual"),
             app_commands.Choice(name="auto", value="auto"),
+            app_commands.Choice(name="manual", value="manual"),
         ],
         end=[
             app_commands.Choice(name="after the races", value="races"),
@@ -48,7 +48,7 @@ class HorseRaceCog(
         races: app_commands.Range[int, 1, 50] = 5,
         bank: app_commands.Range[int, 1, 1000] = DEFAULT_BANK,
         fee: app_commands.Range[int, 1, 100] = 1,
-        rolls: str = "manual",
+        rolls: str = "auto",
         end: str = "races",
         minutes: app_commands.Range[int, 1, 240] = 30,
         players: app_commands.Range[int, 2, 15] = 15,

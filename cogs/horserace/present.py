@@ -48,8 +48,9 @@ into the jackpot; any other number moves that horse one step. The first horse ho
 the jackpot per card (whole dollars, the rest stays for the next race).
 **The end:** after the chosen number of races, when a player goes broke (that race is the last), or after the \
 chosen minutes. Most money wins. Anyone who must pay more than they have pays what they have.
-**Here:** press **Roll** on your turn (or let the bot roll for everyone with `rolls: auto`); a player who \
-doesn't roll before the deadline is rolled for.""")
+**Here:** the bot rolls for everyone at the table's pace (`rolls: auto`, the default); with `rolls: manual` \
+you press **Roll** on your turn, and a player who doesn't roll before the deadline is rolled for, by the bot, \
+for the rest of the game.""")
 PHASES = {
     "scratch": N_("scratch round"),
     "race": N_("racing"),
@@ -76,7 +77,7 @@ class HorseRacePresenter(Presenter):
             end = _n("after {n} minute", "after {n} minutes", int(s.get("minutes", 30)))
         else:
             end = _n("after {n} race", "after {n} races", int(s.get("races", 5)))
-        rolls = _("auto") if s.get("rolls", "manual") == "auto" else _("manual")
+        rolls = _("auto") if s.get("rolls", "auto") == "auto" else _("manual")
         return [
             (
                 _("Bank / fee"),
@@ -150,6 +151,10 @@ class HorseRacePresenter(Presenter):
                 out.append(await self._win(self._win_embed(event.data, names, line)))
             elif event.kind == "game_over":
                 out.append(Outgoing(embed=self._standings_embed(event.data, names)))
+            elif event.kind == "auto_rolls":  # once per seat: in the channel, pinging the one it means
+                who = view.seats[event.data["seat"]]
+                line = narrate(event, [s.mention for s in view.seats])
+                out.append(Outgoing(content=line, ping=(who.user_id,) if who.user_id is not None else ()))
             else:  # sit_out, broke, time_up
                 out.append(Outgoing(content=line))
         return out

@@ -18,7 +18,7 @@ class HotStreakCog(
 
     @app_commands.command(name="start", description="Open a Hot Streak lobby in this channel")
     @app_commands.describe(
-        players="Seats at the table (2 to 8); the game starts by itself when they are full",
+        players="Seats at the table (2 to 8); the game starts by itself when people fill them",
         pace="Seconds between flipped cards (0 to 10)",
         bots="AI players to seat right away",
         where=WHERE_HELP,

@@ -16,7 +16,14 @@ from babel.numbers import format_decimal
 
 from bot import workers
 from bot.games.base import Decision, Event
-from bot.games.hotstreak.narration import bet_label, changes_track, side_bet_text
+from bot.games.hotstreak.narration import (
+    bet_label,
+    changes_track,
+    is_female,
+    names_and,
+    podium_places,
+    side_bet_text,
+)
 from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, render_race
 from bot.games.hotstreak.replay import race_replay
@@ -80,6 +87,24 @@ RULES = (
     N_("**Race 3:** each player picks one bet to pay double (losses double too)."),
     N_("Payouts: you can never lose more than you have."),
 )
+
+
+ODDS_ON_THE_PICTURE = N_(
+    "📊 The betting is over: each racer's chances are on the live race picture, updated after every card."
+)
+LATE_ODDS = {
+    "submit": N_(
+        "📊 The betting is over: the odds come back on the race picture once the secret cards are in "
+        "and the race starts."
+    ),
+    "double": N_(
+        "📊 The betting is over: the odds come back on the race picture once the doubles are chosen "
+        "and the race starts."
+    ),
+    "race": ODDS_ON_THE_PICTURE,
+    "over": N_("📊 The game is over: there are no odds left to show."),
+}
+"""What the Odds button of a betting message answers once the table has moved on."""
 
 
 @dataclass(frozen=True)
@@ -202,11 +227,15 @@ class HotStreakPresenter(Presenter):
     async def answer(self, view: TableView, seat: int | None, topic: str) -> Outgoing | None:
         """The Odds button: each racer's chances and what every ticket and slip still on offer is worth."""
         state = view.state
-        if topic != "odds" or state["phase"] != "draft":
+        if topic != "odds":
             return None
+        if state["phase"] != "draft":  # a press on an older betting message: say where the odds are now
+            return Outgoing(content=_(LATE_ODDS.get(state["phase"], ODDS_ON_THE_PICTURE)))
         chances = await _odds(state)
         if chances is None:
-            return None
+            return Outgoing(
+                content=_("📊 The odds are still being worked out; press **Odds** again in a moment.")
+            )
         return Outgoing(embed=odds_embed(state, chances))
 
     def private_prompt(self, view: TableView, decision: Decision) -> Outgoing:
@@ -293,7 +322,7 @@ class HotStreakPresenter(Presenter):
                     _(
                         "✖️2 **{player}** doubles {bet}.",
                         player=names[data["seat"]],
-                        bet=self._bet_label(state, bet).rstrip("."),
+                        bet=self._bet_label(state, bet, the=True).rstrip("."),
                     )
                 )
             elif event.kind in ("race_over", "payouts"):
@@ -364,9 +393,10 @@ class HotStreakPresenter(Presenter):
             title=_("🏆 Race {race} results", race=over["race"]), colour=discord.Colour.gold()
         )
         podium = [
-            f"{ordinal(i + 1)} {emoji(m)} **{info[m]['name']}**"
-            + (_(" *(disqualified)*") if over["status"][m] == "out" else "")
-            for i, m in enumerate(over["podium"])
+            f"{ordinal(at)} "
+            + names_and([f"{emoji(m)} **{info[m]['name']}**" for m in who])
+            + (_out_mark(who) if over["status"][who[0]] == "out" else "")
+            for at, who in podium_places(over["podium"], over["places"])
         ]
         side = over["side_bet"]
         embed.description = (
@@ -430,23 +460,27 @@ class HotStreakPresenter(Presenter):
             bets = state["bets"][seat]
             if not bets:
                 return _("✅ Bet taken.")
-            return _("✅ You took {bet}.", bet=self._bet_label(state, bets[-1]).rstrip("."))
+            return _("✅ You took {bet}.", bet=self._bet_label(state, bets[-1], the=True).rstrip("."))
         if decision.kind == "submit":
             return _(
                 "🤫 Your secret pick is in: {cards}. Nobody else sees it until it's flipped.",
                 cards=cards_label(choice),
             )
         state = view.state
-        return _("✖️2 You doubled {bet}.", bet=self._bet_label(state, state["bets"][seat][choice]).rstrip("."))
+        return _(
+            "✖️2 You doubled {bet}.",
+            bet=self._bet_label(state, state["bets"][seat][choice], the=True).rstrip("."),
+        )
 
     @staticmethod
-    def _bet_label(state: dict[str, Any], bet: dict[str, Any]) -> str:
-        """A bet in the reader's words (the engine's ``label`` is English); a slip carries the side bet."""
+    def _bet_label(state: dict[str, Any], bet: dict[str, Any], the: bool = False) -> str:
+        """A bet in the reader's words (the engine's ``label`` is English); a slip carries the side bet.
+        ``the``: with its article, inside a sentence."""
         names = {m: info["name"] for m, info in (state.get("mascot_info") or {}).items()}
         side = (
             side_bet_text(state["side_bet"]) if bet.get("kind") == "side" and state.get("side_bet") else None
         )
-        return bet_label(bet, names, side)
+        return bet_label(bet, names, side, the=the)
 
     def status_lines(self, view: TableView) -> list[str]:
         state = view.state
@@ -462,6 +496,13 @@ class HotStreakPresenter(Presenter):
     def rules_text(self) -> str:
         values = {"start": money(10), "my_hand": _("My hand")}
         return "\n".join(_(paragraph).format(**values) for paragraph in RULES)
+
+
+def _out_mark(who: list[str]) -> str:
+    """After mascots disqualified on the results: together (sharing one place), or one, in its gender."""
+    if len(who) > 1:
+        return _(" *(disqualified together)*")
+    return _p("female mascot", " *(disqualified)*") if is_female(who[0]) else _(" *(disqualified)*")
 
 
 def _seat(view: TableView) -> int:

@@ -47,7 +47,7 @@ def option_label(option: str) -> str:
     """A bet option (``ticket:gobbler:risky``, ``side:yes:safe``) as a button label."""
     kind, what, risk = option.split(":")
     who = what.title() if kind == "ticket" else answer_word(what).capitalize()
-    return f"{who} · {risk_word(risk)}"
+    return f"{who} · {risk_word(risk, side=kind != 'ticket')}"
 
 
 def _values(values: list[int]) -> str:
@@ -87,25 +87,28 @@ def slip_line(answer: str, slips: list[dict[str, Any]]) -> str:
 
 def bet_short(bet: dict[str, Any]) -> str:
     doubled = " ×2" if bet.get("doubled") else ""
-    risk = risk_word(bet["risk"])
+    risk = risk_word(bet["risk"], side=bet["kind"] != "ticket")
     if bet["kind"] == "ticket":
         return f"{emoji(bet['mascot'])} {bet['mascot'].title()} {risk}{doubled}"
     return _("side {answer} {risk}", answer=answer_word(bet["answer"]).lower(), risk=risk) + doubled
 
 
 def payout_line(line: dict[str, Any]) -> str:
+    """One bet's line under a race's results: what it paid (``paid``, twice ``value`` when doubled),
+    so a seat's lines add up to the total under them."""
     if line["kind"] == "ticket":
         outcome = place(line.get("place"))
     else:
         outcome = _("right") if line["right"] else _("wrong")
     if line.get("doubled"):
         return _(
-            "{bet} → {outcome}: {value} (doubled)",
+            "{bet} → {outcome}: {paid} ({value} doubled)",
             bet=bet_short(line),
             outcome=outcome,
+            paid=signed(line["paid"]),
             value=signed(line["value"]),
         )
-    return f"{bet_short(line)} → {outcome}: {signed(line['value'])}"
+    return f"{bet_short(line)} → {outcome}: {signed(line['paid'])}"
 
 
 def race_line(event_kind: str, data: dict[str, Any]) -> str:

@@ -26,6 +26,8 @@ async def open_table(
     for count in range(ai):
         await (await fake.click_button(users["alice"], lobby, "Add AI")).wait_response()
         await fake.wait_for(lambda c=count: lobby.text.count("(AI") >= c + 1, timeout=5)
+    if ai:  # Add AI never starts a game: the host does
+        await (await fake.click_button(users["alice"], lobby, "Start")).wait_response()
     seats = {0: users["alice"]} | {i + 1: users[name] for i, name in enumerate(joiners)}
     return lobby, DownforceTable(world, seats)
 
@@ -73,6 +75,16 @@ async def test_four_humans_play_a_whole_game_and_nothing_secret_is_shown_before_
     final = next(m for m in channel if "Final scores" in m.text)
     for word in ("prizes", "bets", "spent", "1st bet"):
         assert word in final.text
+    assert "`" not in final.embeds[0]["description"]  # "4th" as text, not as code
+    for line in final.embeds[0]["description"].splitlines():  # a medal, or "4th" as plain text
+        assert re.match(r"(🥇|🥈|🥉|\d+th) \*\*", line), line
+    assert "$0M" not in public and "$0M" not in final.text  # nothing is $0
+    # Each auction, once sold, is a record: it no longer says whom it waits for.
+    auctions = [m for m in channel if m.text.startswith("Auction") and "of 6" in m.text]
+    assert len(auctions) >= 5  # (an auction with one bidder left is not waited for)
+    assert all("Waiting for" not in m.text and "Deadline" not in m.text for m in auctions), [
+        m.text for m in auctions
+    ]
     for name in ("alice", "bob", "carol", "dave"):
         assert name in final.text
     rows, total = await bot.storage.leaderboard(world.guild.id, "downforce", None, 0)

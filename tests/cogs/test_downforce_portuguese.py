@@ -77,6 +77,10 @@ async def test_a_whole_game_in_portuguese_shows_no_english(world: World, warm_vo
             await fake.wait_for(lambda n=name: users[n].mention in lobby.text, timeout=5)
         add_ai = next(b for b in lobby.buttons if (m := LOBBY.fullmatch(b.custom_id or "")) and m[1] == "ai")
         await (await fake.click(users["alice"], lobby, add_ai.custom_id or "")).wait_response()
+        await fake.wait_for(lambda: "(IA)" in lobby.text, timeout=5)
+        await (
+            await fake.click_button(users["alice"], lobby, "Começar")
+        ).wait_response()  # Add AI starts nothing
 
         table = DownforceTable(
             world, {0: users["alice"], 1: users["bob"], 2: users["carol"]}, words=portuguese_words()

@@ -114,7 +114,9 @@ async def play_by_hand(world: World, bot: RaceBot, hands: list[str]) -> None:
 
 
 async def test_a_whole_game_in_portuguese_shows_no_english(world: World, bot: RaceBot) -> None:
-    ix = await world.fake.slash(world.users["alice"], world.channel, "horserace start", races=2, pace=0.0)
+    ix = await world.fake.slash(
+        world.users["alice"], world.channel, "horserace start", races=2, rolls="manual", pace=0.0
+    )
     lobby = await ix.reply()
     game = int(lobby.buttons[0].custom_id.split(":")[1])  # type: ignore[union-attr]
     await (await world.fake.click(world.users["bob"], lobby, f"g:{game}:lobby:join")).wait_response()

@@ -27,6 +27,12 @@ async def open_table(world: World, *joiners: str, ai: int = 1) -> tuple[FakeMess
     return lobby, HotStreakTable(world, seats)
 
 
+def _dollars(text: str) -> int:
+    """``+$12`` -> 12, ``-$3`` -> -3, ``$0`` -> 0."""
+    text = text.strip()
+    return -int(text[2:]) if text.startswith(("-$", "−$")) else int(text.lstrip("+$") or 0)
+
+
 def public_text(world: World) -> str:
     """Everything anyone in the channel could ever read there, every edit included."""
     parts = []
@@ -48,7 +54,23 @@ async def test_three_humans_and_an_ai_play_a_whole_game_to_the_final_standings(
     frames = [m for m in channel if m.attachments and m.content.startswith("**Card")]
     assert len(frames) >= 3 * 5  # a picture after every flipped card, three races
     assert all(a.description and "Gobbler" in a.description for m in frames for a in m.attachments)
-    assert sum("Race" in m.text and "results" in m.text for m in channel) == 3
+    results = [m for m in channel if "Race" in m.text and "results" in m.text]
+    assert len(results) == 3
+    doubled = 0
+    for message in results:
+        for seat in message.embeds[0]["fields"]:
+            *lines, total = seat["value"].splitlines()
+            if "paid all they had" in total:
+                continue
+            # Each line says what the bet paid (a doubled bet: twice its value), so they add up.
+            paid = [_dollars(line.rpartition(": ")[2].split(" (")[0]) for line in lines if "→" in line]
+            assert sum(paid) == _dollars(total.strip("*").split(" → ")[0]), seat["value"]
+            for line in lines:
+                if "doubled" in line:
+                    doubled += 1
+                    amount, value = line.rpartition(": ")[2].split(" (")
+                    assert _dollars(amount) == 2 * _dollars(value.removesuffix(" doubled)"))
+    assert doubled >= 3  # everyone doubled one bet in race 3
     final = next(m for m in channel if "Final standings" in m.text)
     for name in ("alice", "bob", "carol"):
         assert name in final.text

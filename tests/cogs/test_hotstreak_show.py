@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import dataclasses
 import re
 
@@ -125,3 +126,37 @@ def test_the_odds_answer_lists_every_bet_on_offer_even_with_long_emojis(monkeypa
     for name in ("Gobbler", "Hurley", "Dangle", "Mum"):
         assert f"{name} ticket (safe)" in fields and f"{name} ticket (risky)" in fields
     assert "Side bet YES (risky)" in fields and "Side bet NO (safe)" in fields
+
+
+async def test_a_late_odds_press_says_where_the_odds_are_now(world: World, bot: RaceBot) -> None:
+    """The Odds button of a betting message pressed once the bets are in: not "nothing to show", but
+    where the odds went (the race picture)."""
+    lobby, table = await open_table(world, "bob", ai=0)
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+    await world.fake.wait_for(lambda: bool(table.bet_buttons()), timeout=30, what="the betting prompt")
+    prompt = table.bet_buttons()[-1][0]
+    odds_id = next(b.custom_id or "" for b in prompt.buttons if (b.custom_id or "").endswith(":ask:odds"))
+    shown = copy.deepcopy(prompt.components)
+
+    def racing() -> bool:
+        return any(m.content.startswith("**Card") for m in world.fake.channel_messages(world.channel))
+
+    for _ in range(100):  # everyone bets and picks a card; the race starts
+        if racing():
+            break
+        before = table.signature()
+        if not await table.step(set()):
+            await world.fake.wait_for(lambda b=before: racing() or table.signature() != b, timeout=30)
+    assert racing()
+    # A press from a client that still shows the betting message's buttons (the edit that took them
+    # away has not reached it yet), as happens when someone presses just as the table moves on.
+    prompt.components = shown
+    ix = await world.fake.click(world.users["dave"], prompt, odds_id)
+    await world.fake.wait_for(
+        lambda: "📊" in text_of([m for m in ix.messages if m.ephemeral]) or "nothing" in text_of(ix.messages),
+        timeout=10,
+        what="the answer",
+    )
+    answer = text_of([m for m in ix.messages if m.ephemeral])
+    assert "nothing to show" not in answer
+    assert "The betting is over" in answer and "race picture" in answer

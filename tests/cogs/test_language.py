@@ -158,7 +158,7 @@ async def test_in_portuguese_the_shared_commands_and_the_lobby_show_no_english(
         return text
 
     lobby = await open_lobby(world, alice)
-    await fake.click_button(alice, lobby, "Pôr IA")
+    await fake.click_button(alice, lobby, "Adicionar IA")
     await fake.wait_for(lambda: "(IA)" in lobby.text, timeout=5, what="an AI seat")
     await join(world, lobby, bob)
     await fake.click_button(bob, lobby, "Sair")

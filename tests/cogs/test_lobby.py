@@ -44,9 +44,9 @@ def seats_on(lobby: FakeMessage) -> list[str]:
 async def test_one_game_per_channel(world: World, bot: RaceBot) -> None:
     await open_lobby(world)
     again = await world.fake.slash(world.users["bob"], world.channel, "hotstreak start")
-    assert "already running here" in await private_answer(world.fake, again)
+    assert "already being played here" in await private_answer(world.fake, again)
     other_game = await world.fake.slash(world.users["bob"], world.channel, "horserace start")
-    assert "A Hot Streak game is already running here" in await private_answer(world.fake, other_game)
+    assert "Hot Streak is already being played here" in await private_answer(world.fake, other_game)
     assert len(world.fake.channel_messages(world.channel)) == 1
     assert len(bot.tables.by_id) == 1
 
@@ -149,7 +149,10 @@ async def test_the_host_can_cancel_a_running_game_and_no_results_are_recorded(
     ix = await world.fake.slash(world.users["alice"], world.channel, "hotstreak cancel")
     answer = await ix.reply()
     assert not answer.ephemeral
-    assert f"game #{table.game_id} was cancelled" in answer.text and "No results were recorded" in answer.text
+    assert (
+        f"Hot Streak #{table.game_id} was cancelled" in answer.text
+        and "No results were recorded" in answer.text
+    )
     stored = await bot.storage.load_game(table.game_id)
     assert stored is not None and stored.status == "cancelled"
     assert await bot.storage.game_results(table.game_id) == []
@@ -296,3 +299,17 @@ async def test_a_lobby_whose_answer_was_lost_is_posted_anyway_and_still_closes_b
             timeout=10,
         )
         assert not bot.tables.by_id
+
+
+async def test_add_ai_never_starts_the_game_the_host_does(world: World, bot: RaceBot) -> None:
+    lobby = await open_lobby(world, players=3)
+    await click(world, "bob", lobby, "Join")
+    await click(world, "alice", lobby, "Add AI")  # the third seat: full, with an AI
+    await world.fake.wait_for(lambda: "(AI" in lobby.text, timeout=5)
+    await asyncio.sleep(0.2)
+    assert "The game has started." not in lobby.text
+    assert bot.tables.in_channel(world.channel.id).engine is None  # type: ignore[union-attr]
+    game = await bot.storage.active_game_in_channel(world.channel.id)
+    assert game is not None and game.status == "lobby" and len(game.seats) == 3
+    assert await click(world, "alice", lobby, "Start") == ""
+    await world.fake.wait_for(lambda: "The game has started." in lobby.text, timeout=5)

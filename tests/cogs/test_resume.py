@@ -308,7 +308,7 @@ async def test_a_command_before_the_stored_games_are_back_is_told_to_wait(
         await world.fake.wait_for(lambda: "carries on" in _channel_text(world), timeout=10)
         await world.fake.wait_for(bot.tables.resumed.is_set, timeout=10)
         again = await world.fake.slash(world.users["bob"], world.channel, "hotstreak start")
-        assert "already running here" in await private_answer(world.fake, again)
+        assert "already being played here" in await private_answer(world.fake, again)
         assert len(bot.tables.by_id) == 1
 
 

@@ -55,7 +55,7 @@ async def test_results_that_could_not_be_saved_are_saved_later_while_running(
         monkeypatch.setattr(bot.storage, "finish_game", failing(bot.storage.finish_game, 3))
         game_id = await play_to_the_end(world, bot)
         await world.fake.wait_for(lambda: said(world, "are saved now"), timeout=20)
-        assert said(world, f"I couldn't save the results of The Horse Race Game game #{game_id} yet")
+        assert said(world, f"I couldn't save the results of The Horse Race Game #{game_id} yet")
         assert len(await bot.storage.game_results(game_id)) == 2
         game = await bot.storage.load_game(game_id)
         assert game is not None and game.status == "finished"

@@ -113,10 +113,10 @@ async def seeded(world: World) -> AsyncIterator[RaceBot]:
 
 def leaderboard_rows(message: FakeMessage) -> list[str]:
     description = message.embeds[0]["description"]
-    return [line for line in description.splitlines() if line.strip()]
+    return [line for line in description.splitlines() if line.startswith("`")]
 
 
-async def test_leaderboard_ranks_people_by_net_with_games_wins_and_win_rate(
+async def test_the_board_across_games_ranks_by_wins_and_never_adds_their_money(
     world: World, seeded: RaceBot
 ) -> None:
     ix = await world.fake.slash(world.users["bob"], world.channel, "leaderboard")
@@ -124,19 +124,37 @@ async def test_leaderboard_ranks_people_by_net_with_games_wins_and_win_rate(
     assert not board.ephemeral  # a leaderboard is for the whole channel
     rows = leaderboard_rows(board)
     assert len(rows) == 10
-    assert rows[0].startswith("`  1.` **dave** +$500 · 1 game · 1 win (100%)")
-    assert rows[1].startswith("`  2.` **alice** +$70 · 3 games · 2 wins (67%)")
-    assert rows[2].startswith("`  3.` **carol** +$40 · 1 game · 1 win (100%)")
-    assert "**extra09** +$4 · 1 game · 1 win (100%)" in rows[3]
+    assert rows[0].startswith("`  1.` **alice** 2 wins · 3 games (67%)")
+    assert [r.split("**")[1] for r in rows[1:4]] == sorted(
+        ["dave", "carol", "extra09"], key=lambda name: world.users[name].id if name in world.users else 9009
+    )
+    assert "**dave** 1 win · 1 game (100%)" in board.text
+    assert "$" not in board.embeds[0]["description"]  # no money at all
+    assert "$500" not in board.text
+    ruling = board.embeds[0]["description"].splitlines()[-1]
+    assert ruling.startswith("*Ranked by wins") and "never added across games" in ruling
     assert "AI" not in board.text and "Babbage" not in board.text and "Ada" not in board.text
     footer = board.embeds[0]["footer"]["text"]
     assert footer == "All time · page 1 of 2 · 14 players"
+    # The picture's money column would add the games' currencies: none until it can leave it out.
+    assert board.attachments == []
+    assert world.fake.late_interactions == []
+
+
+async def test_a_game_board_ranks_people_by_net_with_games_wins_and_win_rate(
+    world: World, seeded: RaceBot
+) -> None:
+    board = await (
+        await world.fake.slash(world.users["bob"], world.channel, "leaderboard", game="hotstreak")
+    ).reply()
+    rows = leaderboard_rows(board)
+    assert rows[0].startswith("`  1.` **dave** +$500 · 1 game · 1 win (100%)")
+    assert rows[1].startswith("`  2.` **alice** +$80 · 2 games · 2 wins (100%)")
     picture = board.attachment("leaderboard.png")
     assert picture.data.startswith(b"\x89PNG")
     assert board.embeds[0]["image"]["url"] == "attachment://leaderboard.png"
     assert picture.description is not None
-    assert picture.description.startswith("Leaderboard — all games: 1. dave, +$500, 1 win in 1 game")
-    assert world.fake.late_interactions == []
+    assert picture.description.startswith("Leaderboard — Hot Streak: 1. dave, +$500, 1 win in 1 game")
 
 
 async def test_paging_buttons_edit_the_board_and_are_disabled_at_the_ends(
@@ -154,12 +172,13 @@ async def test_paging_buttons_edit_the_board_and_are_disabled_at_the_ends(
     assert not set(second_page) & set(first_page)
     assert board.embeds[0]["footer"]["text"] == "All time · page 2 of 2 · 14 players"
     assert board.button("Next ▶").disabled and not board.button("◀ Previous").disabled
-    assert "11. " in (board.attachment("leaderboard.png").description or "")
 
     await (await fake.click_button(world.users["carol"], board, "◀ Previous")).reply()
     assert leaderboard_rows(board) == first_page
     assert board.button("◀ Previous").disabled
-    assert len(board.attachments) == 1  # the picture was replaced, not added to
+
+    hot = await (await fake.slash(bob, world.channel, "leaderboard", game="hotstreak", period="week")).reply()
+    assert len(hot.attachments) == 1
 
 
 async def test_leaderboard_options_pick_the_game_and_the_period(world: World, seeded: RaceBot) -> None:
@@ -173,7 +192,7 @@ async def test_leaderboard_options_pick_the_game_and_the_period(world: World, se
     week = await (await fake.slash(bob, world.channel, "leaderboard", period="week")).reply()
     week_names = [r.split("**")[1] for r in leaderboard_rows(week)]
     assert "dave" not in week_names and "carol" not in week_names  # older than this week
-    assert week_names[0] == "alice" and "**alice** +$80 · 2 games" in week.text
+    assert week_names[0] == "alice" and "**alice** 2 wins · 2 games" in week.text
     assert week.embeds[0]["footer"]["text"].startswith("This week · page 1 of 2 · 12 players")
 
     month = await (
@@ -243,9 +262,8 @@ async def test_an_empty_server_gets_a_friendly_answer_everywhere(world: World, b
     fake, alice = world.fake, world.users["alice"]
     board = await (await fake.slash(alice, world.channel, "leaderboard")).reply()
     assert "No finished games yet." in board.text
-    assert (
-        board.attachment("leaderboard.png").description == "Leaderboard — all games: no finished games yet."
-    )
+    hot = await (await fake.slash(alice, world.channel, "leaderboard", game="hotstreak")).reply()
+    assert hot.attachment("leaderboard.png").description == "Leaderboard — Hot Streak: no finished games yet."
     assert board.button("Next ▶").disabled and board.button("◀ Previous").disabled
     assert (
         "No finished games yet." in (await (await fake.slash(alice, world.channel, "history")).reply()).text
@@ -286,3 +304,26 @@ async def test_stats_and_history_answer_at_once_and_read_the_database_after(
     slow.set()
     answer = await ix.reply()
     assert "No finished games" in answer.text
+
+
+async def test_downforce_money_is_told_in_millions_and_never_added_to_dollars(world: World) -> None:
+    u = ids(world)
+    async with await Storage.open(str(world.db)) as storage:
+        await settle(
+            storage,
+            world,
+            "downforce",
+            [result(0, u["dave"], "dave", 8, won=True), result(1, u["bob"], "bob", -3, won=False)],
+        )
+        await settle(storage, world, "hotstreak", [result(0, u["dave"], "dave", 5, won=True)])
+    async with running_bot(world.fake, world.bot()):
+        fake, bob = world.fake, world.users["bob"]
+        board = await (await fake.slash(bob, world.channel, "leaderboard", game="downforce")).reply()
+        assert leaderboard_rows(board)[0].startswith("`  1.` **dave** +$8M · 1 game")
+        assert "**bob** -$3M" in board.text
+        across = await (await fake.slash(bob, world.channel, "leaderboard")).reply()
+        assert "**dave** 2 wins · 2 games" in across.text and "$13" not in across.text
+        card = await (await fake.slash(bob, world.channel, "stats", user=world.users["dave"])).reply()
+        fields = {f["name"]: f["value"] for f in card.embeds[0]["fields"]}
+        assert "Total winnings **+$8M**" in fields["Downforce"]
+        assert "Total winnings **+$5**" in fields["Hot Streak"]

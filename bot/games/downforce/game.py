@@ -44,7 +44,9 @@ Rulings where the rules text is silent (players at a table would expect these):
 * A tie between the highest bids goes to the seat with fewer cars, then to a draw from the seed;
   a winning bid of 0 costs nothing.
 * A wild line may be given any colour not already on the card, colours given to earlier wilds
-  of the same card included. With one such colour left it is given without asking.
+  of the same card included, of a car still racing (a finished car cannot use it: setting
+  ``wild: racing``; games stored before this ruling keep ``any``, so their logs replay). With one
+  such colour left it is given without asking; with none, the line does nothing.
 * A line for a car that has finished does nothing. A bet may name any car, even one that has
   already finished.
 * Among ways to the same end space the engine keeps the shortest (ties: through the smallest
@@ -618,9 +620,13 @@ class Downforce(Game):
         card = self.s["card"]
         power = self.power_of(card["seat"])
         if power is not None and power.effect is Effect.ANY_WILD_COLOUR:
-            return list(COLOURS)
-        named = {c for c in card["colours"] if c is not None}
-        return [c for c in COLOURS if c not in named]
+            options = list(COLOURS)
+        else:
+            named = {c for c in card["colours"] if c is not None}
+            options = [c for c in COLOURS if c not in named]
+        if self.settings.wild == "racing":  # a finished car cannot use a wild line: never offered
+            options = [c for c in options if self.race.racing(c)]
+        return options
 
     def _resolve(self) -> list[Event]:
         """Resolve the card in play from its current line, stopping at a real choice."""
@@ -683,6 +689,9 @@ class Downforce(Game):
             index = card["order"][card["line"]]
             if card["colours"][index] is None:
                 options = self.wild_options()
+                if not options:  # every colour it could take is a finished car's: the line does nothing
+                    card["line"] += 1
+                    continue
                 if len(options) > 1:
                     s["choice"] = {"kind": "wild", "line": index, "options": options}
                     return events

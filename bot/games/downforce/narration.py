@@ -52,8 +52,13 @@ def card_text(lines: Sequence[Sequence[JSON]]) -> str:
 
 
 def millions(value: int) -> str:
-    """Downforce money (millions): ``$12M`` (``$ 12 mi`` in Portuguese)."""
-    return _("{amount}M", amount=money(value))
+    """Downforce money (millions): ``$12M`` (``$ 12 mi`` in Portuguese); nothing is ``$0`` (not ``$0M``)."""
+    return _("{amount}M", amount=money(value)) if value else money(0)
+
+
+def signed_millions(value: int) -> str:
+    """A gain or a loss in Downforce money: ``+$5M``, ``-$5M``, ``$0`` (for boards and records)."""
+    return f"+{millions(value)}" if value > 0 else millions(value)
 
 
 def bet_name(index: int) -> str:

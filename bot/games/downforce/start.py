@@ -21,6 +21,14 @@ def engine_settings(start: Start) -> dict[str, JSON]:
     return Settings.parse(chosen).to_json()
 
 
+def stored_settings(options: dict[str, JSON]) -> dict[str, JSON]:
+    """The engine settings of a stored game. One stored before wild lines were kept to cars still
+    racing played with the old rule (``wild: any``): its action log replays only under it."""
+    settings = dict(options.get("engine") or {})
+    settings.setdefault("wild", "any")
+    return settings
+
+
 def ai_pause(view: dict[str, JSON], decision: Decision, pace: float) -> float:
     """An AI seat waits one pace before it plays a card; its other choices are made at once."""
     return pace if decision.kind == "play" else 0.0

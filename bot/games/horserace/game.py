@@ -25,6 +25,12 @@ Rulings (the rules text leaves these open; a player at the table would expect th
   (paying the seat's jackpot share), lost otherwise. Net is cash minus the starting bank.
 * Final places: most money first; equal money shares a place (1, 1, 3); every seat in
   place 1 has won.
+* Rolls by hand or by the table: a seat's ``roll`` offers ``roll`` (this roll) and ``auto``
+  (this roll, and the table rolls for this seat for the rest of the game). A seat that chose
+  ``auto`` is recorded in ``auto_rolls`` (the choice is in the action log, so a restart keeps it)
+  and from then on its roll offers only ``auto``, which the table takes at its pace
+  (``start.is_automatic``). The bot chooses ``auto`` for a person who misses a roll's deadline
+  (``start.late_choice``), and the event ``auto_rolls`` tells the table once.
 """
 
 from __future__ import annotations
@@ -42,6 +48,7 @@ from bot.games.horserace.settings import BadSettings, Settings
 from bot.games.rng import GameRng
 
 ROLL = "roll"
+AUTO_ROLL = "auto"
 NEXT_RACE = "next_race"
 TIME_UP = "time_up"
 STAT_KEYS = ("races_won", "winnings", "fees", "penalties", "sit_out_fees")
@@ -73,6 +80,7 @@ class HorseRace(Game):
         self.race_rolls = 0
         self.stats: list[dict[str, int]] = [dict.fromkeys(STAT_KEYS, 0) for _ in range(seats)]
         self.stakes: list[list[dict[str, Any]]] = [[] for _ in range(seats)]  # Stake.to_json() dicts
+        self.auto_rolls: list[int] = []  # seats the table rolls for, for the rest of the game
 
     codecs: ClassVar[dict[str, Callable[[Any, Any], Any]]] = {
         "settings": lambda value, game: Settings.from_json(value),
@@ -82,6 +90,13 @@ class HorseRace(Game):
     }
 
     # --- the surface -------------------------------------------------------
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Self:
+        game = super().from_json(data)
+        if not hasattr(game, "auto_rolls"):  # stored before a seat's rolls could go automatic
+            game.auto_rolls = []
+        return game
 
     @classmethod
     def new(cls, seats: int, seed: int, settings: dict[str, Any] | None = None) -> Self:
@@ -107,7 +122,13 @@ class HorseRace(Game):
             pending = [Decision(None, NEXT_RACE, (NEXT_RACE,), f"Start race {self.race + 1}.")]
         else:
             what = "scratch roll" if self.phase == "scratch" else "race roll"
-            pending = [Decision(self.turn, ROLL, (ROLL,), f"Roll the dice ({what}).")]
+            if self.turn is None:  # nobody holds a card: the table rolls
+                options: tuple[str, ...] = (ROLL,)
+            elif self.turn in self.auto_rolls:
+                options = (AUTO_ROLL,)
+            else:
+                options = (ROLL, AUTO_ROLL)
+            pending = [Decision(self.turn, ROLL, options, f"Roll the dice ({what}).")]
         if self.settings.end == "minutes" and not self.time_up:
             pending.append(Decision(None, TIME_UP, (None,), "Time is up.", not_before=self.settings.ends_at))
         return pending
@@ -117,9 +138,17 @@ class HorseRace(Game):
             return self._time_up()
         if decision.kind == NEXT_RACE:
             return self._start_race()
+        events: list[Event] = []
+        if (
+            action.choice == AUTO_ROLL
+            and decision.player is not None
+            and decision.player not in self.auto_rolls
+        ):
+            self.auto_rolls.append(decision.player)
+            events.append(Event("auto_rolls", {"seat": decision.player}))
         if self.phase == "scratch":
-            return self._scratch_roll(decision.player)
-        return self._race_roll(decision.player)
+            return events + self._scratch_roll(decision.player)
+        return events + self._race_roll(decision.player)
 
     # --- race setup --------------------------------------------------------
 
@@ -383,6 +412,7 @@ class HorseRace(Game):
             "seats": self.seats,
             "dealer": self.dealer,
             "turn": self.turn,
+            "auto_rolls": sorted(self.auto_rolls),
             "cash": list(self.cash),
             "jackpot": self.jackpot,
             "board": {
@@ -404,4 +434,4 @@ class HorseRace(Game):
         }
 
 
-__all__ = ["HorseRace", "NEXT_RACE", "ROLL", "TIME_UP"]
+__all__ = ["AUTO_ROLL", "HorseRace", "NEXT_RACE", "ROLL", "TIME_UP"]

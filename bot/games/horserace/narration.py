@@ -173,7 +173,12 @@ def _game_over(d: dict[str, Any], name: Namer) -> str:
     )
 
 
+def _auto_rolls(d: dict[str, Any], name: Namer) -> str:
+    return _("🎲 From now on the bot rolls for {who}, at the table's pace.", who=name(d["seat"]))
+
+
 _TELLERS: dict[str, Callable[[dict[str, Any], Namer], str]] = {
+    "auto_rolls": _auto_rolls,
     "race_setup": _race_setup,
     "scratch": _scratch,
     "scratch_reroll": _scratch_reroll,

@@ -7,7 +7,7 @@ from typing import Any
 
 from bot.games.base import JSON, Decision
 from bot.games.catalog import Start
-from bot.games.horserace.game import NEXT_RACE, ROLL
+from bot.games.horserace.game import AUTO_ROLL, NEXT_RACE, ROLL
 
 ENGINE_KEYS = ("bank", "fee", "races", "end", "minutes")
 
@@ -32,8 +32,21 @@ def stored_settings(options: dict[str, Any]) -> dict[str, JSON]:
 
 
 def is_automatic(options: dict[str, JSON], decision: Decision) -> bool:
-    """With ``rolls: auto`` the bot rolls for everyone at the table's pace."""
-    return decision.kind == ROLL and options.get("rolls") == "auto"
+    """With ``rolls: auto`` (the default) the bot rolls for everyone at the table's pace; with
+    ``manual``, for a seat whose rolls went automatic (its roll offers only ``auto``: see the engine).
+    A game stored without the setting was opened with it written out, so its absence means the default."""
+    if decision.kind != ROLL:
+        return False
+    return options.get("rolls", "auto") == "auto" or decision.options == (AUTO_ROLL,)
+
+
+def late_choice(decision: Decision) -> JSON | None:
+    """What the bot chooses for a person who missed a roll's deadline: ``auto``, this roll and every
+    roll of theirs after it for the rest of the game (they are told once, in the channel). Ruling:
+    a player who let one roll pass would keep the whole table waiting on every turn of theirs."""
+    if decision.kind == ROLL and AUTO_ROLL in decision.options:
+        return AUTO_ROLL
+    return None
 
 
 def step_pause(view: dict[str, JSON], decision: Decision, pace: float, countdown: float) -> float:

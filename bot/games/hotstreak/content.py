@@ -91,7 +91,14 @@ def _load_mascots(folder: Path) -> dict[str, dict[str, str]]:
         colour = item.get("colour")
         if not isinstance(colour, str) or not _COLOUR.match(colour):
             raise _fail(name, f"mascots[{i}].colour", "must be a colour like #a1b2c3 (lower case)")
-        out[item["id"]] = {"name": item["name"], "animal": item["animal"], "colour": colour}
+        gender = item.get("gender")
+        if gender not in ("female", "male"):
+            raise _fail(
+                name,
+                f"mascots[{i}].gender",
+                'must be "female" or "male" (how languages with genders speak of it)',
+            )
+        out[item["id"]] = {"name": item["name"], "animal": item["animal"], "colour": colour, "gender": gender}
     if len({m["colour"] for m in out.values()}) != len(out):
         raise _fail(name, "mascots.colour", "each mascot needs its own colour")
     return out

@@ -5,6 +5,7 @@ Pure functions of an event's kind and data; private events are narrated for thei
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Set as AbstractSet
 
@@ -23,6 +24,48 @@ CAUSES = {
 
 def _name(mascot: str | None) -> str:
     return mascot.capitalize() if mascot else "?"
+
+
+@functools.cache
+def _females() -> frozenset[str]:
+    from bot.games.hotstreak.content import default_content
+
+    return frozenset(k for k, m in default_content().mascots.items() if m.get("gender") == "female")
+
+
+def is_female(mascot: str | None) -> bool:
+    """A mascot a message must speak of in the feminine where its language has genders (Mum, a queen:
+    "Mum é desclassificada"); ``assets/hotstreak/mascots.json`` gives each mascot's gender."""
+    return mascot in _females()
+
+
+def podium_places(slots: list[str | None], places: dict[str, int | None]) -> list[tuple[int, list[str]]]:
+    """The podium as players are told it: each place a mascot is paid as, with the mascots holding it,
+    in podium order.
+
+    Ruling (rules: "if 2 mascots are disqualified at the same time, put them between the 2 lowest
+    spaces on the podium; anyone who bets on them gets the lower of the 2 payouts"): a mascot's place
+    is the place it is paid as. Mascots put out together share the worst of their places, so the
+    place above it stays empty: ``1st Gobbler, 3rd Dangle and Mum, 4th Hurley``. Narration, results,
+    payout lines and the picture all tell this same fact.
+    """
+    groups: list[tuple[int, list[str]]] = []
+    for mascot in slots:
+        place = places.get(mascot) if mascot else None
+        if mascot is None or place is None:
+            continue
+        if groups and groups[-1][0] == place:
+            groups[-1][1].append(mascot)
+        else:
+            groups.append((place, [mascot]))
+    return groups
+
+
+def names_and(names: list[str]) -> str:
+    """``Dangle``, ``Dangle and Mum``, ``Dangle, Mum and Hurley``."""
+    if len(names) < 2:
+        return "".join(names)
+    return _("{names} and {last}", names=", ".join(names[:-1]), last=names[-1])
 
 
 def card_name(card: str, names: dict[str, str] | None = None) -> str:
@@ -78,6 +121,8 @@ def side_bet_text(side: dict[str, JSON]) -> str:
     kind, n = c.get("type"), c.get("n")
     mascot, other = _name(c.get("mascot")), _name(c.get("other"))
     if kind == "mascot_out":
+        if is_female(c.get("mascot")):
+            return _p("female mascot", "{mascot} is disqualified.", mascot=mascot)
         return _("{mascot} is disqualified.", mascot=mascot)
     if kind == "mascot_wins":
         return _("{mascot} wins the race.", mascot=mascot)
@@ -114,7 +159,11 @@ def side_bet_text(side: dict[str, JSON]) -> str:
     return text
 
 
-def risk_word(risk: str) -> str:
+def risk_word(risk: str, side: bool = False) -> str:
+    """``safe`` / ``risky``; ``side``: of a side bet, which some languages say with another gender
+    (a ticket is "bilhete seguro", a side bet "aposta paralela segura")."""
+    if side:
+        return _p("risk of a side bet", "risky") if risk == "risky" else _p("risk of a side bet", "safe")
     return _p("risk", "risky") if risk == "risky" else _p("risk", "safe")
 
 
@@ -123,20 +172,34 @@ def answer_word(answer: str) -> str:
     return _p("side bet", "YES") if answer == "yes" else _p("side bet", "NO")
 
 
-def bet_label(bet: dict[str, JSON], names: dict[str, str] | None = None, side: str | None = None) -> str:
+def bet_label(
+    bet: dict[str, JSON], names: dict[str, str] | None = None, side: str | None = None, *, the: bool = False
+) -> str:
     """A bet as players read it (``Gobbler ticket 1 (risky)``), from its fields rather than the
-    engine's English ``label``, so it reads in the reader's language. ``side``: the side bet's text."""
+    engine's English ``label``, so it reads in the reader's language. ``side``: the side bet's text.
+    ``the``: with its article, for a sentence ("took the Gobbler ticket 1": "pegou o bilhete 1 de
+    Gobbler", the article agreeing with a ticket or a side bet)."""
     number = bet.get("number")
-    risk = risk_word(str(bet.get("risk")))
+    risk = risk_word(str(bet.get("risk")), side=bet.get("kind") != "ticket")
     if bet.get("kind") == "ticket":
         mascot = str(bet.get("mascot"))
         name = (names or {}).get(mascot) or _name(mascot)
         if number is None:
+            if the:
+                return _("the {mascot} ticket ({risk})", mascot=name, risk=risk)
             return _("{mascot} ticket ({risk})", mascot=name, risk=risk)
+        if the:
+            return _("the {mascot} ticket {number} ({risk})", mascot=name, number=number, risk=risk)
         return _("{mascot} ticket {number} ({risk})", mascot=name, number=number, risk=risk)
     answer = answer_word(str(bet.get("answer")))
     if number is None:
-        label = _("Side bet {answer} ({risk})", answer=answer, risk=risk)
+        label = (
+            _("the side bet {answer} ({risk})", answer=answer, risk=risk)
+            if the
+            else _("Side bet {answer} ({risk})", answer=answer, risk=risk)
+        )
+    elif the:
+        label = _("the side bet {answer} {number} ({risk})", answer=answer, number=number, risk=risk)
     else:
         label = _("Side bet {answer} {number} ({risk})", answer=answer, number=number, risk=risk)
     return f"{label}: {side}" if side else label
@@ -169,7 +232,7 @@ def _bet_taken(d: dict[str, JSON]) -> str:
         pays = _("pays {first}/{second}/{third}", first=values[0], second=values[1], third=values[2])
     else:
         pays = _("pays {win} if right, {loss} if wrong", win=money(values[0]), loss=money(values[1]))
-    return _("Seat {seat} takes {bet} ({pays}).", seat=d["seat"] + 1, bet=bet_label(d), pays=pays)
+    return _("Seat {seat} takes {bet} ({pays}).", seat=d["seat"] + 1, bet=bet_label(d, the=True), pays=pays)
 
 
 def _steps(
@@ -240,11 +303,12 @@ def _steps(
                 _("knocks out {who}", who=who) if st["result"] == "out" else _("knocks over {who}", who=who)
             )
         elif t == "fall":
-            parts.append(
-                _("{who} falls again and is knocked out", who=who)
-                if st["result"] == "out"
-                else _("{who} falls down", who=who)
-            )
+            if st["result"] != "out":
+                parts.append(_("{who} falls down", who=who))
+            elif is_female(st.get("mascot")):
+                parts.append(_p("female mascot", "{who} falls again and is knocked out", who=who))
+            else:
+                parts.append(_("{who} falls again and is knocked out", who=who))
         elif t == "turn":
             parts.append(
                 _("{who} turns to face the finish", who=who)
@@ -252,7 +316,11 @@ def _steps(
                 else _("{who} turns to face the start", who=who)
             )
         elif t == "recover":
-            parts.append(_("{who} gets back up facing the finish", who=who))
+            parts.append(
+                _p("female mascot", "{who} gets back up facing the finish", who=who)
+                if is_female(st.get("mascot"))
+                else _("{who} gets back up facing the finish", who=who)
+            )
         elif t == "no_effect":
             parts.append(
                 _("{who} has no star ahead, nothing happens", who=who)
@@ -276,8 +344,14 @@ def _outcome(d: dict[str, JSON], told: AbstractSet[str] = frozenset()) -> list[s
         for o in d["outs"]
         if o["cause"] != "knocked out" and not (o["cause"] == "ran off the back" and o["mascot"] in told)
     ]
+    shared: dict[int, list[str]] = {}
     for p in d["places"]:
-        parts.append(_("{who} takes {place}", who=_name(p["mascot"]), place=ordinal(p["place"])))
+        shared.setdefault(p["place"], []).append(_name(p["mascot"]))
+    for place, who in shared.items():
+        if len(who) > 1:  # put out together: one place for all of them (see podium_places)
+            parts.append(_("{who} share {place}", who=names_and(who), place=ordinal(place)))
+        else:
+            parts.append(_("{who} takes {place}", who=who[0], place=ordinal(place)))
     return parts
 
 
@@ -303,7 +377,10 @@ def _bar_folded(d: dict[str, JSON]) -> str:
 
 
 def _race_over(d: dict[str, JSON]) -> str:
-    podium = ", ".join(f"{i + 1}. {_name(m)}" for i, m in enumerate(d["podium"]))
+    podium = ", ".join(
+        f"{ordinal(place)} {names_and([_name(m) for m in who])}"
+        for place, who in podium_places(d["podium"], d.get("places") or {})
+    )
     side = d["side_bet"]
     return _(
         "Race {race} is over: {podium}. Side bet ({side}): {answer}.",
@@ -389,7 +466,9 @@ def stake_words(label: str) -> str:
     kept so old results read the same), in the reader's language for ``/stats``; anything else as it is."""
     found = re.fullmatch(r"Side bet (yes|no), (safe|risky)", label)
     if found:
-        return _("Side bet {answer}, {risk}", answer=answer_word(found[1]), risk=risk_word(found[2]))
+        return _(
+            "Side bet {answer}, {risk}", answer=answer_word(found[1]), risk=risk_word(found[2], side=True)
+        )
     found = re.fullmatch(r"(.+), (safe|risky)", label)
     if found:
         return _("{mascot}, {risk}", mascot=found[1], risk=risk_word(found[2]))

@@ -20,14 +20,14 @@ async def play(
     return game_id
 
 
-def board(rows: list[LeaderRow]) -> list[tuple[int, int, int]]:
+def board(rows: list[LeaderRow]) -> list[tuple[int, int, int | None]]:
     return [(row.rank, row.user_id, row.net) for row in rows]
 
 
 async def test_the_board_ranks_by_net_winnings_and_ignores_ai_seats(storage: Storage) -> None:
     await play(storage, [result(0, 1, 5, won=True), result(1, 2, -3), result(2, None, 50, won=True)])
     await play(storage, [result(0, 2, 2, won=True), result(1, 3, 1)])
-    rows, total = await storage.leaderboard(GUILD, None, None, page=0)
+    rows, total = await storage.leaderboard(GUILD, "hotstreak", None, page=0)
     assert total == 3
     assert board(rows) == [(1, 1, 5), (2, 3, 1), (3, 2, -1)]
     assert (rows[2].games, rows[2].wins, rows[2].win_rate) == (2, 1, 0.5)
@@ -37,7 +37,7 @@ async def test_equal_net_goes_to_more_wins_then_fewer_games(storage: Storage) ->
     await play(storage, [result(0, 1, 4), result(1, 2, 4, won=True)])
     await play(storage, [result(0, 3, 2, won=True), result(1, 4, 0)])
     await play(storage, [result(0, 3, 2), result(1, 4, 4)])
-    rows, _ = await storage.leaderboard(GUILD, None, None, page=0)
+    rows, _ = await storage.leaderboard(GUILD, "hotstreak", None, page=0)
     # all on $4: user 2 (1 win in 1 game), 3 (1 win in 2), 1 (no win in 1), 4 (no win in 2)
     assert [(row.user_id, row.net) for row in rows] == [(2, 4), (3, 4), (1, 4), (4, 4)]
 
@@ -52,14 +52,14 @@ async def test_the_board_shows_the_latest_name(storage: Storage, clock: Clock) -
 
 async def test_pages_count_from_zero_and_report_the_total(storage: Storage) -> None:
     await play(storage, [result(seat, 100 + seat, 20 - seat) for seat in range(8)])
-    first, total = await storage.leaderboard(GUILD, None, None, page=0, per_page=3)
-    third, _ = await storage.leaderboard(GUILD, None, None, page=2, per_page=3)
-    beyond, total_beyond = await storage.leaderboard(GUILD, None, None, page=3, per_page=3)
+    first, total = await storage.leaderboard(GUILD, "hotstreak", None, page=0, per_page=3)
+    third, _ = await storage.leaderboard(GUILD, "hotstreak", None, page=2, per_page=3)
+    beyond, total_beyond = await storage.leaderboard(GUILD, "hotstreak", None, page=3, per_page=3)
     assert total == total_beyond == 8
     assert board(first) == [(1, 100, 20), (2, 101, 19), (3, 102, 18)]
     assert board(third) == [(7, 106, 14), (8, 107, 13)]
     assert beyond == []
-    assert await storage.leaderboard(GUILD, None, None, page=-1, per_page=3) == (first, 8)
+    assert await storage.leaderboard(GUILD, "hotstreak", None, page=-1, per_page=3) == (first, 8)
 
 
 async def test_boards_per_game_kind_and_for_all_games(storage: Storage) -> None:
@@ -68,8 +68,25 @@ async def test_boards_per_game_kind_and_for_all_games(storage: Storage) -> None:
     assert board((await storage.leaderboard(GUILD, "hotstreak", None, 0))[0]) == [(1, 1, 5), (2, 2, 1)]
     assert board((await storage.leaderboard(GUILD, "horserace", None, 0))[0]) == [(1, 3, 2), (2, 1, -9)]
     rows, total = await storage.leaderboard(GUILD, None, None, 0)
-    assert (board(rows), total) == ([(1, 3, 2), (2, 2, 1), (3, 1, -4)], 3)
+    # across games by wins (none here), then fewer games: user 1 played two
+    assert (board(rows), total) == ([(1, 2, None), (2, 3, None), (3, 1, None)], 3)
     assert rows[2].games == 2
+
+
+async def test_the_board_across_games_never_adds_their_money_and_ranks_by_wins(storage: Storage) -> None:
+    """Downforce counts millions, the others dollars: across games only wins are comparable."""
+    await play(storage, [result(0, 1, 8, won=True), result(1, 2, -3)], kind="downforce")
+    await play(storage, [result(0, 2, 40, won=True), result(1, 1, -2)], kind="hotstreak")
+    await play(storage, [result(0, 2, 5, won=True), result(1, 3, 90)], kind="horserace")
+    for since in (None, START, START - 1):  # all time, a month (monthly totals), any other period
+        rows, total = await storage.leaderboard(GUILD, None, since, 0)
+        assert total == 3
+        # user 2: 2 wins; user 1: 1 win in 2 games; user 3: no win (however much money)
+        assert [(r.user_id, r.wins, r.games, r.net) for r in rows] == [
+            (2, 2, 3, None),
+            (1, 1, 2, None),
+            (3, 0, 1, None),
+        ]
 
 
 @pytest.mark.parametrize("kind", [None, "hotstreak"])
@@ -82,7 +99,10 @@ async def test_a_period_board_counts_only_games_since_then(
     await play(storage, [result(0, 2, 3, won=True), result(1, 3, 2)])
     await play(storage, [result(0, 1, -1)], kind="horserace")
     rows, total = await storage.leaderboard(GUILD, kind, since, page=0)
-    expected = [(1, 2, 3), (2, 3, 2)] + ([(3, 1, -1)] if kind is None else [])
+    if kind is None:  # across games: by wins, no money
+        expected: list[tuple[int, int, int | None]] = [(1, 2, None), (2, 1, None), (3, 3, None)]
+    else:
+        expected = [(1, 2, 3), (2, 3, 2)]
     assert (board(rows), total) == (expected, len(expected))
     all_time, _ = await storage.leaderboard(GUILD, kind, None, page=0)
     assert all_time[0].user_id == 1
@@ -91,8 +111,8 @@ async def test_a_period_board_counts_only_games_since_then(
 async def test_boards_belong_to_their_guild(storage: Storage) -> None:
     await play(storage, [result(0, 1, 5)], guild=OTHER_GUILD)
     await play(storage, [result(0, 2, 1)])
-    assert board((await storage.leaderboard(GUILD, None, None, 0))[0]) == [(1, 2, 1)]
-    assert board((await storage.leaderboard(OTHER_GUILD, None, 0.0, 0))[0]) == [(1, 1, 5)]
+    assert board((await storage.leaderboard(GUILD, None, None, 0))[0]) == [(1, 2, None)]
+    assert board((await storage.leaderboard(OTHER_GUILD, "hotstreak", 0.0, 0))[0]) == [(1, 1, 5)]
     assert await storage.leaderboard(3, None, None, 0) == ([], 0)
 
 
@@ -196,7 +216,7 @@ async def test_a_board_since_a_month_start_matches_one_since_any_moment(
     from_months = await storage.leaderboard(GUILD, kind, january, page=0)
     from_results = await storage.leaderboard(GUILD, kind, january - 0.5, page=0)
     assert from_months == from_results
-    expected = [(1, 3, 4), (2, 2, 2), (3, 1, -1)] if kind is None else [(1, 2, 2), (2, 3, -1)]
+    expected = [(1, 2, None), (2, 3, None), (3, 1, None)] if kind is None else [(1, 2, 2), (2, 3, -1)]
     assert board(from_months[0]) == expected
     december = period_start("month", START - DAY)
-    assert board((await storage.leaderboard(GUILD, kind, december, 0))[0])[0] == (1, 1, 30 if kind else 29)
+    assert board((await storage.leaderboard(GUILD, kind, december, 0))[0])[0] == (1, 1, 30 if kind else None)

@@ -69,8 +69,11 @@ def test_every_event_of_a_whole_race_is_narrated_in_portuguese():
 
 def test_money_is_written_in_millions_the_portuguese_way():
     from bot.games.downforce.narration import millions
+    from cogs.downforce.words import signed
 
     with speaking("en"):
         assert millions(12) == "$12M" and millions(-5) == "-$5M"
+        assert millions(0) == "$0" and signed(0) == "$0" and signed(3) == "+$3M"  # never "$0M"
     with speaking("pt-BR"):
         assert millions(12) == f"{money(12)} mi"
+        assert millions(0) == money(0) and signed(0) == money(0)

@@ -16,9 +16,9 @@ def start(**options: object) -> Start:
 
 
 def test_the_lobby_choices_become_the_engine_settings_and_the_rest_are_left_out() -> None:
-    assert engine_settings(start()) == {"track": "river-station", "betting": "standard"}
+    assert engine_settings(start()) == {"track": "river-station", "betting": "standard", "wild": "racing"}
     chosen = engine_settings(start(track="savanna-stretch", betting="odds", powers="all"))
-    assert chosen == {"track": "savanna-stretch", "betting": "odds", "powers": "all"}
+    assert chosen == {"track": "savanna-stretch", "betting": "odds", "powers": "all", "wild": "racing"}
     entry("downforce").new_engine(4, 7, chosen)  # the engine takes them as they are
 
 

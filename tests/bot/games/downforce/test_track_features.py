@@ -250,3 +250,20 @@ def test_the_picture_and_its_words_show_the_animals():
     view = Downforce.new(4, 1, {"track": "savanna-stretch"}).view(None)
     assert "Animals: antelope on row 6, elephant on row 17, python on row 26." in alt_text(view)
     assert render_track(view)[:4] == b"\x89PNG"
+
+
+def test_the_start_commands_track_choices_name_the_features_each_track_has():
+    """``/downforce start``'s track menu says what is special about a track (Switchback Pass: cracked
+    spaces; Aloha Sands: ramps): it must be what the track's data holds."""
+    import json
+
+    from bot.paths import ROOT
+    from cogs.downforce.cog import DownforceCog
+
+    words = {"crack": "cracked", "ramp": "ramp", "loop": "loop", "animals": "animal"}
+    for choice in DownforceCog.start._params["track"].choices:
+        data = json.loads((ROOT / "assets" / "downforce" / "tracks" / f"{choice.value}.json").read_text())
+        has = {key for key in ("crack", "ramp", "loop") if any(space.get(key) for space in data["spaces"])}
+        has |= {"animals"} if data.get("animals") else set()
+        said = {key for key, word in words.items() if word in choice.name.lower()}
+        assert said == has, (choice.name, sorted(has))

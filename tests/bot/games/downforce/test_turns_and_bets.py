@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.games.base import IllegalAction
 from bot.games.downforce.cards import COLOURS
 from bot.games.downforce.scoring import bet_payout
+from bot.games.downforce.track import FINISH
 
 from .conftest import do, make_game, place, skip_auctions
 
@@ -75,6 +77,55 @@ def test_a_wild_line_is_given_a_colour_not_already_on_the_card():
     events = do(game, seat, "wild", "blue")
     assert any(e.kind == "wild_named" and e.data["colour"] == "blue" for e in events)
     assert game.pending()[0].kind == "move" and game.pending()[0].options == ("a7", "b7")
+
+
+def _wild_after_finishers(**settings):
+    game = raced(2, **settings)
+    seat = on_turn(game)
+    game.cards["mix"] = (("red", 1), ("wild", 1))
+    game.s["cards"]["mix"] = [["red", 1], ["wild", 1]]
+    game.s["hands"][seat] = ["mix"]
+    place(game, red="a4", blue="a6", black="a8", green=FINISH, yellow=FINISH, orange="b5")
+    do(game, seat, "play", "mix")
+    return game, seat
+
+
+def test_a_wild_line_never_offers_a_car_that_has_finished():
+    game, seat = _wild_after_finishers()
+    decision = game.pending()[0]
+    assert decision.kind == "wild" and set(decision.options) == {"blue", "black", "orange"}
+    with pytest.raises(IllegalAction):  # no car can use it: the engine refuses it too
+        do(game, seat, "wild", "green")
+
+
+def test_a_wild_line_with_no_racing_car_left_to_name_does_nothing():
+    game = raced(2)
+    seat = on_turn(game)
+    game.cards["mix"] = (("red", 1), ("wild", 1))
+    game.s["cards"]["mix"] = [["red", 1], ["wild", 1]]
+    game.s["hands"][seat] = ["mix"]
+    place(game, red="a4", blue=FINISH, black=FINISH, green=FINISH, yellow=FINISH, orange=FINISH)
+    events = do(game, seat, "play", "mix")
+    while game.pending() and game.pending()[0].kind == "move":  # where red ends, if asked
+        assert game.pending()[0].kind != "wild"
+        events += do(game, seat, "move", game.pending()[0].options[0])
+    assert not game.pending() or game.pending()[0].kind != "wild"
+    assert not any(e.kind == "wild_named" for e in events)
+    assert game.race.spaces["red"] != "a4"  # the red line moved; the wild one did nothing
+
+
+def test_a_game_stored_under_the_old_wild_rule_still_replays_a_finished_car_named():
+    """Games stored before the ruling carry no ``wild`` setting: they get the rule they were played
+    under, so a log that named a finished car replays."""
+    from bot.games.catalog import entry
+
+    settings = entry("downforce").stored_engine_settings(
+        {"engine": {"track": "river-station", "betting": "standard"}}
+    )
+    assert settings["wild"] == "any"
+    game, seat = _wild_after_finishers(**settings)
+    assert "green" in game.pending()[0].options
+    do(game, seat, "wild", "green")
 
 
 def test_first_crossing_of_a_yellow_line_opens_secret_bets_after_the_card():

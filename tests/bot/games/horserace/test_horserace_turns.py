@@ -151,3 +151,37 @@ def test_the_view_is_public_and_complete():
         "scratched", "hands", "sitting_out", "last_roll", "winner",
     }  # fmt: skip
     assert json.loads(json.dumps(view)) == view
+
+
+def test_a_seat_that_chooses_auto_is_rolled_for_by_the_table_for_the_rest_of_the_game():
+    game = HorseRace.new(3, seed=4)
+    advance(game, 1)  # the race starts
+    turn = game.turn
+    assert game.pending()[0].options == ("roll", "auto")
+    events = game.apply(Action(turn, "roll", "auto"))
+    assert events[0].kind == "auto_rolls" and events[0].data == {"seat": turn}
+    assert game.view(None)["auto_rolls"] == [turn]
+    told = 1
+    while not game.is_over and game.race == 1:
+        decision = game.pending()[0]
+        if decision.player == turn:
+            assert decision.options == ("auto",)  # only the table's roll: no one waits for a click
+            with pytest.raises(IllegalAction):
+                game.apply(Action(turn, "roll", "roll"))
+        events = game.apply(Action(decision.player, decision.kind, decision.options[0]))
+        told += sum(e.kind == "auto_rolls" for e in events)
+    assert told == 1  # said once
+    assert game.view(None)["auto_rolls"] == [turn]  # the next races too
+
+
+def test_a_game_stored_before_auto_rolls_existed_loads_and_replays():
+    game = HorseRace.new(2, seed=3)
+    taken = advance(game, 8)  # old logs chose "roll", still an option
+    data = json.loads(game.dumps())
+    del data["state"]["auto_rolls"]
+    old = HorseRace.from_json(data)
+    assert old.auto_rolls == [] and old.pending() == game.pending()
+    replayed = HorseRace.new(2, seed=3)
+    for action in taken:
+        replayed.apply(Action(action.player, action.kind, action.choice))
+    assert replayed.dumps() == game.dumps()

@@ -70,6 +70,7 @@ def _broken(tmp_path: Path, name: str, edit) -> Path:
         ("cards.json", lambda d: d.update(total=52), "total"),
         ("cards.json", lambda d: d["face_up_by_players"].pop("5"), "face_up_by_players.5"),
         ("mascots.json", lambda d: d["mascots"][1].update(colour="red"), "mascots[1].colour"),
+        ("mascots.json", lambda d: d["mascots"][3].pop("gender"), "mascots[3].gender"),
         ("tickets.json", lambda d: d["tickets"]["mum"][0].update(risky=[1, 9, 9]), "tickets.mum[0].risky"),
         ("tickets.json", lambda d: d["tickets"]["hurley"][2].update(safe=[1, 2]), "tickets.hurley[2].safe"),
         (

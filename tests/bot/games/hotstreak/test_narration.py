@@ -89,3 +89,37 @@ def test_a_card_that_changes_nothing_is_told_but_needs_no_new_picture():
     assert "is no longer racing" in narrate(idle)
     moving = Event("card_flipped", race.resolve(parse_card("mum +1")))
     assert changes_track(moving) and changes_track(moving.to_json())
+
+
+def _shared_third() -> tuple[Race, list[str]]:
+    """Gobbler 1st; Hurley runs off the back alone (4th); the bar folds on Dangle and Mum together."""
+    from bot.games.base import Event
+    from bot.games.hotstreak.cards import parse_card
+
+    race = build_race(
+        {
+            "track": TEST_TRACK,
+            "mascots": {"gobbler": {"pos": 9}, "hurley": {"pos": 0}, "dangle": {"pos": 1}, "mum": {"pos": 2}},
+        }
+    )
+    lines = [narrate(Event("card_flipped", race.resolve(parse_card(c)))) for c in ("gobbler +1", "hurley -1")]
+    lines.append(narrate(Event("bar_folded", race.fold())))
+    return race, lines
+
+
+def test_mascots_put_out_together_share_one_place_and_are_told_so():
+    # Rules: "put them between the 2 lowest spaces on the podium; anyone who bets on them gets the
+    # lower of the 2 payouts". Their place is the one they are paid as, shared: no one is 2nd.
+    race, lines = _shared_third()
+    assert race.podium.slots == ["gobbler", "dangle", "mum", "hurley"]
+    assert race.place_of("dangle") == race.place_of("mum") == 3
+    assert "Dangle and Mum share 3rd" in lines[-1]
+    assert "takes" not in lines[-1]
+    over = {
+        "race": 1,
+        "podium": race.podium.slots,
+        "places": dict(race.podium.paid),
+        "side_bet": {"id": "x", "text": "Gobbler wins", "happened": True},
+    }
+    told = narrate({"kind": "race_over", "data": over})
+    assert told.startswith("Race 1 is over: 1st Gobbler, 3rd Dangle and Mum, 4th Hurley.")

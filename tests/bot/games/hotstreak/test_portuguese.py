@@ -104,3 +104,40 @@ def test_a_replays_alt_text_is_portuguese() -> None:
     english, portuguese = both(lambda: replay_alt_text(frames))
     assert english.startswith("Animated replay") and portuguese.startswith("Replay animado")
     assert english_in(portuguese, MASCOTS) == []
+
+
+def test_words_agree_with_what_they_speak_of() -> None:
+    """A side bet is feminine (segura), a ticket masculine (seguro); Mum is a queen (desclassificada,
+    virada); a bet inside a sentence has its article; "to place" is 1st or 2nd, not the podium."""
+    from bot.games.hotstreak.narration import bet_label, names_and
+    from cogs.hotstreak.words import bet_short, option_label
+
+    side = {"kind": "side", "answer": "yes", "risk": "safe", "number": 1}
+    ticket = {"kind": "ticket", "mascot": "dangle", "risk": "safe", "number": 1}
+    mum_out = {"text": "Mum is disqualified.", "condition": {"type": "mascot_out", "mascot": "mum"}}
+    gobbler_out = {"text": "", "condition": {"type": "mascot_out", "mascot": "gobbler"}}
+    with speaking("pt-BR"):
+        assert bet_label(side) == "aposta paralela SIM 1 (segura)"
+        assert bet_label(ticket) == "bilhete 1 de Dangle (seguro)"
+        assert bet_label(ticket, the=True) == "o bilhete 1 de Dangle (seguro)"
+        assert bet_label(side, the=True) == "a aposta paralela SIM 1 (segura)"
+        assert option_label("side:yes:risky").endswith("arriscada")
+        assert option_label("ticket:mum:risky").endswith("arriscado")
+        assert bet_short({**side, "doubled": False}).endswith("segura")
+        assert side_bet_text(mum_out) == "Mum é desclassificada."
+        assert side_bet_text(gobbler_out) == "Gobbler é desclassificado."
+        steps = [{"type": "recover", "mascot": "mum"}, {"type": "fall", "mascot": "mum", "result": "out"}]
+        told = narrate({"kind": "card_flipped", "data": {
+            "card": "mum recover", "steps": steps, "finished": [], "outs": [], "places": [], "ended": False,
+        }})  # fmt: skip
+        assert "Mum se levanta virada para a chegada" in told and "é nocauteada" in told
+        assert names_and(["Dangle", "Mum"]) == "Dangle e Mum"
+    assert "pódio" not in _translation("{emoji} **{name}** {win} to win · {place} to place")
+    assert "entre os dois primeiros" in _translation("{name} {win} to win, {place} to place")
+
+
+def _translation(message: str) -> str:
+    from bot.i18n import _
+
+    with speaking("pt-BR"):
+        return _(message)
