@@ -87,6 +87,8 @@ class DownforcePresenter(Presenter):
         # alt text), and the line saying who plays next; kept while a card's choices are made.
         self.live: tuple[tuple[int, bool], bytes, str] | None = None
         self.turn_line = ""
+        # The cars sold so far (the auctions' message, once retired, lists them all).
+        self.sold: list[str] = []
         # The race's last lines of narration, on its live message.
         self.lines: deque[str] = deque(maxlen=LIVE_LINES)
         # The odds of the last card's frame (cards played, odds): the live picture shows them.
@@ -142,6 +144,15 @@ class DownforcePresenter(Presenter):
     def retired(self, key: str, out: Outgoing) -> Outgoing | None:
         """An auction, bet or keep prompt once its wait is over: a record that no longer says it waits
         for anyone (an auction sold read "Waiting for: Alice" until the end of the game)."""
+        if key == "setup":
+            # The auctions' one message, once the race starts: every car sold and the last bids.
+            embed = discord.Embed(title=_("Auctions — every car sold"), colour=COLOUR)
+            if self.sold:
+                embed.add_field(name=_("Sold"), value="\n".join(self.sold)[:1024], inline=False)
+            revealed = [text for text in self.lines if text.startswith("🔨")][-2:]
+            if revealed:
+                embed.add_field(name=_("Bids revealed"), value="\n".join(revealed)[:1024], inline=False)
+            return Outgoing(embed=embed)
         if out.embed is None or not key.startswith(("auction:", "bet:", "keep")):
             return None
         embed = out.embed.copy()
@@ -255,6 +266,9 @@ class DownforcePresenter(Presenter):
         sold = [f"{car(a['colour'])} → {names[a['seat']]} {money(a['price'])}" for a in state["auctions"]]
         if sold:
             embed.add_field(name=_("Sold"), value="\n".join(sold), inline=False)
+        revealed = [text for text in self.lines if text.startswith("🔨")][-2:]
+        if revealed:
+            embed.add_field(name=_("Bids revealed"), value="\n".join(revealed)[:1024], inline=False)
         self._add_wait(embed, view)
         embed.set_footer(text=_(NO_DM))
         return Outgoing(embed=embed, hand_button=True)
@@ -281,6 +295,9 @@ class DownforcePresenter(Presenter):
             "Players who won several power cards keep one of them, in secret; the kept powers are shown "
             "together when the race starts."
         )
+        revealed = [text for text in self.lines if text.startswith("🔨")][-1:]
+        if revealed:  # the last auction's bids, revealed as the keeping begins
+            embed.add_field(name=_("Bids revealed"), value=revealed[0][:1024], inline=False)
         self._add_wait(embed, view)
         embed.set_footer(text=_(NO_DM))
         return Outgoing(embed=embed, hand_button=True)
@@ -494,6 +511,13 @@ class DownforcePresenter(Presenter):
             if event.kind == "grid":
                 self.lines.clear()
                 out.append(await self._opening(view, events))
+            elif event.kind == "auction_won":
+                # The bids revealed together: on the auctions' message (and the race's, as it starts).
+                self.lines.append("🔨 " + line(event, names))
+                self.sold = [
+                    f"{car(a['colour'])} → {names[a['seat']]} {money(a['price'])}"
+                    for a in view.state["auctions"]
+                ]
             elif event.kind == "race_start":
                 out.append(await self._race_start(view, event))
             elif event.kind == "card_resolved":

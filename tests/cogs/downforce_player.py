@@ -1,6 +1,6 @@
-"""Plays Downforce through the fake Discord the way people would: bid cards, cards and bets from menus
-and buttons in DMs (or in the ephemeral "My hand" answer for a player whose DMs are closed), end spaces
-and wild colours with buttons in the channel."""
+"""Plays Downforce through the fake Discord the way people would: bid cards, cards, bets, and the card's
+end spaces, wild colours and powers from menus and buttons in DMs (or in the ephemeral "My hand" answer
+for a player whose DMs are closed, pressed when the channel mentions them)."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from tests.fakediscord import FakeMessage, FakeUser, text_of
 CHANNEL_ID = re.compile(r"g:\d+:d:(\d+):(\d+):(move|wild|power|ignore|defensive):i\d+")
 BET_ID = re.compile(r"g:\d+:d:(\d+):(\d+):(bet|keep):i\d+")
 MENU_ID = re.compile(r"gs:\d+:(\d+):(\d+):(bid|play)")
+CHOICE_MENU_ID = re.compile(r"gs:\d+:(\d+):(\d+):(move)")
 HAND_ID = re.compile(r"g:\d+:hand")
 # The few words the player reads to know where the game is, in the language the table speaks.
 ENGLISH = {
@@ -33,7 +34,8 @@ class DownforceTable:
     done: set[str] = field(default_factory=set)  # private custom ids already answered
     # (user, prompt state) "My hand" was pressed for
     hand_asked: set[tuple[str, str]] = field(default_factory=set)
-    clicked: list[str] = field(default_factory=list)  # the kinds of channel buttons pressed, in order
+    clicked: list[str] = field(default_factory=list)  # the kinds of choice buttons pressed, in order
+    mentions_seen: dict[str, int] = field(default_factory=dict)  # user name -> mentions when last looked
     words: dict[str, str] = field(default_factory=lambda: dict(ENGLISH))
 
     @property
@@ -63,15 +65,20 @@ class DownforceTable:
         return found
 
     def private(self, user: FakeUser) -> list[tuple[FakeMessage, str, str]]:
-        """Open private controls: (message, custom id, "menu" | "bet")."""
+        """Open private controls: (message, custom id, "menu" | "bet" | "choice")."""
         found = []
         for message in self.fake.dm_messages(user) + self.fake.ephemeral_for(user):
             for menu in message.selects:
-                if MENU_ID.match(menu.custom_id) and menu.custom_id not in self.done:
+                if (MENU_ID.match(menu.custom_id) or CHOICE_MENU_ID.match(menu.custom_id)) and (
+                    menu.custom_id not in self.done
+                ):
                     found.append((message, menu.custom_id, "menu"))
             bets = [b for b in message.buttons if BET_ID.match(b.custom_id or "")]
             if bets and bets[0].custom_id not in self.done:
                 found.append((message, bets[0].custom_id or "", "bet"))
+            choices = [b for b in message.buttons if CHANNEL_ID.match(b.custom_id or "") and not b.disabled]
+            if choices and choices[-1].custom_id not in self.done:
+                found.append((message, choices[-1].custom_id or "", "choice"))
         return found
 
     def prompt_with_hand_button(self) -> FakeMessage | None:
@@ -107,7 +114,10 @@ class DownforceTable:
                 return True
             for message, custom_id, what in self.private(user):
                 self.done.add(custom_id)
-                if what == "menu":
+                if what == "choice":
+                    self.clicked.append(custom_id.split(":")[5])
+                    ix = await self.fake.click(user, message, custom_id)
+                elif what == "menu":
                     menu = next(m for m in message.selects if m.custom_id == custom_id)
                     if custom_id.endswith("bid"):
                         self.bids.setdefault(user.name, []).append(menu.labels[0])
@@ -125,10 +135,18 @@ class DownforceTable:
         return False
 
     async def _ask_for_hand(self, user: FakeUser) -> bool:
-        """A player without DMs presses My hand when the channel's prompt waits for them."""
+        """A player without DMs presses My hand when the channel's prompt waits for them, or when the
+        channel mentions them (their turn, their secret pick)."""
         prompt = self.prompt_with_hand_button()
         if prompt is None:
             return False
+        mentions = sum(1 for said in self.fake.conversation.said if user.id in said.notified)
+        if mentions > self.mentions_seen.get(user.name, 0):
+            self.mentions_seen[user.name] = mentions
+            hand = next(b for b in prompt.buttons if HAND_ID.fullmatch(b.custom_id or ""))
+            ix = await self.fake.click(user, prompt, hand.custom_id or "")
+            await ix.wait_response()
+            return True
         text = prompt.text
         words = self.words
         waiting = (

@@ -7,9 +7,10 @@ import dataclasses
 import re
 
 from bot.client import RaceBot
+from tests.cogs import live
 from tests.cogs.conftest import FAST, World, join
-from tests.cogs.downforce_player import DownforceTable
-from tests.fakediscord import FakeMessage, running_bot
+from tests.cogs.downforce_player import CHANNEL_ID, DownforceTable
+from tests.fakediscord import FakeMessage, FakeUser, running_bot, text_of
 
 
 async def open_table(
@@ -43,11 +44,14 @@ async def test_four_humans_play_a_whole_game_and_nothing_secret_is_shown_before_
 
     # The grid first, then six auctions revealed together, then the race with a picture after every card.
     assert "The grid, pole first" in public
-    assert len(re.findall(r"wins the \w+ car for", public)) == 6
-    frames = [m for m in channel if m.attachments and m.content.startswith("**Card")]
-    assert len(frames) >= 10
-    assert all(a.description and "Places:" in a.description for m in frames for a in m.attachments)
-    assert any("plays" in m.content for m in frames)  # the played card is shown publicly
+    assert (
+        len(set(re.findall(r"wins the \w+ car for", public))) == 6
+    )  # each auction revealed (on its message)
+    shown = live.frames(channel)
+    assert len(live.live_messages(channel)) == 1  # the race is one message, edited card by card
+    assert len([f for f in shown if "**Card" in f.content]) >= 10
+    assert all(f.picture.description and "Places:" in f.picture.description for f in shown)
+    assert any("plays" in f.content for f in shown)  # the played card is shown publicly
 
     # Nothing secret was public before its reveal.
     before_race, _, _ = public.partition("The race starts")
@@ -60,12 +64,12 @@ async def test_four_humans_play_a_whole_game_and_nothing_secret_is_shown_before_
     assert table.bets, "nobody bet: the race never crossed a yellow line"
     assert not re.search(r"\d(st|nd|rd) bet", before_end), "a bet was shown before the end"
     for name in ("alice", "bob", "carol", "dave"):
-        hand = [m for m in world.fake.dm_messages(world.users[name]) if "you were dealt" in m.text]
+        dms = world.fake.dm_messages(world.users[name])
         if name == "carol":
-            assert hand == []  # closed DMs: she played from the ephemeral My hand answers
-        else:
-            cards = hand[0].text.split("you were dealt")[1]
-            assert cards.strip() and cards not in public
+            assert dms == []  # closed DMs: she played from the ephemeral My hand answers
+        else:  # the hand dealt comes with the first auction's prompt, in private
+            hand = dms[0].embeds[0]["description"]
+            assert "Your hand" in dms[0].text and hand.strip() and hand not in public
 
     # carol's DMs are closed: the channel says so, and she played through My hand.
     assert "can't send you direct messages" in public
@@ -80,11 +84,16 @@ async def test_four_humans_play_a_whole_game_and_nothing_secret_is_shown_before_
         assert re.match(r"(🥇|🥈|🥉|\d+th) \*\*", line), line
     assert "$0M" not in public and "$0M" not in final.text  # nothing is $0
     # Each auction, once sold, is a record: it no longer says whom it waits for.
-    auctions = [m for m in channel if m.text.startswith("Auction") and "of 6" in m.text]
-    assert len(auctions) >= 5  # (an auction with one bidder left is not waited for)
-    assert all("Waiting for" not in m.text and "Deadline" not in m.text for m in auctions), [
-        m.text for m in auctions
+    # The six auctions are one message, edited from one to the next.
+    auctions = [
+        m for m in channel if re.match(r"(Auction \d of 6|Powers — keep one|Auctions — every)", m.text)
     ]
+    assert len(auctions) == 1
+    shown = {re.match(r"Auction (\d) of 6", text_of(v)) for v in [*auctions[0].edits, auctions[0]]}
+    assert len({m.group(1) for m in shown if m}) >= 5  # (an auction with one bidder left is not waited for)
+    record = auctions[0].text
+    assert "every car sold" in record and "Waiting for" not in record and "Deadline" not in record, record
+    assert record.count(" → ") == 6, record
     for name in ("alice", "bob", "carol", "dave"):
         assert name in final.text
     rows, total = await bot.storage.leaderboard(world.guild.id, "downforce", None, 0)
@@ -93,22 +102,32 @@ async def test_four_humans_play_a_whole_game_and_nothing_secret_is_shown_before_
     assert game is None
 
 
-async def test_end_spaces_are_buttons_for_the_player_on_turn_only(world: World, bot: RaceBot) -> None:
+async def test_end_spaces_are_asked_where_the_card_was_played_with_a_lettered_picture(
+    world: World, bot: RaceBot
+) -> None:
+    """A card's end spaces (and wild colours) are asked in its player's DM, in the same message as the
+    card they played: one notification for the card and its choices."""
     lobby, table = await open_table(world, "bob")
+
+    def choice() -> tuple[FakeUser, FakeMessage] | None:
+        for user in table.seats.values():
+            for message in world.fake.dm_messages(user):
+                if any(CHANNEL_ID.match(b.custom_id or "") and not b.disabled for b in message.buttons):
+                    return user, message
+        return None
+
     for _ in range(600):
-        if table.channel_buttons() or table.finished():
+        if choice() is not None or table.finished():
             break
         before = table.signature()
         if not await table.step(set()):
             await world.fake.wait_for(lambda b=before: table.signature() != b or table.finished(), timeout=30)
-    buttons = table.channel_buttons()
-    assert buttons, "no end-space or wild-colour choice came up"
-    message, custom_id, seat = buttons[-1]
-    other = table.seats[1 - seat]
-    wrong = await world.fake.click(other, message, custom_id)
-    await wrong.wait_response()
-    assert any("not you" in m.text for m in wrong.messages)
+    found = choice()
+    assert found is not None, "no end-space or wild-colour choice came up"
+    user, message = found
+    assert message.edits, "the choice is the card's own prompt, edited (not a new message)"
     assert message.attachments or "wild" in message.text  # an end-space choice comes with a lettered picture
+    assert not any(CHANNEL_ID.match(b.custom_id or "") for m in table.channel() for b in m.buttons)
 
 
 async def test_a_late_player_is_played_by_the_ai_at_the_deadline(world: World) -> None:

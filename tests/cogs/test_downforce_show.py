@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from bot.client import RaceBot
+from tests.cogs import live
 from tests.cogs.conftest import World
 from tests.cogs.replays import assert_replay_came_after_the_results, wait_for_replays
 from tests.cogs.test_downforce import open_table
@@ -17,15 +18,15 @@ async def test_pictures_say_the_odds_and_the_final_scores_bring_a_replay(world: 
     await table.play_to_the_end()
     channel = table.channel()
 
-    frames = [m for m in channel if m.attachments and m.content.startswith("**Card")]
+    frames = [f.picture for f in live.frames(channel) if "**Card" in f.content]
     assert len(frames) >= 5
     # Once a car has finished, the win is decided: the pictures leave the odds out from then on.
-    decided = [m for m in frames if "finished" in m.attachments[0].description]
-    assert all("Chance to win" not in m.attachments[0].description for m in decided)
-    racing = [m for m in frames if m not in decided]
+    decided = [p for p in frames if "finished" in (p.description or "")]
+    assert all("Chance to win" not in (p.description or "") for p in decided)
+    racing = [p for p in frames if p not in decided]
     assert len(racing) >= 5
-    for message in racing:
-        (picture,) = message.attachments
+    for picture in racing:
+        assert picture.description is not None
         chances = re.findall(r"(\w+) (\d+)%", picture.description.split("Chance to win: ")[1])
         assert {car for car, _ in chances} == {"black", "blue", "green", "yellow", "orange", "red"}
         assert 94 <= sum(int(p) for _, p in chances) <= 106  # whole percentages of one race

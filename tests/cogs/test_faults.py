@@ -135,7 +135,10 @@ async def test_a_bet_that_cannot_be_saved_is_refused_privately_and_works_once_th
             assert "No finished games yet." in board.text
 
         accepted = await fake.click(player, message, custom_id)
-        assert "You took" in await private_answer(fake, accepted)
+        await accepted.wait_response()
+        # The answer is the public prompt moving on (the click's acknowledgement is a silent update).
+        await fake.wait_for(lambda: running.seq == 1, timeout=5)
+        assert not any(m.ephemeral for m in accepted.messages)
         game = await bot.storage.load_game(running.game_id)
         assert game is not None and len(game.actions) == 1 and game.actions[0]["player"] == seat
         assert fake.late_interactions == []

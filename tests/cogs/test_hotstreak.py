@@ -8,6 +8,7 @@ from typing import Any
 
 from bot.client import RaceBot
 from bot.storage import StorageError
+from tests.cogs import live
 from tests.cogs.conftest import FAST, World, join, private_answer
 from tests.cogs.hotstreak_player import BET_ID, HotStreakTable
 from tests.fakediscord import FakeMessage, running_bot, text_of
@@ -51,9 +52,10 @@ async def test_three_humans_and_an_ai_play_a_whole_game_to_the_final_standings(
     await table.play_to_the_end(dm_less={"carol"})
 
     channel = world.fake.channel_messages(world.channel)
-    frames = [m for m in channel if m.attachments and m.content.startswith("**Card")]
-    assert len(frames) >= 3 * 5  # a picture after every flipped card, three races
-    assert all(a.description and "Gobbler" in a.description for m in frames for a in m.attachments)
+    assert len(live.live_messages(channel)) == 3  # one live message per race, edited card by card
+    frames = live.frames(channel)
+    assert len([f for f in frames if "**Card" in f.content]) >= 3 * 5  # a picture after every card
+    assert all(f.picture.description and "Gobbler" in f.picture.description for f in frames)
     results = [m for m in channel if "Race" in m.text and "results" in m.text]
     assert len(results) == 3
     doubled = 0
@@ -89,17 +91,15 @@ async def test_three_humans_and_an_ai_play_a_whole_game_to_the_final_standings(
 async def test_no_public_message_reveals_a_hand_or_a_secret_pick(world: World, bot: RaceBot) -> None:
     lobby, table = await open_table(world, "bob")
     await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
-    hands = {}
-    for name in ("alice", "bob"):
-        await world.fake.wait_for(lambda n=name: bool(world.fake.dm_messages(world.users[n])), timeout=5)
-        dealt = world.fake.dm_messages(world.users[name])[0].text
-        hands[name] = dealt.split("Your hand:")[1].strip()
     # Bet until the secret picks are due, then pick, and look at the channel before any card is flipped.
     while not any(table.open_selects(u) for u in table.seats.values()):
         await table.step(set())
         await asyncio.sleep(0.01)
-    # The pick menus go out one DM after the other: both must be there before the two picks.
+    # The pick menus go out one after the other (a DM, or where the last bettor clicked): both must be
+    # there before the two picks. Each shows its player's hand, dealt for this race.
     await world.fake.wait_for(lambda: all(table.open_selects(u) for u in table.seats.values()), timeout=5)
+    hands = {u.name: table.open_selects(u)[0][0].embeds[0]["description"] for u in table.seats.values()}
+    assert all(hand.strip() for hand in hands.values())
     for _ in range(2):
         await table.step(set())
     await world.fake.wait_for(lambda: "Three cards burned" in public_text(world), timeout=10)
@@ -107,9 +107,12 @@ async def test_no_public_message_reveals_a_hand_or_a_secret_pick(world: World, b
     for hand in hands.values():
         assert hand not in before_race
         assert "Your hand" not in before_race and "secret pick is in" not in before_race
-    face_up = next(
-        m for m in world.fake.channel_messages(world.channel) if "Face-up race cards" in m.text
-    ).text
+    face_up = next(  # the betting's version of the race's prompt (it is edited on to the secret picks)
+        text
+        for m in world.fake.channel_messages(world.channel)
+        for text in [*(text_of(v) for v in m.edits), m.text]
+        if "Face-up race cards" in text
+    )
     for name, labels in table.picks.items():
         for label in labels:
             if label not in face_up:
@@ -133,17 +136,18 @@ async def test_wrong_user_and_stale_clicks_get_a_private_answer_and_change_nothi
     assert "not you" in await private_answer(world.fake, wrong)
     assert message.text == before
     first = await world.fake.click(on_turn, message, custom_id)
-    assert "You took" in await private_answer(world.fake, first)
+    await first.wait_response()
+    assert not any(m.ephemeral for m in first.messages)  # the prompt moving on is the answer
     stale = await world.fake.click(on_turn, message, custom_id)
     assert "already decided" in await private_answer(world.fake, stale)
     game = await bot.storage.active_game_in_channel(world.channel.id)
     assert game is not None and len(game.actions) == 1  # the double click was not applied twice
-    # A menu left in a DM from a game that is over answers that the game has ended.
+    # An answered private prompt becomes the record of the choice: its menu is gone, so it cannot be
+    # clicked again, and it says what was chosen.
     await table.play_to_the_end()
-    old = next(m for m in world.fake.dm_messages(world.users["alice"]) if m.selects)
-    menu = old.selects[0]
-    late = await world.fake.select(world.users["alice"], old, menu.custom_id, [menu.values[0]])
-    assert "ended" in await private_answer(world.fake, late)
+    answered = [m for m in world.fake.dm_messages(world.users["alice"]) if any(v.components for v in m.edits)]
+    assert answered and all(not m.selects and not m.buttons for m in answered)
+    assert any("secret pick is in" in m.text for m in answered)
     assert BET_ID.match(custom_id)
 
 

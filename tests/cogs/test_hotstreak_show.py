@@ -10,6 +10,7 @@ from bot.client import RaceBot
 from bot.games.base import Action
 from bot.games.catalog import entry
 from bot.games.hotstreak.narration import changes_track
+from tests.cogs import live
 from tests.cogs.conftest import World
 from tests.cogs.replays import assert_replay_came_after_the_results, wait_for_replays
 from tests.cogs.test_hotstreak import open_table
@@ -37,10 +38,10 @@ async def test_a_game_in_its_own_thread_shows_odds_on_its_frames_and_posts_a_rep
         assert len(results) == 3
         await wait_for_replays(world.fake, results)
 
-    pictures = [m for m in channel if m.attachments and m.content.startswith(("**Card", "**Deck dry"))]
+    pictures = [f for f in live.frames(channel) if "**Card" in f.content or "**Deck dry" in f.content]
     assert pictures
-    for message in pictures:
-        alt = message.attachments[0].description or ""
+    for frame in pictures:
+        alt = frame.picture.description or ""
         assert ODDS.search(alt), alt
         # The alt text says how many races the odds rest on (a finished race's are certain) and who holds what.
         assert ("simulated races" in alt or "Odds (exact)" in alt) and "Tickets:" in alt
@@ -72,12 +73,18 @@ async def test_a_race_posts_one_picture_per_card_that_changes_the_track_plus_its
                 quiet += not changes_track(event)
 
     channel = world.fake.channel_messages(world.channel)
-    pictures = [
-        m for m in channel if m.attachments and not (m.embeds and "results" in m.embeds[0].get("title", ""))
-    ]
-    assert len(pictures) <= changing + 3  # one opening picture per race
-    narration_only = [m for m in channel if m.content.startswith("**Card") and not m.attachments]
-    assert len(narration_only) == quiet
+    races = live.live_messages(channel)
+    assert len(races) == 3  # one live message per race
+    frames = live.frames(channel)
+    assert len(frames) == changing + 3  # the race's opening picture, then one per card that moves
+    # A card that changes nothing on the track is its line of narration alone: an edit of the words,
+    # the picture kept (pace 0: every card is an edit of its own).
+    words_only = 0
+    for race in races:
+        versions = [*race.edits, race]
+        for before, after in zip(versions, versions[1:], strict=False):
+            words_only += [a.id for a in after.attachments] == [a.id for a in before.attachments]
+    assert words_only == quiet
 
 
 async def test_the_odds_button_tells_only_the_asker_what_each_bet_on_offer_is_worth(

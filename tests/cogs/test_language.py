@@ -5,6 +5,7 @@ are checked by each game's tests)."""
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 from collections.abc import AsyncIterator
 from typing import Any
@@ -210,8 +211,23 @@ async def test_public_messages_caused_by_an_english_members_click_speak_the_serv
         await (await world.fake.click_button(alice, lobby, "Começar")).wait_response()
         await world.fake.wait_for(lambda: world.fake.threads_in(world.channel), timeout=20, what="the thread")
         thread = world.fake.threads_in(world.channel)[0]
-        await world.fake.wait_for_message(lambda m: "📪" in m.text, channel=thread, timeout=20)
-        closed = next(m for m in world.fake.channel_messages(thread) if "📪" in m.text)
+        # carol is told when a DM to her first fails (her turn's note, or her secret pick): both bet.
+        seats = {"0": alice, "1": carol}
+
+        def closed_note() -> FakeMessage | None:
+            return next((m for m in world.fake.channel_messages(thread) if "📪" in m.text), None)
+
+        for _ in range(20):
+            if closed_note() is not None:
+                break
+            prompt = next((m for m in world.fake.channel_messages(thread) if m.buttons), None)
+            bets = [b for b in prompt.buttons if ":d:" in (b.custom_id or "")] if prompt else []
+            if not bets:
+                await asyncio.sleep(0.1)
+                continue
+            who = seats[(bets[0].custom_id or "").split(":")[3]]
+            await (await world.fake.click(who, prompt, bets[0].custom_id or "")).wait_response()
+        closed = await world.fake.wait_for(closed_note, timeout=20)
         assert closed.text.startswith(f"📪 {carol.mention}, não consigo te mandar mensagem direta.")
         channel = text_of(world.fake.channel_messages(world.channel))
         assert "A partida começou." in channel

@@ -73,9 +73,14 @@ async def test_hostile_names_ping_nobody_but_the_player_on_turn(world: World, bo
         pings = fake.pings(message, permissions=False)  # as if the bot could mention everyone
         assert not pings.everyone and not pings.here and not pings.roles, message.text
         assert pings.users <= ids, message.text
-        if pings.users:
-            assert re.search(r"to roll", message.text), message.text  # only the prompt pings
-        pinged |= pings.users
+    # Who each new message notified when it was made (an edit notifies nobody): only players on turn,
+    # by the board's first version (the first roller) and by DM (each roll after it).
+    for said in fake.conversation.said:
+        assert said.notified <= ids, said.message.text
+        first = said.message.edits[0] if said.message.edits else said.message
+        if said.notified and said.message.channel.recipient is None:
+            assert re.search(r"to roll", first.content), first.content  # only the prompt pings
+        pinged |= said.notified
     assert pinged  # the player on turn was pinged
     # As markdown renders (an image's alt text is plain text, not markdown).
     everything = "\n".join(f"{m.content}\n{m.embeds}" for m in messages)
