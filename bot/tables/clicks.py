@@ -28,8 +28,10 @@ async def on_decision(table: Table, interaction: discord.Interaction, click: cus
     await interaction.response.defer()
 
     async def told(outcome: Outcome) -> None:
-        if not outcome.applied:
-            await followup(interaction, outcome.answer)  # a refusal, or "I couldn't save that"
+        if not outcome.applied or _routed(interaction):
+            # A refusal, or "I couldn't save that"; or a click another process passed on, whose
+            # message this one cannot tell apart (a DM or a public prompt): said privately.
+            await followup(interaction, outcome.answer)
         elif _private(interaction):
             await collapse(interaction, outcome.answer)
         # A decision in the channel answers for itself: the public message it changes (the deferred
@@ -49,12 +51,17 @@ async def go_on(table: Table, interaction: discord.Interaction, seat: int, decis
         out = table.presenter.private_prompt(table.view(seat), decision)
     await drawn(out)
     try:
-        if _private(interaction):
+        if _private(interaction) and not _routed(interaction):
             await interaction.edit_original_response(**table.voice.dress(out, editing=True))
         else:
             await interaction.followup.send(**table.voice.dress(out), ephemeral=True)
     except discord.HTTPException:
         await table.voice.dm(seat, out)
+
+
+def _routed(interaction: discord.Interaction) -> bool:
+    """A click another process acknowledged and passed on (``bot.tables.routing``)."""
+    return bool(getattr(interaction, "routed", False))
 
 
 def _private(interaction: discord.Interaction) -> bool:

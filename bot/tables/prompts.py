@@ -164,7 +164,7 @@ class Prompts:
         self._key = key
         self._shown = shown
         self._out = out
-        return set(users) if self._message is not None else set()
+        return set(users)  # told by this post (one that failed is not told again by another)
 
     async def _your_turn(self, table: Prompted, seat: int) -> None:
         """A wait that starts on a prompt only edited: the person is told once, by DM (with a link to

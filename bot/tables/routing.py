@@ -107,6 +107,10 @@ class RoutedInteraction:
     """What ``clicks.on_decision`` reads of an interaction, for a click that came through the database."""
 
     guild_id = None
+    message = None
+    # Where it was clicked (a DM or a channel) is not passed on: its answers are private followups
+    # (``bot.tables.clicks``), never an edit of the clicked message, which may be a public prompt.
+    routed = True
 
     def __init__(self, bot: Any, click: RoutedClick) -> None:
         self.id = click.id

@@ -404,7 +404,10 @@ class Table:
         async with self.lock:
             refused = self.check_click(user_id, click)
             outcome, events = (refused, []) if refused else await self._apply_click(click)
-            await told(outcome)
+            try:
+                await told(outcome)
+            except Exception:  # the clicker's answer failing must not keep the game from going on
+                log.exception("Could not answer a click on game %s", self.game_id)
             if outcome.applied:
                 await self.publish(events)
         self.wake.set()

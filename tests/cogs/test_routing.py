@@ -68,7 +68,7 @@ async def test_a_dm_click_on_another_shards_game_is_applied_once_by_its_owner(da
                 lambda: bool(click.text) and bool(again.text), timeout=15, what="answers to both clicks"
             )
             assert click.acknowledged and not click.late and again.acknowledged and not again.late
-            assert "secret pick is in" in click.text
+            assert "secret pick is in" in click.text  # passed on: answered privately by the owner
             assert STALE in again.text  # the same pick twice is applied once
             game = await storage.load_game(game_id)
             assert game is not None
