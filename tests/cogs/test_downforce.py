@@ -67,9 +67,10 @@ async def test_four_humans_play_a_whole_game_and_nothing_secret_is_shown_before_
         dms = world.fake.dm_messages(world.users[name])
         if name == "carol":
             assert dms == []  # closed DMs: she played from the ephemeral My hand answers
-        else:  # the hand dealt comes with the first auction's prompt, in private
-            hand = dms[0].embeds[0]["description"]
-            assert "Your hand" in dms[0].text and hand.strip() and hand not in public
+        else:  # the hand dealt comes with the auctions' prompts, in private
+            first = next(m for m in dms if m.embeds and "Your hand" in m.text)
+            hand = first.embeds[0]["description"]
+            assert hand.strip() and hand not in public
 
     # carol's DMs are closed: the channel says so, and she played through My hand.
     assert "can't send you direct messages" in public
