@@ -29,7 +29,7 @@ PER_PAGE = 10
 GAME_TITLES = titles()  # from the catalog: a new game is offered here by its catalog line (marked titles)
 PERIODS = {"all": N_("All time"), "month": N_("This month"), "week": N_("This week")}
 ACROSS_GAMES = N_(
-    "*Ranked by wins: each game counts its money its own way (Downforce in millions), so money is "
+    "*Ranked by wins: each game counts its money its own way (in dollars, or in millions), so money is "
     "never added across games; pick a game to see its winnings.*"
 )
 STORAGE_DOWN = N_("I can't read the results right now (storage problem); please try again later.")

@@ -260,6 +260,8 @@ async def test_a_game_that_ended_long_ago_is_settled_when_found_and_counts_when_
     assert await storage.finish_game(game_id, results) is False
     (row,) = await storage.history(GUILD)
     assert row.finished_at == played  # on the board of the week it was played, not of today
-    rows, _ = await storage.leaderboard(GUILD, None, played, page=0)
+    rows, _ = await storage.leaderboard(GUILD, "hotstreak", played, page=0)
     assert [(r.user_id, r.net) for r in rows] == [(5, 3), (6, -3)]
+    across, _ = await storage.leaderboard(GUILD, None, played, page=0)  # across games: by wins, no money
+    assert [(r.user_id, r.net) for r in across] == [(5, None), (6, None)]
     assert (await storage.leaderboard(GUILD, None, played + 1, page=0))[1] == 0
