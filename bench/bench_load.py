@@ -356,7 +356,9 @@ class People:
                     await self.fake.click(self.users[seat], message, self.rng.choice(ids), wait=False)
                 return
         for user in self.users.values():
-            for message in self.fake.dm_channel(user).messages[-3:]:
+            # Their DMs, and the private answers to their clicks (a secret pick that follows their last
+            # bet in the same wait is shown there, not sent as a second DM).
+            for message in self.fake.dm_channel(user).messages[-3:] + self.fake.ephemeral_for(user)[-3:]:
                 for menu in message.selects:
                     if SELECT_ID.match(menu.custom_id) and menu.custom_id not in self.done:
                         self.done.add(menu.custom_id)
@@ -388,6 +390,22 @@ class Watch:
                 self.saw(message)
 
         fake._announce_message = announce
+        # Private answers (ephemeral) are not announced to the gateway: a prompt shown in one (the next
+        # step of a wait, after a click) is seen as it is made or edited.
+        made, changed = fake.conversation.made, fake.conversation.changed
+
+        def made_privately(message: Any) -> None:
+            made(message)
+            if message.ephemeral and message.components:
+                self.saw(message)
+
+        def changed_privately(message: Any, **how: Any) -> None:
+            changed(message, **how)
+            if message.ephemeral:
+                asyncio.get_running_loop().call_soon(self.saw, message)  # once the edit is applied
+
+        fake.conversation.made = made_privately
+        fake.conversation.changed = changed_privately
 
     def saw(self, message: Any) -> None:
         moment = time.time()
