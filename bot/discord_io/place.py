@@ -81,6 +81,7 @@ class Place:
         self.drawing: set[asyncio.Task[None]] = set()  # pictures being drawn for messages already out
         self._thread: discord.abc.Messageable | None = None  # kept while the cache drops it
         self._users: dict[int, Any] = {}  # people fetched for DMs, once per game
+        self._dms: dict[int, discord.DMChannel] = {}  # their DM channels, opened once per game
         self.pause = Pause(wires.timing, self.lacking)  # its owner sets on_paused, on_back, on_over
         self.pictures_off = False  # Attach Files is missing: messages go without their pictures
         self.on_pictures_off: Any = None  # called once, with no argument, when pictures are turned off
@@ -245,10 +246,18 @@ class Place:
         client = self.wires.client
 
         async def attempt() -> discord.Message:
-            # Fetched once per game (the bot has no member cache to find players in).
-            user = client.get_user(user_id) or self._users.get(user_id) or await client.fetch_user(user_id)
-            self._users[user_id] = user
-            message: discord.Message = await user.send(nonce=tag, **message_kwargs(out))
+            # The DM channel is kept once per game: discord.py keeps only 128 of them, so a busy bot
+            # asked Discord to open the same DM again and again (1,591 times in 200 games).
+            channel = self._dms.get(user_id)
+            if channel is None:
+                # Fetched once per game (the bot has no member cache to find players in).
+                user = (
+                    client.get_user(user_id) or self._users.get(user_id) or await client.fetch_user(user_id)
+                )
+                self._users[user_id] = user
+                channel = user.dm_channel or await user.create_dm()
+                self._dms[user_id] = channel
+            message: discord.Message = await channel.send(nonce=tag, **message_kwargs(out))
             return message
 
         try:
