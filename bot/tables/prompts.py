@@ -66,12 +66,13 @@ class Prompts:
         self._shown: object = None
         self._out: Outgoing | None = None  # the live prompt as last shown, for its retired version
         self._dm_sent: set[tuple[int, int, str]] = set()
-        # The seats waited on at the last ``show``, and how many actions each had made then: a seat
-        # still waited on is in the same wait, and is not notified again.
+        # The seats waited on at the last ``show`` (with their actions then): a seat still waited on
+        # is in the same wait, and is not notified again. (After a restart everyone waited on is told
+        # again: the bot says it restarted.)
         self._waiting: dict[int, int] = {}
-        # Private decisions that follow their person's own private click in the same wait: shown in
-        # the message they clicked (``bot.tables.clicks``), not sent as a new DM. ``clicked`` is the
-        # seat whose private click is being published (set by the table, for one ``show``).
+        # Private decisions that follow their person's own click in the same wait: shown where they
+        # clicked (``bot.tables.clicks``), not sent as a new DM. ``clicked`` is the seat whose click is
+        # being published (set by the table, for one ``show``).
         self.continued: dict[int, Decision] = {}
         self.clicked: int | None = None
 

@@ -154,6 +154,7 @@ async def test_buttons_posted_before_the_update_keep_working_or_say_they_are_sta
 
         taken = await world.fake.click(world.users["alice"], old, old_id)
         await taken.wait_response()
+        await world.fake.wait_for(lambda: table.seq == 1, timeout=5)  # stored, then applied
         assert not any(m.ephemeral for m in taken.messages)  # applied: the prompt moves on
         async with await Storage.open(str(world.db), read_only=True) as storage:
             stored = await storage.load_game(game_id)
