@@ -25,7 +25,7 @@ from bot.games.hotstreak.narration import (
     side_bet_text,
 )
 from bot.games.hotstreak.odds import expected_payouts
-from bot.games.hotstreak.render import alt_text, render_race
+from bot.games.hotstreak.render import alt_text, holdings_alt_text, render_holdings, render_race
 from bot.games.hotstreak.replay import race_replay
 from bot.games.odds import Odds
 from bot.games.replay_log import ReplayLog
@@ -162,7 +162,7 @@ class HotStreakPresenter(Presenter):
             embed.add_field(name=_("Waiting for"), value=", ".join(waiting) or _("nobody"), inline=False)
             embed.add_field(name=_("Deadline"), value=view.deadline_mark())
             embed.set_footer(text=_("I've sent you a DM. No DM? Press {my_hand}.", my_hand=_("My hand")))
-            return f"bets:{race}", Outgoing(embed=embed, hand_button=True)
+            return f"bets:{race}", Outgoing(embed=embed, hand_button=True, asks=(self._tickets_ask(),))
         return None
 
     def _draft_prompt(self, view: TableView, state: dict[str, Any]) -> Outgoing:
@@ -204,7 +204,9 @@ class HotStreakPresenter(Presenter):
         )
         cash = " · ".join(f"{names[i]} {money(c)}" for i, c in enumerate(state["cash"]))
         embed.set_footer(text=_("Cash: {cash}", cash=cash))
-        out = Outgoing(embed=embed, hand_button=True, hand_row=3, asks=(("odds", _("Odds"), "📊"),))
+        out = Outgoing(
+            embed=embed, hand_button=True, hand_row=3, asks=(("odds", _("Odds"), "📊"), self._tickets_ask())
+        )
         decision = view.decision(turn, "bet")
         if decision is not None and not view.seats[turn].is_ai:
             mascots = list(info)  # the edition's mascots, in its order: two per row
@@ -224,9 +226,17 @@ class HotStreakPresenter(Presenter):
             out.controls = Controls(turn, "bet", tuple(choices))
         return out
 
+    @staticmethod
+    def _tickets_ask() -> tuple[str, str, str | None]:
+        return ("tickets", _("Tickets"), "🎟️")
+
     async def answer(self, view: TableView, seat: int | None, topic: str) -> Outgoing | None:
-        """The Odds button: each racer's chances and what every ticket and slip still on offer is worth."""
+        """The Odds button: each racer's chances and what every ticket and slip still on offer is worth.
+        The Tickets button: the detailed picture of everyone's tickets and side bets (the race's frames
+        show one line per player, readable at the size Discord shows them)."""
         state = view.state
+        if topic == "tickets":
+            return await self._tickets(view)
         if topic != "odds":
             return None
         if state["phase"] != "draft":  # a press on an older betting message: say where the odds are now
@@ -237,6 +247,18 @@ class HotStreakPresenter(Presenter):
                 content=_("📊 The odds are still being worked out; press **Odds** again in a moment.")
             )
         return Outgoing(embed=odds_embed(state, chances))
+
+    async def _tickets(self, view: TableView) -> Outgoing:
+        state = view.state
+        chances = await _odds(state) if state["phase"] == "draft" else None
+        players = view.picture_names
+        image = await workers.run(render_holdings, state, odds=chances, players=players)
+        return Outgoing(
+            content=_("🎟️ Everyone's tickets and side bets, race {race}.", race=state["race"]),
+            image=image,
+            image_name="tickets.png",
+            alt=holdings_alt_text(state, odds=chances, players=players),
+        )
 
     def private_prompt(self, view: TableView, decision: Decision) -> Outgoing:
         seat = _seat(view)

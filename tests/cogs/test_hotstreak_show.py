@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import io
 import re
+
+from PIL import Image
 
 from bot.client import RaceBot
 from bot.games.base import Action
@@ -113,6 +116,39 @@ async def test_the_odds_button_tells_only_the_asker_what_each_bet_on_offer_is_wo
         assert "Gobbler ticket (safe)" in answer and "Side bet YES (risky)" in answer
         assert "simulated races" in answer
     # Nothing new in the channel: the answers were private.
+    assert all(not m.ephemeral for m in world.fake.channel_messages(world.channel)[before:])
+
+
+async def test_the_tickets_button_shows_everyones_bets_in_a_detailed_picture_privately(
+    world: World, bot: RaceBot
+) -> None:
+    """The race pictures show one line per player; every ticket and side bet is a second, detailed
+    picture, given only to whoever asks (a player or a watcher), readable at Discord's size."""
+    lobby, table = await open_table(world, "bob", ai=1)
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+
+    def prompt() -> FakeMessage | None:
+        found = [
+            m
+            for m in world.fake.channel_messages(world.channel)
+            if any(b.label == "Tickets" for b in m.buttons)
+        ]
+        return found[-1] if found else None
+
+    await world.fake.wait_for(lambda: bool(table.bet_buttons()), timeout=30, what="the betting prompt")
+    await table.step(set())  # one bet taken, so there is something to show
+    await world.fake.wait_for(lambda: prompt() is not None, timeout=10, what="the Tickets button")
+    message = prompt()
+    assert message is not None
+    before = len(world.fake.channel_messages(world.channel))
+    ix = await world.fake.click_button(world.users["dave"], message, "Tickets")  # only watching
+    await world.fake.wait_for(lambda: any(m.ephemeral and m.attachments for m in ix.messages), timeout=30)
+    (answer,) = [m for m in ix.messages if m.ephemeral and m.attachments]
+    (picture,) = answer.attachments
+    assert picture.filename == "tickets.png" and "tickets and side bets" in answer.text
+    assert picture.description and "ticket" in picture.description.lower()
+    with Image.open(io.BytesIO(picture.data)) as image:
+        assert image.width == 800 and image.height <= 0.75 * image.width
     assert all(not m.ephemeral for m in world.fake.channel_messages(world.channel)[before:])
 
 
