@@ -217,16 +217,24 @@ async def test_public_messages_caused_by_an_english_members_click_speak_the_serv
         def closed_note() -> FakeMessage | None:
             return next((m for m in world.fake.channel_messages(thread) if "📪" in m.text), None)
 
-        for _ in range(20):
-            if closed_note() is not None:
-                break
+        loop = asyncio.get_running_loop()
+        ends = loop.time() + 20
+        while closed_note() is None and loop.time() < ends:
             prompt = next((m for m in world.fake.channel_messages(thread) if m.buttons), None)
             bets = [b for b in prompt.buttons if ":d:" in (b.custom_id or "")] if prompt else []
-            if not bets:
-                await asyncio.sleep(0.1)
+            if prompt is None or not bets:
+                await asyncio.sleep(0.05)
                 continue
-            who = seats[(bets[0].custom_id or "").split(":")[3]]
-            await (await world.fake.click(who, prompt, bets[0].custom_id or "")).wait_response()
+            chosen = bets[0].custom_id or ""
+            who = seats[chosen.split(":")[3]]
+            await (await world.fake.click(who, prompt, chosen)).wait_response()
+            # Like a person: wait to see the prompt move on before looking for the next turn.
+            await world.fake.wait_for(
+                lambda p=prompt, c=chosen: (
+                    closed_note() is not None or all(b.custom_id != c for b in p.buttons)
+                ),
+                timeout=10,
+            )
         closed = await world.fake.wait_for(closed_note, timeout=20)
         assert closed.text.startswith(f"📪 {carol.mention}, não consigo te mandar mensagem direta.")
         channel = text_of(world.fake.channel_messages(world.channel))
