@@ -116,7 +116,7 @@ class StatsCog(commands.Cog):
             return {"embed": embed, "view": self._pages(game, period, page, pages)}
         lines = [BoardLine(r.rank, r.name, r.net or 0, r.games, r.wins, r.win_rate) for r in rows]
         image = await asyncio.to_thread(render_leaderboard, title, subtitle, lines)
-        net_text = entry(game).net_text  # the game's own money (Downforce counts millions)
+        net_text = entry(game).net_text  # the game's own money (some games count in millions)
         text = "\n".join(
             f"`{line.rank:>3}.` **{shown(line.name)}** {net_text(line.net)} · "
             + _n("{n} game", "{n} games", line.games)

@@ -4,11 +4,11 @@ in the channel, to use **My hand**, and remembered with the game (``meta["dm_clo
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any, Protocol
 
 import discord
 
+from bot import workers
 from bot.discord_io.outgoing import Outgoing, message_kwargs
 from bot.discord_io.place import DMClosed, Place
 from bot.i18n import N_, Language, _, speaking
@@ -83,8 +83,9 @@ class Voice:
 
 
 async def drawn(out: Outgoing) -> Outgoing:
-    """``out`` with its picture drawn (``Outgoing.render``), in a thread: a private message's picture (a
-    choice's lettered spaces) is drawn when it is sent, never on the event loop."""
+    """``out`` with its picture drawn (``Outgoing.render``) in a picture worker, as the outbox draws race
+    pictures: a private message's picture (a choice's lettered spaces) is drawn when it is sent, never
+    on the event loop."""
     if out.render is not None and out.image is None:
-        out.image = await asyncio.to_thread(out.render)
+        out.image = await workers.run(out.render)
     return out

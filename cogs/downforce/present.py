@@ -30,7 +30,7 @@ from bot.games.replay_log import ReplayLog
 from bot.i18n import N_, _, _n, _p
 from bot.i18n.formatting import number
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter, TableView
-from cogs.downforce.picture import marked_spaces, render_choice
+from cogs.downforce.picture import marked_spaces
 from cogs.downforce.words import (
     CAR_EMOJI,
     car,
@@ -462,7 +462,8 @@ class DownforcePresenter(Presenter):
             seat, "move", tuple(buttons), menu=len(buttons) > 20, placeholder=_("End space")
         )
         drawn = self._drawn(view)
-        out.render = functools.partial(render_choice, drawn, list(decision.options))
+        # Drawn in a picture worker when sent (``voice.drawn``): the engine's renderer, not this module's.
+        out.render = functools.partial(render_track, drawn, marks=letters)
         out.image_name, out.alt = "choice.png", alt_text(drawn)
         return out
 
