@@ -90,20 +90,47 @@ async def test_a_whole_game_in_portuguese_shows_no_english(
     channel = fake.channel_messages(world.channel)
     frames = [m for m in channel if m.attachments and m.attachments[0].filename.startswith("race")]
     assert frames and all(a.description for m in frames for a in m.attachments)  # alt text, checked below
-    # The README's Portuguese screenshot: a frame from the middle of the first race, drawn as Discord
-    # shows it (written to docs/screenshots/ with UPDATE_SCREENSHOTS=1, like the English ones).
-    moving = [
-        m for m in frames if m.attachments[0].filename.startswith("race1-") and "corre da casa" in m.content
-    ]
-    png = render_messages(
-        [moving[len(moving) // 2] if moving else frames[0]],
-        names=names_of(world),
-        width=WIDTH,
-        title="# jogos",
-        emojis=fake.application_emojis,
-        today="Hoje às",  # Discord's own words, as a Brazilian client shows them
+    # The Portuguese screenshots (docs/languages.md; written to docs/screenshots/ with
+    # UPDATE_SCREENSHOTS=1, like the English ones), drawn as a Brazilian Discord client shows them.
+    every = [(m, v) for m in channel for v in (*m.edits, m.snapshot())]
+
+    def draw(shown: list, name: str, viewer: str | None = None) -> None:  # type: ignore[type-arg]
+        png = render_messages(
+            shown,
+            names=names_of(world),
+            viewer_name=viewer,
+            width=WIDTH,
+            title="# jogos",
+            emojis=fake.application_emojis,
+            language="pt-BR",  # Discord's own words ("Hoje às", "em 19 segundos"), as a Brazilian client shows them
+        )
+        assert save(png, name, tmp_path).height > 200
+
+    # The first betting prompt, as its player sees it (mentioned, so highlighted).
+    prompt = next(
+        (m, v)
+        for m, v in every
+        if any(
+            b.get("custom_id", "").endswith(":ask:odds")
+            for row in v.components
+            for b in row.get("components", [])
+        )
     )
-    assert save(png, "hotstreak-pt-BR.png", tmp_path).height > 300
+    draw(
+        [prompt],
+        "hotstreak-pt-BR-betting.png",
+        viewer=alice.name if alice.mention in text_of(prompt[1]) else carol.name,
+    )
+    # A look of race 1's live message from the middle of the race, with its picture.
+    moving = [
+        (m, v)
+        for m, v in every
+        if any(a.filename.startswith("race1-") for a in v.attachments) and "corre da casa" in v.content
+    ]
+    assert moving
+    draw([moving[len(moving) // 2]], "hotstreak-pt-BR.png")
+    draw([next(m for m in channel if "Resultado da corrida 1" in m.text)], "hotstreak-pt-BR-results.png")
+    draw([next(m for m in channel if words["final"] in m.text)], "hotstreak-pt-BR-standings.png")
 
     seen: dict[str, list[str]] = {"channel": every_version(channel)}
     for user in (alice, carol, users["dave"]):

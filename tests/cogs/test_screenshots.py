@@ -22,7 +22,7 @@ from tests.fakediscord import FakeMessage, MessageVersion, text_of
 from tests.fakediscord.screenshot import Shown, render_messages
 
 DOCS = ROOT / "docs" / "screenshots"
-WIDTH = 900
+WIDTH = 560  # a narrow chat column: the pictures in it at the size Discord shows them
 MAX_BYTES = 300_000
 
 

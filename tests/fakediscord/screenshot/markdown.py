@@ -55,6 +55,7 @@ class Context:
     names: Names
     sent: datetime.datetime
     emojis: Mapping[int, bytes] = field(default_factory=dict)
+    language: str = "en"  # the client's: relative timestamps ("in 20 seconds", "em 20 segundos")
 
     def name_of(self, snowflake: int) -> str | None:
         if self.names is None:
@@ -91,7 +92,9 @@ def parse_inline(text: str, context: Context, style: Style = Style()) -> list[Sp
             name = context.name_of(int(groups["channel"])) or "unknown"
             spans.append(Span(f"#{name}", replace(style, colour=MENTION_TEXT, chip=MENTION_BG)))
         elif groups["time"] is not None:
-            shown = format_timestamp(int(groups["time"]), groups["time_style"] or "f", context.sent)
+            shown = format_timestamp(
+                int(groups["time"]), groups["time_style"] or "f", context.sent, context.language
+            )
             spans.append(Span(shown, replace(style, chip=mix(BACKGROUND, (255, 255, 255), 0.06))))
         elif groups["emoji_name"] is not None:
             picture = context.emojis.get(int(groups["emoji_id"]))
@@ -109,17 +112,26 @@ def parse_inline(text: str, context: Context, style: Style = Style()) -> list[Sp
     return spans
 
 
-def format_timestamp(seconds: int, style: str, sent: datetime.datetime) -> str:
-    """``<t:...>`` as Discord shows it; relative ones are relative to when the message was sent."""
+#: A relative timestamp's words in the client's language: (future, past, units by size).
+RELATIVE = {
+    "en": ("in {}", "{} ago", {"day": "day", "hour": "hour", "minute": "minute", "second": "second"}),
+    "pt-BR": ("em {}", "há {}", {"day": "dia", "hour": "hora", "minute": "minuto", "second": "segundo"}),
+}
+
+
+def format_timestamp(seconds: int, style: str, sent: datetime.datetime, language: str = "en") -> str:
+    """``<t:...>`` as Discord shows it; relative ones are relative to when the message was sent, in the
+    client's language (Discord draws them on the reader's side)."""
     when = datetime.datetime.fromtimestamp(seconds, datetime.UTC)
     if style == "R":
+        future, past, units = RELATIVE.get(language, RELATIVE["en"])
         delta = (when - sent).total_seconds()
         amount = abs(delta)
         for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60), ("second", 1)):
             if amount >= size or unit == "second":
                 count = round(amount / size)
-                words = f"{count} {unit}{'' if count == 1 else 's'}"
-                return f"in {words}" if delta >= 0 else f"{words} ago"
+                words = f"{count} {units[unit]}{'' if count == 1 else 's'}"
+                return (future if delta >= 0 else past).format(words)
     formats = {
         "t": "%H:%M",
         "T": "%H:%M:%S",

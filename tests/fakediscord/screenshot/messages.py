@@ -179,11 +179,12 @@ def message_block(
     viewer_name: str | None,
     emojis: Mapping[int, bytes] | None = None,
     today: str = "Today at",
+    language: str = "en",
 ) -> Image.Image:
     """One message, with its header when it opens a group, highlighted if it mentions the viewer.
     ``today`` is how the client's language says "Today at" before the time ("Hoje às")."""
     version = seen.version
-    context = Context(names, seen.sent, emojis or {})
+    context = Context(names, seen.sent, emojis or {}, language)
     body_width = width - LEFT - RIGHT_GAP
     parts: list[tuple[Image.Image, int]] = []
     if version.content:
@@ -252,14 +253,15 @@ def _with_edited_mark(text: Image.Image, content: str, width: int, context: Cont
     last_line = wrap_lines(text_pieces(spans, CONTENT), width)[-1] if content.strip() else []
     used = round(sum(p.width for p in last_line))
     font = load_font(10)
-    mark_width = round(font.getlength("(edited)")) + 4
+    mark = "(editado)" if context.language == "pt-BR" else "(edited)"  # the reader's client's word
+    mark_width = round(font.getlength(mark)) + 4
     if used + mark_width <= width:
         draw = ImageDraw.Draw(text)
-        draw.text((used + 4, text.height - 6), "(edited)", font=font, fill=MUTED, anchor="ls")
+        draw.text((used + 4, text.height - 6), mark, font=font, fill=MUTED, anchor="ls")
         return text
     extended = Image.new("RGB", (text.width, text.height + 14), BACKGROUND)
     extended.paste(text, (0, 0))
-    ImageDraw.Draw(extended).text((0, text.height + 11), "(edited)", font=font, fill=MUTED, anchor="ls")
+    ImageDraw.Draw(extended).text((0, text.height + 11), mark, font=font, fill=MUTED, anchor="ls")
     return extended
 
 

@@ -39,7 +39,8 @@ def render_messages(
     bot_name: str = "Racing Bot",
     title: str | None = None,
     emojis: Mapping[int, bytes | FakeEmoji] | None = None,
-    today: str = "Today at",
+    today: str | None = None,
+    language: str = "en",
 ) -> bytes:
     """The messages as one PNG, top to bottom, the way Discord's dark theme shows them.
 
@@ -49,8 +50,10 @@ def render_messages(
     ``emojis`` (``fake.application_emojis``, or id -> image bytes) draws custom emojis, in text and on
     buttons, as their uploaded pictures; unknown ones read ``:name:`` in text.
     Consecutive messages from one author share one header, as in Discord. ``today`` ("Hoje às") is
-    the header's "Today at" in the viewer's language.
+    the header's "Today at" in the viewer's language (by default from ``language``, the client's: "en"
+    or "pt-BR", which also words relative timestamps).
     """
+    today = today or ("Hoje às" if language == "pt-BR" else "Today at")
     pictures = {i: e.image if isinstance(e, FakeEmoji) else e for i, e in (emojis or {}).items()}
     blocks: list[Image.Image] = []
     if title:
@@ -75,6 +78,7 @@ def render_messages(
                 viewer_name=viewer_name,
                 emojis=pictures,
                 today=today,
+                language=language,
             )
         )
         previous = seen

@@ -42,5 +42,5 @@ AVATAR_COLOURS = [hex_rgb(c) for c in ("#5865f2", "#757e8a", "#3ba55c", "#faa61a
 LEFT = 72  # where message text starts, right of the avatar
 RIGHT_GAP = 48  # Discord keeps this clear for the hover toolbar
 EMBED_MAX = 520
-ATTACHMENT_MAX = (520, 400)
+ATTACHMENT_MAX = (400, 300)  # Discord shows a picture about 400 px wide (desktop)
 BOT_AVATAR_BG = hex_rgb("#c0392b")
