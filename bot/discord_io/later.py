@@ -112,7 +112,7 @@ async def _add_to(place: Place, message: discord.Message, out: Outgoing, drawn: 
 
     async def attempt() -> None:
         file.reset(seek=True)  # a retried upload starts from the first byte again
-        async with place.wires.pacer.turn(message.channel.id):
+        async with place.wires.pacer.turn(message.channel.id, "edit"):
             await message.edit(**changes)
 
     try:

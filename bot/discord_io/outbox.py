@@ -13,7 +13,7 @@ from typing import Any
 from bot import workers
 from bot.discord_io.global_pacer import PICTURE, GlobalPacer
 from bot.discord_io.outgoing import Outgoing
-from bot.discord_io.pacer import ChannelPacer
+from bot.discord_io.pacer import ChannelPacer, Kind
 
 log = logging.getLogger(__name__)
 
@@ -34,6 +34,8 @@ class _Waiting:
     # Another message waits behind it in the channel (a prompt, results...): it goes out without waiting
     # for a drawing slot (``PictureOutbox.close``).
     hurry: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
+    # What sending it will be (a new message, or an edit of a live one), asked once it is ready to go.
+    kind: Callable[[Outgoing], Kind] | None = None
 
 
 class PictureOutbox:
@@ -84,17 +86,20 @@ class PictureOutbox:
         send: Callable[[Outgoing], Awaitable[Any]],
         *,
         wait: bool = False,
+        kind: Callable[[Outgoing], Kind] | None = None,
     ) -> None:
         """Queue ``out``; returns once it holds its place in the channel's order, or with ``wait`` once it
         is sent. Ruling: a game at pace 0 ("as fast as the messages go") waits for each picture, so
-        none is merged; a paced game goes on at its pace, and a picture it outran is merged."""
+        none is merged; a paced game goes on at its pace, and a picture it outran is merged. ``kind``
+        says, when it is about to be sent, whether sending it makes a new message or edits one (each
+        has its own rate limit in the channel); a new message if not given."""
         waiting = self._waiting.get(channel_id)
         if waiting is not None and waiting.open and not waiting.started:
             waiting.out = merge(waiting.out, out)
             waiting.merged += 1
             self.merged += 1
             return
-        entry = _Waiting(out)
+        entry = _Waiting(out, kind=kind)
         self._waiting[channel_id] = entry
         entry.task = asyncio.create_task(self._send(channel_id, entry, send), name=f"picture-{channel_id}")
         if not wait:  # a paced game: its channel waits at most ``patience`` for this picture's drawing
@@ -124,7 +129,10 @@ class PictureOutbox:
         self, channel_id: int, entry: _Waiting, send: Callable[[Outgoing], Awaitable[Any]]
     ) -> None:
         try:
-            async with self.channel_pacer.turn(channel_id), self.global_pacer.slot(PICTURE):
+            async with (
+                self.channel_pacer.turn(channel_id, kind=None) as turn,
+                self.global_pacer.slot(PICTURE),
+            ):
                 out = entry.out
                 if out.image is None and out.render is not None:
                     # Drawn now, off the event loop (bot.workers), a few at a time. Until its drawing
@@ -146,6 +154,7 @@ class PictureOutbox:
                         finally:
                             self._drawing.release()
                 entry.started = True
+                await turn.ready(entry.kind(out) if entry.kind is not None else "create")
                 await send(out)
         except Exception:
             log.exception("Could not post a picture in channel %s", channel_id)

@@ -25,7 +25,7 @@ from bot.discord_io import later, permissions
 from bot.discord_io.delivery import TRANSIENT, deliver, is_gone, is_refused, new_run, nonce
 from bot.discord_io.outbox import PictureOutbox
 from bot.discord_io.outgoing import Outgoing, message_kwargs
-from bot.discord_io.pacer import ChannelPacer
+from bot.discord_io.pacer import ChannelPacer, Kind
 from bot.discord_io.pause import Pause
 from bot.tables.timing import Timing
 
@@ -125,12 +125,19 @@ class Place:
             return None
         outbox = self.wires.outbox
         if outbox is not None and outbox.takes(out):
-            await outbox.post(self.place_id, out, self._post_picture, wait=wait_for_pictures)
+            await outbox.post(
+                self.place_id, out, self._post_picture, wait=wait_for_pictures, kind=self._kind_of
+            )
             return None
         if outbox is not None:
             outbox.close(self.place_id)
-        async with self.wires.pacer.turn(self.place_id):
+        async with self.wires.pacer.turn(self.place_id, kind=None) as turn:
+            await turn.ready(self._kind_of(out))
             return await self._post(out)
+
+    def _kind_of(self, out: Outgoing) -> Kind:
+        """What sending ``out`` will be: an edit of the live message on show, else a new message."""
+        return "edit" if out.live is not None and out.live in self._live else "create"
 
     async def _post(self, out: Outgoing, *, patient: bool = True) -> discord.Message | None:
         """Post ``out`` (within the channel's turn); a live message's later versions edit the first."""
@@ -294,7 +301,7 @@ class Place:
                     if isinstance(file, discord.File):
                         file.reset(seek=True)  # a retried upload starts from the first byte again
                 if paced:
-                    async with self.wires.pacer.turn(message.channel.id):
+                    async with self.wires.pacer.turn(message.channel.id, "edit"):
                         await message.edit(**editing)
                 else:
                     await message.edit(**editing)
