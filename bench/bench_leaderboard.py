@@ -1,7 +1,11 @@
 """How fast the leaderboards, records and history are with a million result rows, on SQLite and PostgreSQL.
 
 Run: ``python bench/bench_leaderboard.py [--rows 1000000] [--repeat 40] [--databases sqlite,postgres]
-[--postgres-url URL] [--keep PATH]``
+[--postgres-url URL] [--keep PATH] [--samples DIR]``
+
+First it times the two leaderboard pictures, a full page of ten: a game's board (ranked by net
+winnings) and the board across games (ranked by wins, no money column); ``--samples DIR`` writes both
+there (``leaderboard.png``, ``leaderboard-wins.png``). ``--databases ''`` times only the pictures.
 
 Fills a temporary database (50 guilds of very different sizes, 5,000 users, a year of games,
 three or four stakes per Hot Streak seat) and prints the median and 95th percentile per query, in
@@ -34,6 +38,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from bot.leaderboard_image import BoardLine, Ranking, render_leaderboard  # noqa: E402
 from bot.storage import Storage, period_start  # noqa: E402
 
 GUILDS = 50
@@ -366,6 +371,65 @@ async def measure(url: str, facts: dict[str, Any], repeat: int) -> None:
         await storage.close()
 
 
+def board_page(by: Ranking) -> list[BoardLine]:
+    """A first page of ten players as a busy server's board has them (names of every length), in
+    the order the board ranks them: by net, or by wins (ties: fewer games)."""
+    rng = random.Random(3)
+    names = (
+        "alice",
+        "Maximiliano Bartholomew",
+        "bob",
+        "Conceição",
+        "W" * 32,
+        "dave",
+        "Zoë",
+        "carol",
+        "Ng",
+        "erin",
+    )
+    players = []
+    for i in range(10):
+        games = rng.randint(40, 900)
+        wins = rng.randint(0, games // 2)
+        players.append((names[i], rng.randint(-4000, 12000), games, wins))
+    if by == "net":
+        players.sort(key=lambda p: (-p[1], -p[3], p[2]))
+    else:
+        players.sort(key=lambda p: (-p[3], p[2]))
+    return [
+        BoardLine(rank, name, net if by == "net" else None, games, wins, wins / games)
+        for rank, (name, net, games, wins) in enumerate(players, start=1)
+    ]
+
+
+def bench_pictures(repeat: int, samples: Path | None) -> None:
+    """Median and p95 ms to draw one page's picture of each board, and its size."""
+    boards: tuple[tuple[str, Ranking, str], ...] = (
+        ("a game's board (by net)", "net", "leaderboard.png"),
+        ("all games (by wins, no money)", "wins", "leaderboard-wins.png"),
+    )
+    print(f"{'picture (a page of 10)':<58} {'median ms':>10} {'p95 ms':>8}")
+    for label, by, filename in boards:
+        title = "Leaderboard — Hot Streak" if by == "net" else "Leaderboard — all games"
+        subtitle = "All time · page 1 of 12 · 117 players"
+        lines = board_page(by)
+        picture = render_leaderboard(title, subtitle, lines, by=by)  # the fonts load once
+        times = []
+        for _ in range(repeat):
+            begin = time.perf_counter()
+            render_leaderboard(title, subtitle, lines, by=by)
+            times.append((time.perf_counter() - begin) * 1000)
+        times.sort()
+        p95 = times[min(len(times) - 1, int(len(times) * 0.95))]
+        name = f"{label}, {len(picture) / 1000:.0f} KB PNG"
+        print(f"{name:<58} {statistics.median(times):>10.2f} {p95:>8.2f}")
+        if samples is not None:
+            samples.mkdir(parents=True, exist_ok=True)
+            (samples / filename).write_bytes(picture)
+    if samples is not None:
+        print(f"pictures written to {samples}")
+
+
 def report(name: str, facts: dict[str, Any], built: float) -> None:
     counts = facts["counts"]
     print(
@@ -412,7 +476,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=1_000_000, help="result rows to write")
     parser.add_argument("--repeat", type=int, default=40, help="timed calls per query")
-    parser.add_argument("--databases", default="sqlite,postgres", help="which to measure (comma-separated)")
+    parser.add_argument(
+        "--databases", default="sqlite,postgres", help="which to measure (comma-separated; '' for none)"
+    )
     parser.add_argument(
         "--postgres-url",
         default=os.environ.get("BENCH_POSTGRES_URL"),
@@ -421,11 +487,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--keep", type=Path, help="write the SQLite file here and keep it (default: a temp dir)"
     )
+    parser.add_argument("--samples", type=Path, help="write both leaderboard pictures to this folder")
     args = parser.parse_args(argv)
     chosen = {name.strip() for name in args.databases.split(",") if name.strip()}
     unknown = chosen - {"sqlite", "postgres"}
     if unknown:
         parser.error(f"--databases: unknown {', '.join(sorted(unknown))}; use sqlite, postgres or both")
+    bench_pictures(args.repeat, args.samples)
+    if chosen:
+        print()
     if "sqlite" in chosen:
         bench_sqlite(args.rows, args.repeat, args.keep)
     if "postgres" in chosen:

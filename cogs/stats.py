@@ -6,6 +6,7 @@ import asyncio
 import io
 import re
 import time
+from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
@@ -16,7 +17,7 @@ from discord.ext import commands
 from bot.games.catalog import CATALOG, entry, titles
 from bot.i18n import N_, Language, _, _n, speaking
 from bot.i18n.formatting import percent, signed
-from bot.leaderboard_image import BoardLine, alt_text, render_leaderboard
+from bot.leaderboard_image import BoardLine, Ranking, alt_text, render_leaderboard
 from bot.storage import StorageError, period_start
 from bot.tables import custom_ids
 from bot.tables.answers import UNREADABLE, reply
@@ -94,43 +95,43 @@ class StatsCog(commands.Cog):
                 _n("{n} player", "{n} players", total),
             ]
         )
+        # A game's own money (some games count in millions); the board across games shows none.
+        net_text: Callable[[int], str] = signed if kind is None else entry(game).net_text
         if kind is None:
             # Ruling (see bot/storage/standings.py): across games the money is never added up (the
-            # games count it in different currencies), so this board ranks by wins and says so.
+            # games count it in different currencies), so this board ranks by wins and says so; its
+            # picture has no money column.
+            by: Ranking = "wins"
+            lines = [BoardLine(r.rank, r.name, None, r.games, r.wins, r.win_rate) for r in rows]
             text = "\n".join(
-                f"`{r.rank:>3}.` **{shown(r.name)}** "
-                + _n("{n} win", "{n} wins", r.wins)
+                f"`{line.rank:>3}.` **{shown(line.name)}** "
+                + _n("{n} win", "{n} wins", line.wins)
                 + " · "
-                + _n("{n} game", "{n} games", r.games)
-                + f" ({percent(r.win_rate)})"
-                for r in rows
+                + _n("{n} game", "{n} games", line.games)
+                + f" ({percent(line.win_rate)})"
+                for line in lines
             )
             if text:
                 text += "\n\n" + _(ACROSS_GAMES)
-            embed = discord.Embed(
-                title=title, description=text or _("No finished games yet."), colour=discord.Colour.gold()
+        else:
+            by = "net"
+            lines = [BoardLine(r.rank, r.name, r.net or 0, r.games, r.wins, r.win_rate) for r in rows]
+            text = "\n".join(
+                f"`{line.rank:>3}.` **{shown(line.name)}** {net_text(line.net or 0)} · "
+                + _n("{n} game", "{n} games", line.games)
+                + " · "
+                + _n("{n} win", "{n} wins", line.wins)
+                + f" ({percent(line.win_rate)})"
+                for line in lines
             )
-            embed.set_footer(text=subtitle)
-            # No picture here until render_leaderboard can draw a board without its money column:
-            # its Net column would add the games' different currencies.
-            return {"embed": embed, "view": self._pages(game, period, page, pages)}
-        lines = [BoardLine(r.rank, r.name, r.net or 0, r.games, r.wins, r.win_rate) for r in rows]
-        image = await asyncio.to_thread(render_leaderboard, title, subtitle, lines)
-        net_text = entry(game).net_text  # the game's own money (some games count in millions)
-        text = "\n".join(
-            f"`{line.rank:>3}.` **{shown(line.name)}** {net_text(line.net)} · "
-            + _n("{n} game", "{n} games", line.games)
-            + " · "
-            + _n("{n} win", "{n} wins", line.wins)
-            + f" ({percent(line.win_rate)})"
-            for line in lines
-        )
+        image = await asyncio.to_thread(render_leaderboard, title, subtitle, lines, by=by, net_text=net_text)
         embed = discord.Embed(
             title=title, description=text or _("No finished games yet."), colour=discord.Colour.gold()
         )
         embed.set_footer(text=subtitle)
         embed.set_image(url="attachment://leaderboard.png")
-        file = discord.File(io.BytesIO(image), filename="leaderboard.png", description=alt_text(title, lines))
+        alt = alt_text(title, lines, by=by, net_text=net_text)
+        file = discord.File(io.BytesIO(image), filename="leaderboard.png", description=alt)
         return {"embed": embed, "file": file, "view": self._pages(game, period, page, pages)}
 
     @staticmethod

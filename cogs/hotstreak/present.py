@@ -19,8 +19,8 @@ from bot.games.base import Decision, Event
 from bot.games.hotstreak.narration import (
     bet_label,
     changes_track,
-    is_female,
     names_and,
+    out_words,
     podium_places,
     side_bet_text,
 )
@@ -521,10 +521,8 @@ class HotStreakPresenter(Presenter):
 
 
 def _out_mark(who: list[str]) -> str:
-    """After mascots disqualified on the results: together (sharing one place), or one, in its gender."""
-    if len(who) > 1:
-        return _(" *(disqualified together)*")
-    return _p("female mascot", " *(disqualified)*") if is_female(who[0]) else _(" *(disqualified)*")
+    """After mascots disqualified on the results, in italics; the alt text says the same words."""
+    return f" *{out_words(who)}*"
 
 
 def _seat(view: TableView) -> int:

@@ -136,8 +136,14 @@ async def test_the_board_across_games_ranks_by_wins_and_never_adds_their_money(
     assert "AI" not in board.text and "Babbage" not in board.text and "Ada" not in board.text
     footer = board.embeds[0]["footer"]["text"]
     assert footer == "All time · page 1 of 2 · 14 players"
-    # The picture's money column would add the games' currencies: none until it can leave it out.
-    assert board.attachments == []
+    # Its picture too ranks by wins with no money column, and says so.
+    picture = board.attachment("leaderboard.png")
+    assert picture.data.startswith(b"\x89PNG")
+    assert board.embeds[0]["image"]["url"] == "attachment://leaderboard.png"
+    assert picture.description is not None and "$" not in picture.description
+    assert picture.description.startswith(
+        "Leaderboard — all games, ranked by wins: 1. alice, 2 wins in 3 games; "
+    )
     assert world.fake.late_interactions == []
 
 
@@ -171,6 +177,8 @@ async def test_paging_buttons_edit_the_board_and_are_disabled_at_the_ends(
     assert len(second_page) == 4 and second_page[0].startswith("` 11.`")
     assert not set(second_page) & set(first_page)
     assert board.embeds[0]["footer"]["text"] == "All time · page 2 of 2 · 14 players"
+    assert len(board.attachments) == 1  # the page's picture, in place of the first page's
+    assert ", ranked by wins: 11. " in (board.attachment("leaderboard.png").description or "")
     assert board.button("Next ▶").disabled and not board.button("◀ Previous").disabled
 
     await (await fake.click_button(world.users["carol"], board, "◀ Previous")).reply()
@@ -262,6 +270,10 @@ async def test_an_empty_server_gets_a_friendly_answer_everywhere(world: World, b
     fake, alice = world.fake, world.users["alice"]
     board = await (await fake.slash(alice, world.channel, "leaderboard")).reply()
     assert "No finished games yet." in board.text
+    assert (
+        board.attachment("leaderboard.png").description
+        == "Leaderboard — all games, ranked by wins: no finished games yet."
+    )
     hot = await (await fake.slash(alice, world.channel, "leaderboard", game="hotstreak")).reply()
     assert hot.attachment("leaderboard.png").description == "Leaderboard — Hot Streak: no finished games yet."
     assert board.button("Next ▶").disabled and board.button("◀ Previous").disabled
@@ -321,6 +333,9 @@ async def test_downforce_money_is_told_in_millions_and_never_added_to_dollars(wo
         board = await (await fake.slash(bob, world.channel, "leaderboard", game="downforce")).reply()
         assert leaderboard_rows(board)[0].startswith("`  1.` **dave** +$8M · 1 game")
         assert "**bob** -$3M" in board.text
+        # The picture writes the nets as the text does, in millions.
+        alt = board.attachment("leaderboard.png").description or ""
+        assert "1. dave, +$8M, 1 win in 1 game" in alt and "bob, -$3M" in alt
         across = await (await fake.slash(bob, world.channel, "leaderboard")).reply()
         assert "**dave** 2 wins · 2 games" in across.text and "$13" not in across.text
         card = await (await fake.slash(bob, world.channel, "stats", user=world.users["dave"])).reply()

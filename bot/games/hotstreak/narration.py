@@ -61,6 +61,14 @@ def podium_places(slots: list[str | None], places: dict[str, int | None]) -> lis
     return groups
 
 
+def out_words(who: list[str]) -> str:
+    """The mark after disqualified mascots wherever their place is told (the results, the alt text):
+    put out together and sharing one place, or one alone, in its gender."""
+    if len(who) > 1:
+        return _("(disqualified together)")
+    return _p("female mascot", "(disqualified)") if is_female(who[0]) else _("(disqualified)")
+
+
 def names_and(names: list[str]) -> str:
     """``Dangle``, ``Dangle and Mum``, ``Dangle, Mum and Hurley``."""
     if len(names) < 2:

@@ -18,9 +18,11 @@ from typing import Any
 from bot.games.animation import Animation, Drawn, animate
 from bot.games.hotstreak.render import race_image
 from bot.games.hotstreak.render.geometry import WIDTH
+from bot.games.hotstreak.render.scene import read_scene
+from bot.games.hotstreak.render.words import podium_words
 from bot.games.odds import Odds
 from bot.i18n import _, _n
-from bot.i18n.formatting import ordinal, percent
+from bot.i18n.formatting import percent
 
 
 def race_replay(
@@ -64,12 +66,10 @@ def replay_alt_text(frames: Sequence[dict[str, Any]], odds: Sequence[Odds | None
             race=last.get("race", 1),
         )
     ]
-    placed = sorted(
-        ((m.get("place"), key) for key, m in (last.get("mascots") or {}).items() if m.get("place")),
-        key=lambda pair: (pair[0], pair[1]),
-    )
-    if placed:
-        parts.append(_("Result: {places}.", places=", ".join(f"{ordinal(p)} {name(k)}" for p, k in placed)))
+    scene = read_scene(last)
+    if any(scene.podium):
+        # Told as the results embed tells it: paid places, shared ones once, the disqualified marked.
+        parts.append(_("Result: {places}.", places=podium_words(scene, empty_steps=False)))
     first = next((o for o in odds if o is not None), None)
     if first is not None and first.win:
         fav = max(first.win, key=lambda k: first.win[k])

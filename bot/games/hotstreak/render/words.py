@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from bot.games.hotstreak.narration import card_name
+from bot.games.hotstreak.narration import card_name, names_and, out_words, podium_places
 from bot.games.hotstreak.render.scene import MascotState, Scene
 from bot.games.hotstreak.render.style import RGB
 from bot.i18n import DEFAULT, N_, _, _n, current
@@ -160,6 +160,9 @@ def _mascot_words(m: MascotState, scene: Scene) -> str:
         if m.place:
             return _("{name}: disqualified, placed {place}", name=m.name, place=ordinal(m.place))
         return _("{name}: disqualified", name=m.name)
+    if m.place:
+        # The last one running when the race was decided: it stands on the podium, off the track.
+        return _("{name}: placed {place}, the last one running", name=m.name, place=ordinal(m.place))
     pos = min(max(m.pos, 0), scene.length - 1)
     bits = [
         _(
@@ -176,6 +179,37 @@ def _mascot_words(m: MascotState, scene: Scene) -> str:
     if pos in scene.stars[lane]:
         bits.append(_("on a star"))
     return _("{name}: {state}", name=m.name, state=", ".join(bits))
+
+
+def podium_words(scene: Scene, *, empty_steps: bool = True) -> str:
+    """The podium as the results embed tells it, by the places mascots are paid as (``podium_places``):
+    ``1st Gobbler, 3rd Dangle and Mum (disqualified together), 4th Hurley (disqualified)``. No one is
+    2nd there: mascots put out together share the worst of their steps. A step nobody has reached yet
+    is said empty (``empty_steps``) while the race runs.
+
+    A frame gives each mascot's paid place; one on the podium without it is placed by its step."""
+    by_key = {m.key: m for m in scene.mascots}  # (``read_scene`` keeps only these keys on the podium)
+    places: dict[str, int | None] = {
+        key: by_key[key].place or step + 1 for step, key in enumerate(scene.podium) if key is not None
+    }
+    groups = iter(podium_places(list(scene.podium), places))
+    told: set[str] = set()
+    empty = _("empty")
+    parts = []
+    for step, key in enumerate(scene.podium):
+        if key is None:
+            if empty_steps:
+                parts.append(f"{ordinal(step + 1)} {empty}")
+            continue
+        if key in told:
+            continue
+        place, who = next(groups)
+        told.update(who)
+        words = f"{ordinal(place)} {names_and([by_key[k].name for k in who])}"
+        if by_key[who[0]].status == "out":
+            words += " " + out_words(who)
+        parts.append(words)
+    return ", ".join(parts)
 
 
 def _card_words(notation: str, names: dict[str, str]) -> str:
@@ -226,9 +260,7 @@ def alt_text(scene: Scene, odds: str = "", tickets: str = "") -> str:
         )
     parts.extend(_mascot_words(m, scene) + "." for m in scene.mascots)
     if any(scene.podium):
-        empty = _("empty")
-        places = [f"{ordinal(i + 1)} {names.get(k, k) if k else empty}" for i, k in enumerate(scene.podium)]
-        parts.append(_("Podium: {places}.", places=", ".join(places)))
+        parts.append(_("Podium: {places}.", places=podium_words(scene)))
     else:
         parts.append(_("Podium empty."))
     if scene.white_lines:
