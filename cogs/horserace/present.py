@@ -3,13 +3,16 @@
 The board is a single message whose image is replaced after every roll (edits are paced like
 messages), so a 50-roll race does not flood the channel. Scratch penalties appear in the running
 log on that message; race setups (who holds which horses), wins with their jackpot split, and
-the final standings are messages of their own.
+the final standings are messages of their own. The board's **Cards held** button shows whoever
+presses it, privately, the detailed picture of who holds which cards (the board has room only for
+seat-number chips).
 """
 
 from __future__ import annotations
 
 import asyncio
 import functools
+import re
 from collections import deque
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +21,7 @@ import discord
 from bot import emojis, workers
 from bot.games.base import Decision, Event
 from bot.games.horserace.narration import narrate
-from bot.games.horserace.render import alt_text, render_board
+from bot.games.horserace.render import alt_text, holdings_alt_text, render_board, render_holdings
 from bot.games.horserace.replay import race_replay
 from bot.games.horserace.settings import DEFAULT_BANK
 from bot.games.horserace.symbols import emoji_name, unicode
@@ -58,6 +61,9 @@ PHASES = {
     "over": N_("game over"),
 }
 """The engine's phases as /horserace status names them."""
+CARDS_TOPIC = re.compile(r"cards_(\d{1,4})")
+"""The Cards held button's question, ``cards_<race>``: the race of the board it is on, so a press on
+an older race's board (one whose button a client still shows) can say the race has moved on."""
 
 
 class HorseRacePresenter(Presenter):
@@ -106,6 +112,9 @@ class HorseRacePresenter(Presenter):
             content="\n".join(lines) or _("The dice are ready."),
             image=image,
             alt=alt_text(board, odds=chances),
+            # Who holds which cards, for anyone who asks (cards are dealt face up); not once the game
+            # is over: the final standings say how it ended.
+            asks=() if board["phase"] == "over" else (_cards_ask(board["race"]),),
         )
         out.image_name = "board.png"
         # A Roll button only for a person who rolls by hand (not an AI, not rolls the table takes itself).
@@ -118,6 +127,34 @@ class HorseRacePresenter(Presenter):
             )
             out.controls = Controls(turn, decision.kind, (Choice(0, _("Roll"), style="primary", emoji="🎲"),))
         return f"board:{board['race']}", out
+
+    async def answer(self, view: TableView, seat: int | None, topic: str) -> Outgoing | None:
+        """The board's Cards held button: the detailed picture of every seat's cards, for a player or
+        a watcher alike (the cards are dealt face up). When there is nothing to draw (no cards dealt
+        yet, none left, the game over) a sentence says why instead of an empty picture."""
+        asked = CARDS_TOPIC.fullmatch(topic)
+        if asked is None:
+            return None
+        state = view.state
+        race, pressed = state["race"], int(asked.group(1))
+        if state["phase"] == "over":
+            return Outgoing(
+                content=_("🏁 The game is over, so nobody holds cards any more: see the final standings.")
+            )
+        if not race:
+            return Outgoing(
+                content=_("🃏 No cards are dealt yet: they are dealt face up when race 1 starts.")
+            )
+        if not any(state["hands"]):
+            return Outgoing(content=_("🃏 Nobody holds a card in race {race} any more.", race=race))
+        board = {**state, "names": view.picture_names}
+        image = await workers.run(render_holdings, board)
+        return Outgoing(
+            content=_cards_heading(state, pressed),
+            image=image,
+            image_name=f"cards-race{race}.png",
+            alt=holdings_alt_text(board),
+        )
 
     def private_prompt(self, view: TableView, decision: Decision) -> Outgoing:
         return self.hand(view)
@@ -265,6 +302,32 @@ class HorseRacePresenter(Presenter):
 
     def rules_text(self) -> str:
         return _(RULES)
+
+
+def _cards_ask(race: int) -> tuple[str, str, str | None]:
+    return (f"cards_{race}", _("Cards held"), "🃏")
+
+
+def _cards_heading(state: dict[str, Any], pressed: int) -> str:
+    """What the Cards held picture shows: this race's cards as they stand, or as they ended if it is
+    won; said so when the button was on an older race's board."""
+    race, winner = state["race"], state.get("winner")
+    if pressed != race:
+        if winner is not None:
+            return _(
+                "🃏 Race {pressed} is over. Who held which cards in race {race}, won by horse {horse}:",
+                pressed=pressed,
+                race=race,
+                horse=winner,
+            )
+        return _(
+            "🃏 Race {pressed} is over. Who holds which cards now, in race {race}:",
+            pressed=pressed,
+            race=race,
+        )
+    if winner is not None:
+        return _("🃏 Who held which cards in race {race}, won by horse {horse}:", race=race, horse=winner)
+    return _("🃏 Who holds which cards in race {race}:", race=race)
 
 
 def horse_text(horse: int) -> str:

@@ -110,6 +110,11 @@ async def play_by_hand(world: World, bot: RaceBot, hands: list[str]) -> None:
             await private_answer(world.fake, status)
             rules = await world.fake.slash(world.users["bob"], world.channel, "horserace rules")
             await private_answer(world.fake, rules)
+            # Who holds which cards: the board's button, a picture with its alt text, privately.
+            board = boards(world)[-1]
+            cards = next(b.custom_id or "" for b in board.buttons if ":ask:cards_" in (b.custom_id or ""))
+            asked = await world.fake.click(world.users["alice"], board, cards)
+            await world.fake.wait_for(lambda a=asked: any(m.attachments for m in a.messages if m.ephemeral))
             tried = True
 
 
@@ -130,7 +135,17 @@ async def test_a_whole_game_in_portuguese_shows_no_english(world: World, bot: Ra
     seen = everything_seen(world)
     # The players saw the game in Portuguese: the setup, the board and its alt text, the wins, the rules.
     everything = "\n".join(seen.values())
-    for words in ("Corrida 1", "Cartas (abertas)", "vence a corrida", "Pote de", "Rolar", "**Objetivo:**"):
+    for words in (
+        "Corrida 1",
+        "Cartas (abertas)",
+        "vence a corrida",
+        "Pote de",
+        "Rolar",
+        "**Objetivo:**",
+        "Cartas de cada um",
+        "Quem tem quais cartas na corrida 1",
+        "Cartas na mão, Corrida 1 de 2.",
+    ):
         assert words in everything, words
     assert any("rola" in text for text in seen.values())
     await asyncio.to_thread(vocabulary)  # built once, outside the event loop (it walks the commands)

@@ -142,6 +142,13 @@ def fit_name(name: str, font: ImageFont.FreeTypeFont, width: float) -> str:
     return fit_text(marked, font, width)
 
 
+def spoken_name(seat: int | None, names: Sequence[str] | None) -> str:
+    """A seat's whole name for words read out (alt text), an AI seat's marker in the reader's language
+    ("Ada (IA)"), as the pictures draw it."""
+    name = seat_name(seat, names)
+    return _("{name} (AI)", name=name.removesuffix(AI_SUFFIX)) if name.endswith(AI_SUFFIX) else name
+
+
 def _name(seat: int | None, names: Sequence[str] | None, font: ImageFont.FreeTypeFont, width: float) -> str:
     return fit_name(seat_name(seat, names), font, width)
 
@@ -754,18 +761,48 @@ def render_holdings(view: dict[str, Any]) -> bytes:
     return out_png.getvalue()
 
 
+ALT_LIMIT = 1000
+"""Characters of alt text at most (Discord keeps 1,024 of a picture's description)."""
+
+
 def holdings_alt_text(view: dict[str, Any]) -> str:
-    """The detailed picture in words: each seat and the cards it holds."""
+    """The detailed picture in words: each seat and the cards it holds ("Ann: 2x horse 7, 1x horse 9").
+
+    Fifteen players with long names say too much for Discord's limit that way: then each seat's
+    horses are listed by number ("Ann: horses 7, 7, 9"), and only if even that is too long are the
+    last seats left off, whole, rather than a name cut in the middle."""
     names: Sequence[str] | None = view.get("names")
-    rows = []
-    for seat, hand in enumerate(view["hands"]):
-        cards = ", ".join(
+    hands: Sequence[Sequence[int]] = view["hands"]
+    head = _("Cards held, {race}.", race=_race_text(view))
+
+    def listed(cards: Callable[[Sequence[int]], str]) -> list[str]:
+        return [
+            _("{who}: {cards}", who=spoken_name(seat, names), cards=cards(hand) if hand else _("no cards"))
+            for seat, hand in enumerate(hands)
+        ]
+
+    def counted(hand: Sequence[int]) -> str:
+        return ", ".join(
             _("{count}x horse {horse}", count=hand.count(horse), horse=horse)
             for horse in HORSES
             if horse in hand
         )
-        rows.append(_("{who}: {cards}", who=seat_name(seat, names), cards=cards or _("no cards")))
-    return " ".join([_("Cards held, {race}.", race=_race_text(view)), "; ".join(rows) + "."])[:1000]
+
+    def numbered(hand: Sequence[int]) -> str:
+        return _n("horse {horses}", "horses {horses}", len(hand), horses=", ".join(map(str, sorted(hand))))
+
+    for rows in (listed(counted), listed(numbered)):
+        text = f"{head} {'; '.join(rows)}."
+        if len(text) <= ALT_LIMIT:
+            return text
+    kept: list[str] = []
+    for row in rows:
+        more = _n("and {n} more player", "and {n} more players", len(rows) - len(kept) - 1)
+        if len(f"{head} {'; '.join([*kept, row])}; {more}.") > ALT_LIMIT:
+            break
+        kept.append(row)
+    more = _n("and {n} more player", "and {n} more players", len(rows) - len(kept))
+    return f"{head} {'; '.join([*kept, more])}."[:ALT_LIMIT]
 
 
 # --- for screen readers ------------------------------------------------------

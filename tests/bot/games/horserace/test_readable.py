@@ -232,3 +232,41 @@ def test_a_four_digit_jackpot_widens_its_badge_rather_than_cut_its_word(language
     png, drawn = board(view)
     assert ("JACKPOT" if language == "en" else "POTE") in words(drawn)
     assert_readable(png, drawn)
+
+
+def test_the_detailed_picture_after_a_win_is_readable(language: Language) -> None:
+    """Between races the board's Cards held button still answers: who held which cards when it was won."""
+    view = dict(to_the_winner(HorseRace.new(6, seed=3)).view(None), names=LONG_NAMES)
+    with fonts_drawn() as drawn:
+        png = render_holdings(view)
+    assert size(png) == (800, 338)  # six rows: a picture about as tall as it has to be
+    assert_readable(png, drawn)
+
+
+def test_the_cards_held_alt_text_names_every_holder_within_discords_limit(language: Language) -> None:
+    """Fifteen players with long names: every one is named with their horses, shorter ("horses 4, 8")
+    rather than cut in the middle of a name; an AI seat's marker is in the reader's language."""
+    view = dict(steps(HorseRace.new(15, seed=11), 1).view(None))  # dealt: all 44 cards held
+    # Names as long as Discord allows (32 characters).
+    view["names"] = [f"Maximiliana Rodrigues da Silva{seat + 1:02}" for seat in range(14)] + ["Lovelace (AI)"]
+    alt = holdings_alt_text(view)
+    assert len(alt) <= 1000
+    for seat in range(14):
+        assert f"Maximiliana Rodrigues da Silva{seat + 1:02}: " in alt
+    assert ("Lovelace (AI): " if language == "en" else "Lovelace (IA): ") in alt
+    horses = "horses" if language == "en" else "cavalos"
+    hand = sorted(view["hands"][0])
+    assert f"Maximiliana Rodrigues da Silva01: {horses} {', '.join(map(str, hand))}" in alt
+
+
+def test_the_cards_held_alt_text_leaves_whole_players_off_rather_than_cut_a_name(language: Language) -> None:
+    """Names longer than Discord's (a nickname is 32 characters at most): the last seats are left off
+    whole and counted, rather than a name or a hand cut in the middle."""
+    view = dict(steps(HorseRace.new(15, seed=11), 1).view(None))
+    view["names"] = [f"{'Bartholomew' * 6} {seat + 1}" for seat in range(15)]
+    alt = holdings_alt_text(view)
+    assert len(alt) <= 1000
+    named = [seat for seat in range(15) if f"{'Bartholomew' * 6} {seat + 1}: " in alt]
+    assert named == list(range(len(named))) and 0 < len(named) < 15
+    left = 15 - len(named)
+    assert alt.endswith(f"and {left} more players." if language == "en" else f"e mais {left} jogadores.")
