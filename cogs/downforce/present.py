@@ -22,12 +22,13 @@ from bot.games.downforce.cards import bid_value
 from bot.games.downforce.narration import bet_name, both, colour_name, option_label
 from bot.games.downforce.powers import power_asking, summary, title
 from bot.games.downforce.render import alt_text, render_track
+from bot.games.downforce.render_hand import hand_alt, render_hand
 from bot.games.downforce.replay import race_replay
 from bot.games.downforce.rules import RULES as GAME_RULES
 from bot.games.downforce.track import FINISH
 from bot.games.odds import Odds
 from bot.games.replay_log import ReplayLog
-from bot.i18n import N_, _, _n, _p
+from bot.i18n import N_, _, _n, _p, in_language
 from bot.i18n.formatting import number
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter, TableView
 from cogs.downforce.picture import marked_spaces
@@ -35,6 +36,8 @@ from cogs.downforce.words import (
     CAR_EMOJI,
     car,
     card_label,
+    card_words,
+    hand_line,
     line,
     money,
     ordinal,
@@ -324,8 +327,8 @@ class DownforcePresenter(Presenter):
                 (bid_value(tuple(map(tuple, cards[o]["lines"])), colour) if o in cards else 0, i, o)
                 for i, o in enumerate(decision.options)
             ]
-            bids.sort(key=lambda b: -b[0])  # the strongest bid first, as the menu lists them
-            choices = [Choice(i, option_label(state, "bid", option)[:100]) for _bid, i, option in bids]
+            bids.sort(key=lambda b: -b[0])  # the strongest bid first; each names its card's number
+            choices = [Choice(i, self._bid_line(state, option, value)[:100]) for value, i, option in bids]
             out.controls = Controls(
                 seat, "bid", tuple(choices), menu=True, placeholder=_("Choose your bid card")
             )
@@ -348,8 +351,13 @@ class DownforcePresenter(Presenter):
                 + "\n"
                 + places(state, view.names)
             )
+            # The hand once: drawn on the picture, and in words in this menu, numbered alike.
+            numbers = self._numbers(state)
             cards = {c["id"]: c for c in state["hand"]}
-            choices = [Choice(i, card_label(cards[option])) for i, option in enumerate(decision.options)]
+            choices = [
+                Choice(i, hand_line(numbers[option], cards[option])[:100])
+                for i, option in enumerate(decision.options)
+            ]
             out.controls = Controls(
                 seat, "play", tuple(choices), menu=True, placeholder=_("Choose your card")
             )
@@ -462,15 +470,44 @@ class DownforcePresenter(Presenter):
             seat, "move", tuple(buttons), menu=len(buttons) > 20, placeholder=_("End space")
         )
         drawn = self._drawn(view)
-        # Drawn in a picture worker when sent (``voice.drawn``): the engine's renderer, not this module's.
-        out.render = functools.partial(render_track, drawn, marks=letters)
+        # Drawn in a picture worker when sent (``voice.drawn``): the engine's renderer, not this module's;
+        # in the reader's language (the prompt is sent after its ``speaking`` block is over).
+        out.render = in_language(out.language, functools.partial(render_track, drawn, marks=letters))
         out.image_name, out.alt = "choice.png", alt_text(drawn)
         return out
 
+    @staticmethod
+    def _numbers(state: dict[str, Any]) -> dict[str, int]:
+        """Each card of the seat's hand -> its number on the hand's picture (1 to n, the hand's order)."""
+        return {c["id"]: i for i, c in enumerate(state["hand"], start=1)}
+
+    def _bid_line(self, state: dict[str, Any], option: str, value: int) -> str:
+        """A bid menu's line: the card's number on the picture, what it bids, the card in words."""
+        card = next((c for c in state["hand"] if c["id"] == option), None)
+        if card is None:
+            return option_label(state, "bid", option)
+        return _(
+            "{number} · bid {value}: {card}",
+            number=self._numbers(state)[option],
+            value=value,
+            card=card_words(card),
+        )
+
     def hand(self, view: TableView) -> Outgoing:
+        """The seat's hand and secrets, the base of every private prompt but a card's choices.
+
+        Ruling (a player on a phone): the hand is a picture (``render_hand``: each card a small numbered
+        card, each line a chip with the car's two letters and its speed, so no line relies on colour),
+        in the embed, drawn in a picture worker when sent. In words it is only where a card is picked:
+        the play and bid menus, one short line per card numbered as on the picture (``3 · red 4 · blue
+        2``); and in the picture's alt text. The embed listed every card with emojis before (up to 850
+        characters on every private prompt, and the play prompt listed each card twice, its menu
+        again): on a phone, a screen of text to scroll before the menu."""
         seat, state = self._reader(view), view.state
         embed = discord.Embed(title=_("Your hand — Downforce game #{game}", game=view.game_id), colour=COLOUR)
-        embed.description = "\n".join(card_label(c) for c in state["hand"]) or _("*No cards left.*")
+        lines = [c["lines"] for c in state["hand"]]
+        if not lines:
+            embed.description = _("*No cards left.*")
         mine = [c for c, info in state["cars"].items() if info["owner"] == seat]
         if mine:
             cars = [
@@ -498,7 +535,15 @@ class DownforcePresenter(Presenter):
             bets = [_("{bet}: {car}", bet=bet_name(b["index"]), car=car(b["car"])) for b in state["my_bets"]]
             embed.add_field(name=_("Your secret bets"), value="\n".join(bets), inline=False)
         embed.set_footer(text=_("Spent at auction: {money}", money=money(state["spent"][seat])))
-        return Outgoing(embed=embed)
+        if not lines:
+            return Outgoing(embed=embed)
+        embed.set_image(url="attachment://hand.png")
+        return Outgoing(
+            embed=embed,
+            render=functools.partial(render_hand, lines),
+            image_name="hand.png",
+            alt=hand_alt(lines),
+        )
 
     # --- announcements ------------------------------------------------------------------
 

@@ -47,6 +47,18 @@ def card_label(card: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
+def card_words(card: dict[str, Any]) -> str:
+    """A card in words only, short: ``red 4 · blue 2 · wild 3`` (a menu line has no room for emojis,
+    and the hand's picture shows the colours)."""
+    return " · ".join(_("{colour} {speed}", colour=colour_name(c), speed=n) for c, n in card["lines"])
+
+
+def hand_line(number: int, card: dict[str, Any]) -> str:
+    """A card of the hand as the play menu lists it, numbered as on the hand's picture:
+    ``3 · red 4 · blue 2 · wild 3``."""
+    return f"{number} · {card_words(card)}"
+
+
 def where(view: dict[str, Any], colour: str) -> str:
     """Where a car is, as the places panel says it: ``finished 1st`` or ``row 12``."""
     info = view["cars"][colour]

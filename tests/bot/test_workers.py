@@ -197,6 +197,7 @@ def test_work_sent_to_the_workers_never_loads_discord_py_in_them() -> None:
     from functools import partial
 
     from bot.games.catalog import entry
+    from bot.games.downforce.render_hand import render_hand
     from bot.games.downforce.replay import race_replay as downforce_replay
     from bot.games.horserace.replay import race_replay as horserace_replay
     from bot.games.hotstreak.replay import race_replay as hotstreak_replay
@@ -210,6 +211,7 @@ def test_work_sent_to_the_workers_never_loads_discord_py_in_them() -> None:
         partial(ReplayLog(1).drawn, horserace_replay),
         partial(ReplayLog().drawn, downforce_replay),
         partial(render_race, a_race_frames()[0]),
+        partial(render_hand, [[["red", 4], ["wild", 3]]]),
         entry("hotstreak").choose,
     ]
     sent = pickle.dumps([in_language(from_locale("pt-BR"), call) for call in work])

@@ -67,14 +67,20 @@ async def test_four_humans_play_a_whole_game_and_nothing_secret_is_shown_before_
         dms = world.fake.dm_messages(world.users[name])
         if name == "carol":
             assert dms == []  # closed DMs: she played from the ephemeral My hand answers
-        else:  # the hand dealt comes with the auctions' prompts, in private
+        else:  # the hand dealt comes with the auctions' prompts, in private: a picture, said in its alt text
             first = next(m for m in dms if m.embeds and "Your hand" in m.text)
-            hand = first.embeds[0]["description"]
-            assert hand.strip() and hand not in public
+            hand = next(a for a in first.attachments if a.filename == "hand.png").description or ""
+            assert hand.startswith("Your hand, ") and hand.split(": ", 1)[1] not in public
 
     # carol's DMs are closed: the channel says so, and she played through My hand.
     assert "can't send you direct messages" in public
     assert any(m.selects for m in world.fake.ephemeral_for(world.users["carol"]))
+    # (with her hand's picture, drawn off the event loop once the click is acknowledged)
+    assert any(
+        a.filename == "hand.png"
+        for m in world.fake.ephemeral_for(world.users["carol"])
+        for a in m.attachments
+    )
 
     # Final scores broken down, bets revealed, results written once for the leaderboard.
     final = next(m for m in channel if "Final scores" in m.text)
