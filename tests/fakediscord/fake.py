@@ -119,6 +119,8 @@ class FakeDiscord(UserActions, UserViews):
         #: Faults to inject on chosen requests (dropped connections, timeouts, 429s): see :mod:`faults`.
         self.faults = Faults()
         self._rates = ChannelRateWatch(*rate_limit)
+        #: When the last bot run on this fake stopped (``running_bot``): a restart waits out the window.
+        self.bot_stopped_at: float | None = None
         self._dms: dict[int, FakeChannel] = {}
         self._changed = asyncio.Event()
         self.gateway = Gateway(self, heartbeat_interval)
@@ -344,6 +346,11 @@ class FakeDiscord(UserActions, UserViews):
         """Wake everything waiting in :meth:`wait_for`."""
         self._changed.set()
         self._changed = asyncio.Event()
+
+    @property
+    def rate_window(self) -> float:
+        """The seconds of the per-channel rate limit's window."""
+        return self._rates.window
 
     def _check_rate(self, kind: str, channel: FakeChannel) -> None:
         verdict = self._rates.record(kind, channel.id, enforce=self.enforce_rate_limits)
