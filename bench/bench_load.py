@@ -72,7 +72,12 @@ def bot_process() -> int:
     from bot.discord_endpoints import use_endpoints
     from bot.tables.timing import Timing
 
-    logging.basicConfig(level=logging.ERROR, stream=sys.stderr)
+    collector.fewer_arenas()  # as bot.main does, before any thread starts
+    # BENCH_LOG=warning shows the bot's warnings too (retries, rate limits: what a stall was doing).
+    level = getattr(logging, os.environ.get("BENCH_LOG", "error").upper(), logging.ERROR)
+    logging.basicConfig(
+        level=level, stream=sys.stderr, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
+    )
     settings = Settings.from_env(env_file=None)
     use_endpoints(settings.api_base, settings.gateway_url)
     out = Path(os.environ["BENCH_STATS"])
@@ -136,10 +141,13 @@ def bot_process() -> int:
         if storage is not None and hasattr(storage, "action_figures"):
             stats["stored"] = storage.action_figures
         if pacer is not None and outbox is not None:  # absent before the global pacer existed
+            from bot.discord_io import place
+
             stats["pacer"] = pacer.figures() | {
                 "pictures_merged": outbox.merged,
                 "pictures_drawn": outbox.drawn,
                 "pictures_undrawn": getattr(outbox, "undrawn", None),  # sent as lines: a message was behind
+                "edits_merged": getattr(place, "figures", {}).get("edits_merged"),  # joined a newer edit
             }
         if profile == "memory":
             stats["memory"] = memory_profile()
@@ -370,6 +378,38 @@ class People:
                         return
 
 
+STALL_SECONDS = 60.0
+"""Nothing shown anywhere for this long while some people still wait for their game's end: a stall."""
+
+
+async def until_done_or_stalled(players: list[asyncio.Task[None]], tables: list[People], watch: Watch) -> int:
+    """Wait for every table's people; if the whole fake goes quiet for ``STALL_SECONDS`` while some still
+    wait, say on stderr what each of their channels showed last, stop them, and return how many."""
+    while True:
+        done, pending = await asyncio.wait(players, timeout=5.0)
+        if not pending:
+            return 0
+        last = max((moments[-1][0] for moments in watch.activity.values() if moments), default=time.time())
+        if time.time() - last < STALL_SECONDS:
+            continue
+        waiting = [t for t, task in zip(tables, players, strict=True) if not task.done()]
+        print(
+            f"stalled: {len(waiting)} games still waited after {STALL_SECONDS:.0f} s of silence",
+            file=sys.stderr,
+        )
+        for table in waiting[:10]:
+            print(f"-- channel {table.channel.id}:", file=sys.stderr)
+            for moment, what in watch.activity.get(table.channel.id, [])[-8:]:
+                print(f"   {time.strftime('%H:%M:%S', time.localtime(moment))} {what}", file=sys.stderr)
+            for message in table.channel.messages[-3:]:
+                text = (message.text or "").replace("\n", " | ")[:160]
+                print(f"   last message: {text}", file=sys.stderr)
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
+        return len(waiting)
+
+
 class Watch:
     """What the bot showed, and when (wall clock, which the bot's process shares): every message it
     posts or edits where people see it (channels and DMs), through the fake's own announcements."""
@@ -587,7 +627,7 @@ async def bench(
                 asyncio.create_task(t.play(started + spread * i / max(games, 1), end_at))
                 for i, t in enumerate(tables)
             ]
-            await asyncio.gather(*players)
+            stalled = await until_done_or_stalled(players, tables, watch)
             elapsed, ended = time.monotonic() - started, time.time()
             stop_lag.set()
             await lag_task
@@ -638,6 +678,7 @@ async def bench(
         "started": sum(status != "lobby" for status in statuses),  # past their lobby (or ended)
         "in_lobby": statuses.count("lobby"),
         "finished": finished,
+        "stalled": stalled,  # games whose people still waited when everything had gone quiet
         "cards_flipped": cards,
         "prompts": prompts,
         "ack_ms": {

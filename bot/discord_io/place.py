@@ -46,6 +46,19 @@ class Client(Protocol):
     async def fetch_channel(self, channel_id: int, /) -> Any: ...
 
 
+figures = {"edits_merged": 0}
+"""Edits that joined a newer edit of their message while waiting: never sent on their own (the bench)."""
+
+
+@dataclass
+class _Edit:
+    """An edit waiting for its channel's turn; newer edits of its message join it until it starts."""
+
+    changes: dict[str, Any]
+    done: asyncio.Future[None]
+    started: bool = False
+
+
 @dataclass
 class Wires:
     """What every place of a bot shares: the client, the pacers and the timings."""
@@ -86,6 +99,7 @@ class Place:
         self.pictures_off = False  # Attach Files is missing: messages go without their pictures
         self.on_pictures_off: Any = None  # called once, with no argument, when pictures are turned off
         self._live: dict[str, discord.Message] = {}  # the live message (``Outgoing.live``) on show
+        self._edits: dict[int, _Edit] = {}  # message id -> its edit waiting for the channel's turn
 
     @property
     def place_id(self) -> int:
@@ -279,14 +293,40 @@ class Place:
 
     async def edit(self, message: discord.Message, **changes: Any) -> None:
         """Edit one of the game's messages, paced like a new one (and retried like one: an edit sets
-        the whole message, so doing it twice is harmless)."""
-        await self._edit(message, changes, paced=True)
+        the whole message, so doing it twice is harmless).
+
+        An edit still waiting for the channel's turn takes in a newer edit of the same message (the
+        newer changes over the older): one request shows the latest look. Why: a betting prompt is
+        edited after every pick; when the channel's edits are at Discord's limit, each waited for the one
+        before, and the prompt that showed the next person their buttons came seconds late."""
+        waiting = self._edits.get(message.id)
+        if waiting is not None and not waiting.started:
+            waiting.changes.update(changes)
+            figures["edits_merged"] += 1
+            await asyncio.shield(waiting.done)
+            return
+        entry = _Edit(dict(changes), asyncio.get_running_loop().create_future())
+        self._edits[message.id] = entry
+        try:
+            await self._edit(message, entry.changes, paced=True, merging=entry)
+        finally:
+            if self._edits.get(message.id) is entry:
+                del self._edits[message.id]
+            if not entry.done.done():
+                entry.done.set_result(None)
 
     async def _edit(
-        self, message: discord.Message, changes: dict[str, Any], *, paced: bool, patient: bool = True
+        self,
+        message: discord.Message,
+        changes: dict[str, Any],
+        *,
+        paced: bool,
+        patient: bool = True,
+        merging: _Edit | None = None,
     ) -> bool:
         """``edit``; ``paced`` False within the channel's turn already. False if the message is gone
-        (Unknown Message: someone deleted it)."""
+        (Unknown Message: someone deleted it). ``merging``: the waiting edit newer ones join until its
+        turn comes."""
         while not self.gone:
             if self.pictures_off:
                 changes = _without_new_files(changes)
@@ -302,6 +342,13 @@ class Place:
                         file.reset(seek=True)  # a retried upload starts from the first byte again
                 if paced:
                     async with self.wires.pacer.turn(message.channel.id, "edit"):
+                        if merging is not None and not merging.started:
+                            merging.started = True  # newer edits wait for a turn of their own
+                            if self._edits.get(message.id) is merging:
+                                del self._edits[message.id]
+                            editing = merging.changes
+                            if self.pictures_off:
+                                editing = _without_new_files(editing)
                         await message.edit(**editing)
                 else:
                     await message.edit(**editing)
