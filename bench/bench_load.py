@@ -419,6 +419,7 @@ class Watch:
 
         self.iter_components = iter_components
         self.shown: dict[str, float] = {}  # decision key -> first moment its control was on screen
+        self.shown_how: dict[str, str] = {}  # decision key -> "post in channel", "edit in dm"...
         self.finals: dict[int, float] = {}  # channel id -> when its game's final standings were posted
         # channel id -> (moment, what) of every post and edit
         self.activity: dict[int, list[tuple[float, str]]] = collections.defaultdict(list)
@@ -460,7 +461,12 @@ class Watch:
                 continue
             match = DECISION_ID.match(custom_id) or MENU_ID.match(custom_id)
             if match:
-                self.shown.setdefault(":".join(match.groups()), moment)
+                key = ":".join(match.groups())
+                if key not in self.shown:
+                    self.shown[key] = moment
+                    # How it was first shown: a new message (post) or an edit, where (DM, private, channel).
+                    where = "dm" if message.channel.is_dm else "private" if message.ephemeral else "channel"
+                    self.shown_how[key] = f"{what.split(':', 1)[0]} in {where}"
 
 
 def prompt_figures(
@@ -473,6 +479,7 @@ def prompt_figures(
     began: dict[str, list[Any]] = decisions.get("began", {})
     delays, after_ask, late, over_2s, never = [], [], [], 0, []
     slow_kinds: collections.Counter[str] = collections.Counter()  # prompts shown over 2 s late, by kind
+    slow_how: collections.Counter[str] = collections.Counter()  # ... and by how they were first shown
     for key, (start, deadline, _place, set_at, asked) in began.items():
         shown = watch.shown.get(key)
         if shown is None:
@@ -485,6 +492,7 @@ def prompt_figures(
         over_2s += delay > 2.0
         if delay > 2.0:
             slow_kinds[key.rsplit(":", 1)[-1]] += 1
+            slow_how[watch.shown_how.get(key, "?")] += 1
         length = (deadline - set_at) if deadline and set_at else None
         if length and delay > length / 4:
             late.append(key)
@@ -543,6 +551,7 @@ def prompt_figures(
         "shown_late": len(late),
         "shown_over_2s": over_2s,
         "shown_over_2s_by_kind": dict(slow_kinds),
+        "shown_over_2s_by_how": dict(slow_how),
         "show_delay_s": {
             "p50": round(percentile(delays, 0.5), 2),
             "p99": round(percentile(delays, 0.99), 2),
