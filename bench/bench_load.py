@@ -148,6 +148,7 @@ def bot_process() -> int:
                 "pictures_drawn": outbox.drawn,
                 "pictures_undrawn": getattr(outbox, "undrawn", None),  # sent as lines: a message was behind
                 "edits_merged": getattr(place, "figures", {}).get("edits_merged"),  # joined a newer edit
+                "edits_answering": getattr(place, "figures", {}).get("edits_answering"),  # through a click
             }
         if profile == "memory":
             stats["memory"] = memory_profile()

@@ -11,6 +11,7 @@ import contextlib
 import discord
 
 from bot.discord_io.outgoing import Outgoing
+from bot.discord_io.place import answering_click
 from bot.games.base import Decision
 from bot.i18n import speaking
 from bot.tables import answers, custom_ids
@@ -37,7 +38,11 @@ async def on_decision(table: Table, interaction: discord.Interaction, click: cus
         # A decision in the channel answers for itself: the public message it changes (the deferred
         # update acknowledged the click), with no private "✅ done" besides.
 
-    await table.decide(interaction.user.id, click, told)
+    if _private(interaction) or _routed(interaction):
+        await table.decide(interaction.user.id, click, told)
+    else:
+        with answering_click(interaction):  # the prompt it changes is edited through the click
+            await table.decide(interaction.user.id, click, told)
     following = table.prompts.take_continued(click.seat)
     if following is not None:
         await go_on(table, interaction, click.seat, following)
