@@ -102,7 +102,12 @@ class LeaseKeeper:
         # seconds, and such a game must not be taken for lost).
         for game_id in asked:
             table = tables.by_id.get(game_id)
-            if table is not None and game_id not in held and not table.closed:
+            # A game whose results this process stored has no lease any more (the renewal lets go of the
+            # leases of ended games) while its table still announces them: it is not lost. Stopping it
+            # there lost the game's results message and final standings (docs/scaling.md: the PostgreSQL
+            # stall at 200 games).
+            settled = getattr(table, "settled", False)
+            if table is not None and game_id not in held and not table.closed and not settled:
                 await self.lost(table)
         free = [
             gid

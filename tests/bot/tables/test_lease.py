@@ -82,3 +82,27 @@ async def test_a_game_opened_while_the_leases_are_renewed_is_kept(tmp_path: Path
         assert tables.forgotten == [] and len(tables.by_id) == 2
     finally:
         await storage.close()
+
+
+async def test_a_game_that_stored_its_results_and_still_announces_them_is_not_taken_for_lost(
+    tmp_path: Path,
+) -> None:
+    """The renewal lets go of the leases of ended games; a table still posting its results and final
+    standings must not be stopped as if another process had taken its game over (its ending was lost)."""
+    storage = await Storage.open(str(tmp_path / "bot.db"))
+    try:
+        tables = Tables()
+        keeper = LeaseKeeper(SimpleNamespace(storage=storage), tables, (0,), 1)  # type: ignore[arg-type]
+        storage.hold_leases_as(keeper.owner, 20)
+        ending = await storage.create_game("hotstreak", 5, 10, 7, {}, [])
+        lost = await storage.create_game("hotstreak", 5, 11, 7, {}, [])
+        announcing = a_table(tables, ending)
+        announcing.settled = True  # its results are stored; its messages are still on their way
+        tables.by_id[ending] = announcing
+        tables.by_id[lost] = a_table(tables, lost)
+        assert await storage.finish_game(ending, [])
+        await storage.release_lease(lost)  # as if another process had taken it over
+        await keeper.tick()
+        assert tables.forgotten == [lost] and ending in tables.by_id
+    finally:
+        await storage.close()
