@@ -69,6 +69,14 @@ def answering_click(interaction: discord.Interaction) -> Any:
         answering.reset(token)
 
 
+def _rewound(changes: dict[str, Any]) -> dict[str, Any]:
+    """``changes`` with its new files rewound: a retried upload starts from the first byte again."""
+    for file in changes.get("attachments") or []:
+        if isinstance(file, discord.File):
+            file.reset(seek=True)
+    return changes
+
+
 @dataclass
 class _Edit:
     """An edit waiting for its channel's turn; newer edits of its message join it until it starts."""
@@ -354,10 +362,7 @@ class Place:
             return False
 
         async def attempt() -> None:
-            for file in changes.get("attachments") or []:
-                if isinstance(file, discord.File):
-                    file.reset(seek=True)  # a retried upload starts from the first byte again
-            await interaction.edit_original_response(**changes)
+            await interaction.edit_original_response(**_rewound(changes))
 
         try:
             await deliver(attempt, self.wires.timing, f"An edit of game {self.game_id} through a click")
@@ -365,10 +370,7 @@ class Place:
             log.info(
                 "Game %s: an edit through a click failed (%r); editing in the channel", self.game_id, error
             )
-            for file in changes.get("attachments") or []:
-                if isinstance(file, discord.File):
-                    file.reset(seek=True)
-            return False
+            return False  # (the channel's edit rewinds its files before each try)
         figures["edits_answering"] += 1
         return True
 
@@ -394,9 +396,7 @@ class Place:
                 return True
 
             async def attempt(editing: dict[str, Any] = changes) -> None:
-                for file in editing.get("attachments") or []:
-                    if isinstance(file, discord.File):
-                        file.reset(seek=True)  # a retried upload starts from the first byte again
+                _rewound(editing)
                 if paced:
                     async with self.wires.pacer.turn(message.channel.id, "edit"):
                         if merging is not None and not merging.started:

@@ -6,19 +6,16 @@ from __future__ import annotations
 
 from bot.client import RaceBot
 from bot.discord_io import place as places
-from tests.cogs.conftest import World, join
-from tests.cogs.hotstreak_player import HotStreakTable
+from tests.cogs.conftest import World
+from tests.cogs.test_hotstreak import open_table
 
 
 async def test_a_bet_click_edits_its_prompt_through_the_click_not_the_channel(
     world: World, bot: RaceBot
 ) -> None:
-    fake, users = world.fake, world.users
-    lobby = await (await fake.slash(users["alice"], world.channel, "hotstreak start", pace=0.0)).reply()
-    await join(fake, lobby, users["bob"])
-    await (await fake.click_button(users["alice"], lobby, "Add AI")).wait_response()
-    table = HotStreakTable(world, {0: users["alice"], 1: users["bob"]})
-    await (await fake.click_button(users["alice"], lobby, "Start")).wait_response()
+    fake = world.fake
+    lobby, table = await open_table(world, "bob")
+    await (await fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
     await fake.wait_for(lambda: any(seat in table.seats for _m, _c, seat in table.bet_buttons()), timeout=10)
     prompt, custom_id, seat = next((m, c, s) for m, c, s in table.bet_buttons() if s in table.seats)
     through_clicks = places.figures["edits_answering"]

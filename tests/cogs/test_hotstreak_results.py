@@ -63,13 +63,7 @@ def test_mascots_put_out_together_are_one_shared_place_in_results_and_payouts() 
     side_bet = {"id": "x", "text": "Gobbler wins", "condition": {"kind": "winner", "mascot": "gobbler"}}
     bets = [_bet("dangle", "safe", [3, 2, 1]), _bet("mum", "risky", [5, 2, 1])]
     payout = settle(0, bets, race, side_bet, 10)
-    over = {
-        "race": 1,
-        "podium": list(race.podium.slots),
-        "places": dict(race.podium.paid),
-        "status": {m: r.status for m, r in race.runners.items()},
-        "side_bet": {"id": "x", "text": "Gobbler wins", "happened": True},
-    }
+    over = _race_over(race)
     info = {m: {"name": i["name"]} for m, i in default_content().mascots.items()}
     presenter = HotStreakPresenter(entry("hotstreak"))
     embed = presenter._results_embed(_view({"mascot_info": info}), over, {"seats": [payout]})
@@ -83,6 +77,17 @@ def test_mascots_put_out_together_are_one_shared_place_in_results_and_payouts() 
     assert "Dangle safe → 3rd: +$1" in lines[0] and "Mum risky → 3rd: +$1" in lines[1]
 
 
+def _race_over(race: Any) -> dict[str, Any]:
+    """The race's ``race_over`` data, as the engine sends it (the side bet on Gobbler came true)."""
+    return {
+        "race": 1,
+        "podium": list(race.podium.slots),
+        "places": dict(race.podium.paid),
+        "status": {m: r.status for m, r in race.runners.items()},
+        "side_bet": {"id": "x", "text": "Gobbler wins", "happened": True},
+    }
+
+
 def _shared_third_over() -> tuple[dict[str, Any], dict[str, Any]]:
     """The last frame of the race where Dangle and Mum are put out together, and its results."""
     race, _lines = _shared_third()
@@ -92,13 +97,7 @@ def _shared_third_over() -> tuple[dict[str, Any], dict[str, Any]]:
         mascot_info=_info(),
         last_card="hurley -1",
     )
-    over = {
-        "race": 1,
-        "podium": list(race.podium.slots),
-        "places": dict(race.podium.paid),
-        "status": {m: r.status for m, r in race.runners.items()},
-        "side_bet": {"id": "x", "text": "Gobbler wins", "happened": True},
-    }
+    over = _race_over(race)
     return frame, over
 
 
