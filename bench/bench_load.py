@@ -49,6 +49,8 @@ SELECT_ID = re.compile(r"gs:\d+:(\d+):(\d+):(submit|double)")
 DECISION_ID = re.compile(r"g:(\d+):d:(\d+):(\d+):([a-z0-9_]+):")
 MENU_ID = re.compile(r"gs:(\d+):(\d+):(\d+):([a-z0-9_]+)$")
 TICK = 0.05  # the bot's lag ticker
+RSS_EVERY = 10.0  # seconds between two readings of the bot's resident memory
+HEAP_EVERY = 60.0  # seconds between two heap profiles (BENCH_PROFILE=memory)
 HUMAN_SEATS = (0, 3)  # host first, then the two AI seats of /hotstreak start bots:2, then the joiner
 
 
@@ -90,6 +92,7 @@ def bot_process() -> int:
 
     workers.start(workers.processes_for(settings.work_processes))  # as bot.main does
     collector.tune()  # as bot.main does
+    collector.keep_trimmed()  # as bot.main does
 
     pauses = gc_pauses()
     decisions = watch_decisions()
@@ -106,21 +109,37 @@ def bot_process() -> int:
                 await asyncio.sleep(TICK)
                 lags.append(max(0.0, loop.time() - before - TICK))
 
+        rss_timeline: list[float] = []  # the bot's resident memory every RSS_EVERY s: when the peak comes
+        heaps: list[dict[str, Any]] = []  # BENCH_PROFILE=memory: where the heap is, every HEAP_EVERY s
+
+        async def memory_watch() -> None:
+            started = time.monotonic()
+            next_heap = HEAP_EVERY
+            while True:
+                await asyncio.sleep(RSS_EVERY)
+                rss_timeline.append(current_rss_mb())
+                if profile == "memory" and time.monotonic() - started >= next_heap:
+                    next_heap += HEAP_EVERY
+                    heaps.append({"at_s": round(time.monotonic() - started)} | memory_profile(top=8))
+
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         loop.add_signal_handler(signal.SIGTERM, stop.set)
         runner = asyncio.create_task(bot.start(settings.token))
         await asyncio.sleep(0)
         tick = asyncio.create_task(ticker())
+        memory = asyncio.create_task(memory_watch())
         waits: dict[str, int] = {}
         watch = asyncio.create_task(where_tables_wait(bot, waits)) if profile == "tasks" else None
         await stop.wait()
         tick.cancel()
+        memory.cancel()
         if watch is not None:
             watch.cancel()
         stats = {
             "lag_ms": [round(x * 1000, 2) for x in lags],
             "rss_mb": peak_rss_mb(),
+            "rss_timeline_mb": rss_timeline,
             "workers": workers.in_use(),
             "workers_rss_mb": [peak_rss_mb(pid) for pid in workers.worker_pids()],
             "cpu_s": cpu_seconds(),
@@ -152,6 +171,7 @@ def bot_process() -> int:
             }
         if profile == "memory":
             stats["memory"] = memory_profile()
+            stats["memory_timeline"] = heaps
         if profile == "objects":
             stats["objects"] = object_census()
         if profile == "tasks":
@@ -272,19 +292,19 @@ def object_census() -> dict[str, Any]:
     return {"tracked": sum(counts.values()), "top": dict(counts.most_common(20))}
 
 
-def memory_profile() -> dict[str, Any]:
+def memory_profile(top: int = 15) -> dict[str, Any]:
     """Where the Python heap is (``BENCH_PROFILE=memory``): the traced total and the biggest sites."""
     import tracemalloc
 
     snapshot = tracemalloc.take_snapshot()
     current, peak = tracemalloc.get_traced_memory()
-    top = snapshot.statistics("traceback")[:15]
+    sites = snapshot.statistics("traceback")[:top]
     return {
         "traced_mb": round(current / 2**20, 1),
         "traced_peak_mb": round(peak / 2**20, 1),
         "top": [
             {"mb": round(s.size / 2**20, 2), "count": s.count, "where": [str(f) for f in s.traceback][-8:]}
-            for s in top
+            for s in sites
         ],
     }
 
@@ -293,6 +313,13 @@ def cpu_seconds(pid: int | str = "self") -> float:
     """The CPU time (user and system) a process has used so far: where the 2 cores went."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return round((int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK"), 1)
+
+
+def current_rss_mb(pid: int | str = "self") -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return round(int(line.split()[1]) / 1024, 1)
+    return 0.0
 
 
 def peak_rss_mb(pid: int | str = "self") -> float:

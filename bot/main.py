@@ -52,6 +52,7 @@ def run() -> int:
         use_endpoints(settings.api_base, settings.gateway_url)
         workers.start(workers.processes_for(settings.work_processes))  # pictures and odds (bot.workers)
         collector.tune()  # everything is imported: the collector need not walk it again (bot.collector)
+        collector.keep_trimmed()  # freed memory back to the system (bot.collector)
         asyncio.run(serve(make_bot(settings), settings.token))
     except KeyboardInterrupt:  # Ctrl-C before the bot was running: nothing to clean up
         return 0

@@ -37,6 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
+from bot import collector
 from bot.games.odds import Odds, odds_for
 from bot.i18n import current, in_language
 
@@ -247,3 +248,4 @@ def _worker_started(nice: int) -> None:
     if nice:
         with contextlib.suppress(OSError, AttributeError):
             os.nice(nice)
+    collector.keep_trimmed()  # a replay's frames or a burst of pictures would keep it at its peak (bot.collector)

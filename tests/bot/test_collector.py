@@ -4,6 +4,11 @@ again, and young objects are collected far less often."""
 from __future__ import annotations
 
 import gc
+import os
+import platform
+import threading
+
+import pytest
 
 from bot import collector
 
@@ -22,9 +27,43 @@ def test_tuning_freezes_what_is_loaded_and_raises_the_young_generation() -> None
 def test_the_c_allocator_keeps_to_two_arenas_where_it_can_and_spawned_workers_inherit_it(monkeypatch) -> None:  # noqa: ANN001
     monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
     set_here = collector.fewer_arenas()
-    import os
-    import platform
-
     assert os.environ["MALLOC_ARENA_MAX"] == str(collector.ARENAS)  # read by each worker at its start
     if platform.libc_ver()[0] == "glibc":
         assert set_here
+
+
+def _resident_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError("no VmRSS")
+
+
+def test_freed_memory_goes_back_to_the_system_after_a_trim() -> None:
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("malloc_trim is glibc's")
+    # 60 MB in pieces the size of a picture (below glibc's mmap threshold: they come from its heap), each
+    # followed by a small piece that stays, as a live game's state does: freeing the pictures leaves holes
+    # that glibc does not hand back by itself.
+    pictures, kept = [], []
+    for _ in range(600):
+        pictures.append(bytearray(100_000))
+        kept.append(bytearray(1_000))
+    grown = _resident_mb()
+    del pictures
+    assert grown - _resident_mb() < 20  # the holes are still resident
+    assert collector.trim()
+    assert grown - _resident_mb() > 40
+    assert len(kept) == 600
+
+
+def test_the_trimming_thread_runs_until_stopped() -> None:
+    stop = threading.Event()
+    thread = collector.keep_trimmed(0.01, stop)
+    if thread is None:  # no malloc_trim here
+        return
+    assert thread.daemon and thread.is_alive()
+    stop.set()
+    thread.join(1)
+    assert not thread.is_alive()
