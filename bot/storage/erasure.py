@@ -70,6 +70,34 @@ def _json(text: Any) -> Any:
         return None
 
 
+def _at_open_table(games: list[tuple[Any, ...]], user_id: int, open_status: tuple[str, ...]) -> bool:
+    """Whether ``user_id`` holds a seat at, or hosts, one of ``games`` (id, seats, settings, ...,
+    status last) that is open."""
+    for game in games:
+        if game[-1] not in open_status:
+            continue
+        seated = _json(game[1])
+        if isinstance(seated, list) and any(
+            isinstance(s, dict) and s.get("user_id") == user_id for s in seated
+        ):
+            return True
+        host = _json(game[2])
+        if isinstance(host, dict) and host.get("host_id") == user_id:
+            return True
+    return False
+
+
+async def at_open_table(tx: Tx, user_id: int, open_status: tuple[str, ...]) -> bool:
+    """Whether ``user_id`` is seated at, or hosts, a game in a lobby or running."""
+    marks = ", ".join("?" * len(open_status))
+    games = await tx.fetch_all(
+        f"SELECT id, seats, settings, status FROM games WHERE status IN ({marks}) "
+        "AND (seats LIKE ? OR settings LIKE ?)",
+        (*open_status, f"%{user_id}%", f"%{user_id}%"),
+    )
+    return _at_open_table(games, user_id, open_status)
+
+
 async def erase(tx: Tx, user_id: int, open_status: tuple[str, ...]) -> Erasure:
     """Replace or delete, in one transaction, what ``tx``'s database holds about ``user_id``."""
     games = await tx.fetch_all(
@@ -77,17 +105,8 @@ async def erase(tx: Tx, user_id: int, open_status: tuple[str, ...]) -> Erasure:
         f"OR meta LIKE ?{tx.for_update}",
         (f"%{user_id}%",) * 3,
     )
-    for _id, seats, settings, _meta, status in games:
-        if status not in open_status:
-            continue
-        seated = _json(seats)
-        if isinstance(seated, list) and any(
-            isinstance(s, dict) and s.get("user_id") == user_id for s in seated
-        ):
-            return Erasure(seated=True)
-        host = _json(settings)
-        if isinstance(host, dict) and host.get("host_id") == user_id:
-            return Erasure(seated=True)
+    if _at_open_table(games, user_id, open_status):
+        return Erasure(seated=True)
     new_id, new_name = pseudonym()
     rows = await tx.fetch_all("SELECT COUNT(*) FROM results WHERE user_id = ?", (user_id,))
     results = int(rows[0][0]) if rows else 0

@@ -436,6 +436,11 @@ class Storage(Leases):
 
     # --- server settings -------------------------------------------------------------------------
 
+    async def at_open_table(self, user_id: int) -> bool:
+        """Whether the user is seated at, or hosts, a game in a lobby or running, in any server."""
+        async with self._transaction(f"find the tables of user {user_id}", write=False) as tx:
+            return await erasure.at_open_table(tx, user_id, OPEN_STATUSES)
+
     async def erase_player(self, user_id: int) -> Erasure:
         """Replace what is stored about ``user_id`` with a pseudonym, or delete it (``bot.storage.erasure``).
 

@@ -70,10 +70,12 @@ async def test_results_stay_final_but_for_the_person_they_name(storage: Storage,
 async def test_no_erasure_while_seated_or_hosting_an_open_table(storage: Storage) -> None:
     await finished(storage)
     lobby = await storage.create_game("horserace", 1, 11, 7, {"host_id": BOB}, seats(ALICE), status="lobby")
+    assert await storage.at_open_table(ALICE) and await storage.at_open_table(BOB)
     assert (await storage.erase_player(ALICE)).seated
     assert (await storage.erase_player(BOB)).seated  # hosts the lobby without a seat
     assert [r.user_id for r in await storage.game_results(1)][:2] == [ALICE, BOB]
     await storage.close_game(lobby, "cancelled", "test")
+    assert not await storage.at_open_table(ALICE)
     assert not (await storage.erase_player(ALICE)).seated
 
 
