@@ -4,11 +4,13 @@ client and the fake Discord, and an erasure on the bot's real SQLite file."""
 from __future__ import annotations
 
 import urllib.parse
+from pathlib import Path
 
 from bot.client import PERMISSIONS, RaceBot
 from bot.discord_io.permissions import NEEDED
 from bot.games.catalog import ENTRIES
 from bot.storage import PlayerResult
+from cogs import about
 from tests.cogs.conftest import World
 from tests.fakediscord import FakeInteraction, FakeMessage, text_of
 
@@ -122,3 +124,16 @@ async def test_a_portuguese_member_reads_help_invite_and_privacy_in_portuguese(
     question = await private(await world.fake.slash(alice, world.channel, "privacy erase"))
     assert "Não dá para desfazer" in question.text
     assert [b.label for b in question.buttons] == ["Apagar meus dados", "Cancelar"]
+
+
+def test_the_policy_and_the_terms_are_in_the_repository_and_linked() -> None:
+    root = Path(__file__).resolve().parents[2]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    assert "[PRIVACY.md](PRIVACY.md)" in readme and "[TERMS.md](TERMS.md)" in readme
+    assert len(readme.splitlines()) <= 200
+    policy = " ".join((root / "PRIVACY.md").read_text(encoding="utf-8").split())
+    for words in ("`/privacy erase`", "15 minutes", "memory only", "pseudonym", "until you erase them"):
+        assert words in policy
+    assert (root / "TERMS.md").is_file()
+    assert "[PRIVACY.md](https://example.org/bot/PRIVACY.md)" in about._files("https://example.org/bot")
+    assert "[TERMS.md](https://example.org/bot/TERMS.md)" in about._files("https://example.org/bot")
