@@ -31,8 +31,8 @@ if TYPE_CHECKING:
 CONFIRM_SECONDS = 300.0
 STORAGE_DOWN = N_("I can't reach my storage right now; nothing was erased. Please try again in a moment.")
 AT_A_TABLE = N_(
-    "You're at a table that is still open (seated, or its host). Leave it or let it end, then try "
-    "again; nothing was erased."
+    "You're at a table that is still open (seated, its host, or your seat played by an AI since you left). "
+    "Let it end, then try again; nothing was erased."
 )
 # What is stored, each with how long it is kept (PRIVACY.md says the same at more length).
 STORED = (

@@ -9,8 +9,8 @@
 * routed clicks (a click waiting a few seconds for the process that drives its game): deleted;
 * the action logs name seats, never people, and stay.
 
-Refused (nothing changes) while the person is seated at, or hosts, a game in a lobby or running: that
-game is still being played with their id, and would put it back.
+Refused (nothing changes) while the person is seated at, hosts, or left to an AI a game in a lobby or
+running: that game is still played with their id in memory, and would store it again.
 """
 
 from __future__ import annotations
@@ -23,6 +23,8 @@ from typing import Any
 from bot.storage.backend import Tx
 
 PSEUDONYM_NAME = "Erased player {code}"
+OPEN = "status IN ('lobby', 'running')"  # literal, so the database can use the partial indexes
+AI_SUFFIX = " (AI)"  # bot.tables.seats.AI_SUFFIX (storage imports no table code)
 
 
 @dataclass(frozen=True)
@@ -57,8 +59,11 @@ def _renamed(value: Any, user_id: int, new_id: int, new_name: str) -> Any:
         return [_renamed(item, user_id, new_id, new_name) for item in value]
     if isinstance(value, dict):
         out = {key: _renamed(item, user_id, new_id, new_name) for key, item in value.items()}
-        if value.get("user_id") == user_id and "name" in value:
-            out["name"] = new_name
+        if user_id in (value.get("user_id"), value.get("left_user_id")) and isinstance(
+            value.get("name"), str
+        ):
+            # A seat an AI took over keeps its " (AI)" (bot.tables.seats.AI_SUFFIX) after the pseudonym.
+            out["name"] = new_name + (AI_SUFFIX if value["name"].endswith(AI_SUFFIX) else "")
         return out
     return value
 
@@ -77,8 +82,9 @@ def _at_open_table(games: list[tuple[Any, ...]], user_id: int, open_status: tupl
         if game[-1] not in open_status:
             continue
         seated = _json(game[1])
+        # A seat they left counts too: the AI finishes it for them, and its result is theirs.
         if isinstance(seated, list) and any(
-            isinstance(s, dict) and s.get("user_id") == user_id for s in seated
+            isinstance(s, dict) and user_id in (s.get("user_id"), s.get("left_user_id")) for s in seated
         ):
             return True
         host = _json(game[2])
@@ -89,11 +95,9 @@ def _at_open_table(games: list[tuple[Any, ...]], user_id: int, open_status: tupl
 
 async def at_open_table(tx: Tx, user_id: int, open_status: tuple[str, ...]) -> bool:
     """Whether ``user_id`` is seated at, or hosts, a game in a lobby or running."""
-    marks = ", ".join("?" * len(open_status))
     games = await tx.fetch_all(
-        f"SELECT id, seats, settings, status FROM games WHERE status IN ({marks}) "
-        "AND (seats LIKE ? OR settings LIKE ?)",
-        (*open_status, f"%{user_id}%", f"%{user_id}%"),
+        f"SELECT id, seats, settings, status FROM games WHERE {OPEN} AND (seats LIKE ? OR settings LIKE ?)",
+        (f"%{user_id}%", f"%{user_id}%"),
     )
     return _at_open_table(games, user_id, open_status)
 

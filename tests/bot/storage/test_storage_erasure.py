@@ -76,6 +76,14 @@ async def test_no_erasure_while_seated_or_hosting_an_open_table(storage: Storage
     assert [r.user_id for r in await storage.game_results(1)][:2] == [ALICE, BOB]
     await storage.close_game(lobby, "cancelled", "test")
     assert not await storage.at_open_table(ALICE)
+    left = [{"user_id": None, "name": f"User {ALICE} (AI)", "ai": "normal", "left_user_id": ALICE}]
+    running = await storage.create_game("hotstreak", 1, 12, 7, {"host_id": BOB}, left)
+    assert (await storage.erase_player(ALICE)).seated  # the AI plays their seat, for them
+    await storage.close_game(running, "abandoned", "test")
+    erased = await storage.erase_player(ALICE)
+    game = await storage.load_game(running)
+    assert game is not None and game.seats[0]["left_user_id"] == erased.pseudonym
+    assert game.seats[0]["name"] == f"{erased.name} (AI)"
     assert not (await storage.erase_player(ALICE)).seated
 
 
