@@ -6,11 +6,12 @@ catalog with its summary; ``/invite`` reads the one permission list (``bot.disco
 
 Ruling: Discord cannot run a command group by its bare name, so the policy is ``/privacy show`` and
 the erasure ``/privacy erase`` (like ``/config show``). The erasure asks first (two buttons on the
-private answer, for five minutes) and is refused while the person is at an open table.
+private answer, which keep working after a restart) and is refused while the person is at an open table.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -23,12 +24,12 @@ from bot.games.catalog import ENTRIES
 from bot.i18n import N_, _, current
 from bot.i18n.commands import localized_name, translate
 from bot.storage import StorageError
+from bot.tables import custom_ids
 from cogs.common import command_mention
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
 
-CONFIRM_SECONDS = 300.0
 STORAGE_DOWN = N_("I can't reach my storage right now; nothing was erased. Please try again in a moment.")
 AT_A_TABLE = N_(
     "You're at a table that is still open (seated, its host, or your seat played by an AI since you left). "
@@ -98,58 +99,71 @@ def _command_lines(bot: RaceBot) -> list[str]:
     return lines
 
 
-class ConfirmErase(discord.ui.View):
-    """The private question's two buttons; only its asker sees them (the answer is ephemeral)."""
+class PrivacyButton(discord.ui.DynamicItem[discord.ui.Item[Any]], template=custom_ids.PRIVACY_TEMPLATE):
+    """``/privacy erase``'s two buttons, on an answer only its asker sees; they work after a restart."""
 
-    def __init__(self, bot: RaceBot, user_id: int) -> None:
-        super().__init__(timeout=CONFIRM_SECONDS)
-        self.bot = bot
+    def __init__(self, item: discord.ui.Item[Any], op: str, user_id: int) -> None:
+        super().__init__(item)
+        self.op = op
         self.user_id = user_id
 
-    async def interaction_check(self, interaction: discord.Interaction) -> bool:
-        self.bot.languages.hear(interaction)
-        return interaction.user.id == self.user_id
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> PrivacyButton:
+        return cls(item, match["op"], int(match["user"]))
 
-    @discord.ui.button(label="Erase my data", style=discord.ButtonStyle.danger)
-    async def erase(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
-        self.stop()
+    async def callback(self, interaction: discord.Interaction) -> None:
+        client: Any = interaction.client
+        client.languages.hear(interaction)
+        if interaction.user.id != self.user_id:  # the answer is private: only a forged click gets here
+            await interaction.response.send_message(_("This button isn't yours."), ephemeral=True)
+            return
+        if self.op == "keep":
+            await interaction.response.edit_message(content=_("Nothing was erased."), view=None)
+            return
         await interaction.response.defer()  # the database may take a moment
-        try:
-            erased = await self.bot.storage.erase_player(self.user_id)
-        except StorageError:
-            text = _(STORAGE_DOWN)
-        else:
-            if erased.seated:
-                text = _(AT_A_TABLE)
-            else:
-                self.bot.languages.forget(self.user_id)
-                text = _(
-                    "Done. Your id and name are gone from every game; your results stay, for the others' "
-                    "standings, as **{pseudonym}**.",
-                    pseudonym=erased.name,
-                )
-        await interaction.edit_original_response(content=text, view=None)
-
-    @discord.ui.button(label="Cancel", style=discord.ButtonStyle.secondary)
-    async def cancel(self, interaction: discord.Interaction, button: discord.ui.Button[Any]) -> None:
-        self.stop()
-        await interaction.response.edit_message(content=_("Nothing was erased."), view=None)
+        await interaction.edit_original_response(content=await erase(client, self.user_id), view=None)
 
 
-def _translated(view: ConfirmErase) -> ConfirmErase:
-    for item in view.children:
-        if isinstance(item, discord.ui.Button) and item.label:
-            item.label = _(item.label)
+async def erase(bot: RaceBot, user_id: int) -> str:
+    """Erase what is stored about ``user_id``; what to tell them (in the current language)."""
+    try:
+        erased = await bot.storage.erase_player(user_id)
+    except StorageError:
+        return _(STORAGE_DOWN)
+    if erased.seated:
+        return _(AT_A_TABLE)
+    bot.languages.forget(user_id)
+    return _(
+        "Done. Your id and name are gone from every game; your results stay, for the others' "
+        "standings, as **{pseudonym}**.",
+        pseudonym=erased.name,
+    )
+
+
+def confirm_buttons(user_id: int) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    for op, label, style in (
+        ("erase", _("Erase my data"), discord.ButtonStyle.danger),
+        ("keep", _("Cancel"), discord.ButtonStyle.secondary),
+    ):
+        button: discord.ui.Button[Any] = discord.ui.Button(
+            label=label, style=style, custom_id=custom_ids.privacy(op, user_id)
+        )
+        view.add_item(PrivacyButton(button, op, user_id))
     return view
-
-
-# Marked for the catalogs: the buttons' labels above, translated when the view is sent.
-_LABELS = (N_("Erase my data"), N_("Cancel"))
 
 
 class AboutCog(commands.Cog):
     def __init__(self, bot: RaceBot) -> None:
         self.bot = bot
+
+    async def cog_load(self) -> None:
+        self.bot.add_dynamic_items(PrivacyButton)
+
+    async def cog_unload(self) -> None:
+        self.bot.remove_dynamic_items(PrivacyButton)
 
     @app_commands.command(name="help", description="Every command, and each game in two lines")
     async def help(self, interaction: discord.Interaction) -> None:
@@ -211,8 +225,7 @@ class AboutCog(commands.Cog):
         if seated:
             await interaction.followup.send(_(AT_A_TABLE), ephemeral=True)
             return
-        view = _translated(ConfirmErase(self.bot, interaction.user.id))
-        await interaction.followup.send(_(ASK), view=view, ephemeral=True)
+        await interaction.followup.send(_(ASK), view=confirm_buttons(interaction.user.id), ephemeral=True)
 
 
 async def setup(bot: RaceBot) -> None:
