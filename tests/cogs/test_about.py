@@ -136,7 +136,13 @@ def test_the_policy_and_the_terms_are_in_the_repository_and_linked() -> None:
     assert "[PRIVACY.md](PRIVACY.md)" in readme and "[TERMS.md](TERMS.md)" in readme
     assert len(readme.splitlines()) <= 200
     policy = " ".join((root / "PRIVACY.md").read_text(encoding="utf-8").split())
-    for words in ("`/privacy erase`", "15 minutes", "memory only", "pseudonym", "until you erase them"):
+    for words in (
+        "`/privacy erase`",
+        "15 minutes",
+        "never written down",
+        "pseudonym",
+        "until you erase them",
+    ):
         assert words in policy
     assert (root / "TERMS.md").is_file()
     assert "[PRIVACY.md](https://example.org/bot/PRIVACY.md)" in about._files("https://example.org/bot")
