@@ -30,7 +30,7 @@ from bot.tables.timing import Timing
 log = logging.getLogger(__name__)
 
 # Each catalogued game's command group, then the commands every game shares.
-EXTENSIONS = (*(entry.cog for entry in ENTRIES), "cogs.stats", "cogs.config")
+EXTENSIONS = (*(entry.cog for entry in ENTRIES), "cogs.stats", "cogs.config", "cogs.about")
 
 # What the invite asks for, and nothing more: one list (bot.discord_io.permissions), which the start
 # check, the README and the operators' docs read too.

@@ -37,6 +37,9 @@ class Settings:
     # Worker processes for pictures and odds (WORK_PROCESSES; bot.workers): None for one fewer than
     # the cores (at least one), 0 for threads in the bot's own process.
     work_processes: int | None = None
+    # Where PRIVACY.md and TERMS.md are published (DOCS_URL, e.g. the repository's web address):
+    # /privacy links them there; None: /privacy names the files without a link.
+    docs_url: str | None = None
 
     @property
     def own_shards(self) -> tuple[int, ...]:
@@ -95,6 +98,7 @@ class Settings:
             shard_ids=shard_ids,
             default_where=where,
             work_processes=None if workers in ("", "auto") else int(workers),
+            docs_url=docs_url(os.environ.get("DOCS_URL", "")),
         )
 
 
@@ -132,3 +136,13 @@ def _positive_number(text: str) -> bool:
     except ValueError:
         return False
     return value > 0 and value != float("inf")
+
+
+def docs_url(value: str) -> str | None:
+    """DOCS_URL without its trailing slash; None when unset. Only http(s) addresses: Discord links nothing else."""
+    value = value.strip().rstrip("/")
+    if not value:
+        return None
+    if not value.startswith(("https://", "http://")):
+        raise ConfigError(f"DOCS_URL must start with https:// (or http://), not {value!r}.")
+    return value

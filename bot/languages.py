@@ -84,6 +84,10 @@ class Languages:
             return self._people[user_id]
         return self.server(guild_id)
 
+    def forget(self, user_id: int) -> None:
+        """Forget a member's language (``/privacy erase``)."""
+        self._people.pop(user_id, None)
+
     def hear(self, interaction: discord.Interaction) -> Language:
         """Learn from an interaction (the member's locale, the server's) and answer it in the member's
         language for the rest of its handling."""

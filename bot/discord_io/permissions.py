@@ -45,48 +45,58 @@ NEEDED: tuple[Needed, ...] = (
         "view_channel",
         N_("View Channel"),
         True,
-        "to see the channel a game is started in, and its thread, and post there",
+        N_("to see the channel a game is started in, and its thread, and post there"),
     ),
     Needed(
         "send_messages",
         N_("Send Messages"),
         True,
-        "the lobby, prompts, race pictures and narration, results (and, for a game in a thread, the "
-        "link to it and the final standings in the channel)",
+        N_(
+            "the lobby, prompts, race pictures and narration, results (and, for a game in a thread, the "
+            "link to it and the final standings in the channel)"
+        ),
     ),
     Needed(
         "send_messages_in_threads",
         N_("Send Messages in Threads"),
         True,
-        "each game plays in a thread of its own by default (`/config set where thread`)",
+        N_("each game plays in a thread of its own by default (`/config set where thread`)"),
     ),
     Needed(
         "create_public_threads",
         N_("Create Public Threads"),
         False,
-        "to start that thread from the lobby message (without it the game plays in the channel, "
-        "and the bot says why, once)",
+        N_(
+            "to start that thread from the lobby message (without it the game plays in the channel, "
+            "and the bot says why, once)"
+        ),
     ),
     Needed(
         "embed_links",
         N_("Embed Links"),
         True,
-        "the lobby, prompts, results and standings are embeds (without it Discord drops them, and a "
-        "message that is only an embed is refused)",
+        N_(
+            "the lobby, prompts, results and standings are embeds (without it Discord drops them, and a "
+            "message that is only an embed is refused)"
+        ),
     ),
     Needed(
         "attach_files",
         N_("Attach Files"),
         False,
-        "race pictures, replays (GIF) and the leaderboard image (without it the game goes on without "
-        "pictures)",
+        N_(
+            "race pictures, replays (GIF) and the leaderboard image (without it the game goes on without "
+            "pictures)"
+        ),
     ),
     Needed(
         "read_message_history",
         N_("Read Message History"),
         False,
-        "to read the game's earlier messages back (Discord refuses message look-ups and replies "
-        "without it; no post of the bot fails without it)",
+        N_(
+            "to read the game's earlier messages back (Discord refuses message look-ups and replies "
+            "without it; no post of the bot fails without it)"
+        ),
     ),
 )
 

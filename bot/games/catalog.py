@@ -72,6 +72,8 @@ class Entry:
     # "module:function" ``(net) -> str``: a player's net in the game's own money, signed, for
     # ``/leaderboard`` and ``/stats`` (Downforce counts millions); None: dollars.
     net_words: str | None = None
+    # Two lines for ``/help`` (English, marked: shown translated): what the game is, and how it is won.
+    summary: str = ""
     _loaded: dict[str, Any] = field(default_factory=dict, compare=False, repr=False)
 
     def _load(self, ref: str) -> Any:
@@ -152,6 +154,10 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         kind="hotstreak",
         title=N_("Hot Streak"),
+        summary=N_(
+            "Four mascots race on a card-driven track; 2 to 8 players bet on them in a draft and secretly "
+            "stack the race deck.\nThree races; the richest player at the end wins."
+        ),
         stake_words="bot.games.hotstreak.narration:stake_words",
         engine="bot.games.hotstreak.game:HotStreak",
         ai="bot.games.hotstreak.ai:choose",
@@ -167,6 +173,10 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         kind="horserace",
         title=N_("The Horse Race Game"),
+        summary=N_(
+            "Dice move horses 2 to 12; players hold cards of the horses, scratched horses cost whoever "
+            "rolls them.\nThe winning horse's cards share the jackpot; the most money after the last race wins."
+        ),
         stake_words="bot.games.horserace.narration:stake_words",
         engine="bot.games.horserace.game:HorseRace",
         ai="bot.games.horserace.ai:choose",
@@ -184,6 +194,10 @@ ENTRIES: tuple[Entry, ...] = (
     Entry(
         kind="downforce",
         title=N_("Downforce"),
+        summary=N_(
+            "Buy cars at secret auctions, race them with speed cards that move rivals' cars too, and bet "
+            "on the winner.\nPrizes and bets minus what your cars cost: the most money wins."
+        ),
         stake_words="bot.games.downforce.narration:stake_words",
         net_words="bot.games.downforce.narration:signed_millions",
         engine="bot.games.downforce.game:Downforce",

@@ -5,6 +5,7 @@ SQLite (aiosqlite) by default, or PostgreSQL (asyncpg) when ``DATABASE_URL`` nam
 Every SQL statement of the bot lives in this package; everything else calls ``Storage``.
 """
 
+from bot.storage.erasure import Erasure
 from bot.storage.errors import StaleAction, StorageError
 from bot.storage.leases import LeaseLost, RoutedClick
 from bot.storage.records import (
@@ -19,6 +20,7 @@ from bot.storage.standings import period_start
 from bot.storage.store import Storage
 
 __all__ = [
+    "Erasure",
     "GameStats",
     "HistoryRow",
     "LeaderRow",

@@ -381,11 +381,38 @@ _PG_V4 = (
     "CREATE INDEX routed_clicks_by_game ON routed_clicks (game_id)",
 )
 
+# v5: a person may erase what the bot stores about them (``/privacy erase``, bot/storage/erasure.py).
+# Their results stay, for everyone else's standings, under a pseudonym: results become updatable in
+# their ``user_id`` and ``name`` only (every other column stays final), and never deletable.
+_V5 = (
+    "DROP TRIGGER results_are_final_on_update",
+    """CREATE TRIGGER results_are_final_on_update BEFORE UPDATE ON results
+        WHEN NEW.game_id IS NOT OLD.game_id OR NEW.seat IS NOT OLD.seat OR NEW.guild_id IS NOT OLD.guild_id
+            OR NEW.kind IS NOT OLD.kind OR NEW.finished_at IS NOT OLD.finished_at OR NEW.cash IS NOT OLD.cash
+            OR NEW.net IS NOT OLD.net OR NEW.place IS NOT OLD.place OR NEW.won IS NOT OLD.won
+            OR (OLD.user_id IS NULL AND NEW.user_id IS NOT NULL)
+    BEGIN SELECT RAISE(ABORT, 'results are final'); END""",
+)
+
+_PG_V5 = (
+    "DROP TRIGGER results_are_final ON results",
+    """CREATE TRIGGER results_are_final BEFORE DELETE ON results
+        FOR EACH ROW EXECUTE FUNCTION results_are_final()""",
+    """CREATE TRIGGER results_are_final_on_update BEFORE UPDATE ON results
+        FOR EACH ROW WHEN (NEW.game_id IS DISTINCT FROM OLD.game_id OR NEW.seat IS DISTINCT FROM OLD.seat
+            OR NEW.guild_id IS DISTINCT FROM OLD.guild_id OR NEW.kind IS DISTINCT FROM OLD.kind
+            OR NEW.finished_at IS DISTINCT FROM OLD.finished_at OR NEW.cash IS DISTINCT FROM OLD.cash
+            OR NEW.net IS DISTINCT FROM OLD.net OR NEW.place IS DISTINCT FROM OLD.place
+            OR NEW.won IS DISTINCT FROM OLD.won OR (OLD.user_id IS NULL AND NEW.user_id IS NOT NULL))
+        EXECUTE FUNCTION results_are_final()""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, actions, results, bets, totals", _V1, _PG_V1),
     Migration(2, "stakes in any game's words", _V2, _PG_V2),
     Migration(3, "server settings", _V3, _PG_V3),
     Migration(4, "leases and routed clicks, for several processes", _V4, _PG_V4),
+    Migration(5, "results renamed by an erasure", _V5, _PG_V5),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -22,9 +22,10 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
 
-from bot.storage import standings
+from bot.storage import erasure, standings
 from bot.storage.action_log import ActionLog
 from bot.storage.backend import SQLITE, Backend, Tx
+from bot.storage.erasure import Erasure
 from bot.storage.errors import StorageError
 from bot.storage.leases import Leases, take_new_game
 from bot.storage.location import database_location
@@ -434,6 +435,19 @@ class Storage(Leases):
             return await standings.lifetime_net(tx, guild_id, kind, user_ids)
 
     # --- server settings -------------------------------------------------------------------------
+
+    async def at_open_table(self, user_id: int) -> bool:
+        """Whether the user is seated at, or hosts, a game in a lobby or running, in any server."""
+        async with self._transaction(f"find the tables of user {user_id}", write=False) as tx:
+            return await erasure.at_open_table(tx, user_id, OPEN_STATUSES)
+
+    async def erase_player(self, user_id: int) -> Erasure:
+        """Replace what is stored about ``user_id`` with a pseudonym, or delete it (``bot.storage.erasure``).
+
+        Refused (``seated``, nothing changed) while they are seated at, or host, an open game.
+        """
+        async with self._transaction(f"erase user {user_id}", write=True) as tx:
+            return await erasure.erase(tx, user_id, OPEN_STATUSES)
 
     async def get_server_settings(self, guild_id: int) -> dict[str, Any]:
         """Every setting a server has changed, key -> value; a key never set is absent (use its default).

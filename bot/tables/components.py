@@ -1,6 +1,6 @@
 """Buttons and menus that survive a restart: one dynamic item reads every component's ``custom_id``.
 
-Every click but a leaderboard page's becomes the client's ``game_component`` event, which hands it
+Every click but a leaderboard page's and the privacy buttons' becomes the client's ``game_component`` event, which hands it
 to ``Tables.on_component`` (ids are parsed by ``custom_ids``), so a click on a message from an
 earlier step, from a game that has ended, or a forged id is answered there, privately, and never
 applied twice.
@@ -26,9 +26,9 @@ STYLES = {
 }
 
 
-class Component(discord.ui.DynamicItem[discord.ui.Item[Any]], template=custom_ids.NOT_A_BOARD_PAGE_TEMPLATE):
+class Component(discord.ui.DynamicItem[discord.ui.Item[Any]], template=custom_ids.NOT_A_COG_TEMPLATE):
     """Any component of the bot's messages, button or menu, whatever its id says (but a leaderboard
-    page's, which ``cogs.stats`` answers)."""
+    page's, which ``cogs.stats`` answers, and the privacy buttons, which ``cogs.about`` answers)."""
 
     def __init__(self, item: discord.ui.Item[Any]) -> None:
         super().__init__(item)

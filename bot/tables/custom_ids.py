@@ -10,6 +10,7 @@ Forms (all far under Discord's 100 characters; a choice is its index in the pend
   ``g:<game>:lobby:<op>``                    lobby buttons (join, leave, ai, start, cancel)
   ``gs:<game>:lobby:kick``                   the lobby's kick menu; values are seat numbers
   ``g:0:page:lb:<scope>:<period>:<page>``    leaderboard pages
+  ``g:0:privacy:<erase|keep>:<user>``         ``/privacy erase``'s confirm and cancel buttons, for ``user``
 
 Ids posted by the bot before this module (a decision button whose last part is the choice as
 JSON, a menu whose values are the options as JSON) are still read: their choice is looked up among
@@ -42,10 +43,13 @@ _KICK = re.compile(rf"gs:{_NUM}:lobby:kick")
 # A page number has at most 6 digits: a forged 20-digit one would overflow the database's offset.
 _BOARD = re.compile(r"g:0:page:lb:([a-z0-9_]{1,30}):([a-z]{1,10}):(0|[1-9][0-9]{0,5})")
 
-# The two families of dynamic items (discord.py calls every item whose template matches an id, so
-# the two never overlap): leaderboard pages (``cogs.stats``) and everything else (``components``).
+# The families of dynamic items (discord.py calls every item whose template matches an id, so they
+# never overlap): leaderboard pages (``cogs.stats``), the privacy buttons (``cogs.about``) and
+# everything else (``components``).
 BOARD_PAGE_TEMPLATE = r"g:0:page:lb:.*"
-NOT_A_BOARD_PAGE_TEMPLATE = r"(?s:(?!g:0:page:lb:).+)"
+PRIVACY_TEMPLATE = r"g:0:privacy:(?P<op>erase|keep):(?P<user>0|[1-9]\d{0,19})"
+# Every id but those the cogs answer themselves (leaderboard pages, the privacy buttons): the tables'.
+NOT_A_COG_TEMPLATE = r"(?s:(?!g:0:page:lb:|g:0:privacy:).+)"
 _INDEX = re.compile(rf"i{_NUM}")
 
 
@@ -150,6 +154,11 @@ def kick(game: int) -> str:
 
 def board_page(scope: str, period: str, page: int) -> str:
     return f"g:0:page:lb:{scope}:{period}:{page}"
+
+
+def privacy(op: str, user_id: int) -> str:
+    """``/privacy erase``'s buttons: ``erase`` (confirm) or ``keep`` (cancel), for that user only."""
+    return f"g:0:privacy:{op}:{user_id}"
 
 
 # --- parsing --------------------------------------------------------------------------

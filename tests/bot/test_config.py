@@ -23,6 +23,7 @@ KEYS = (
     "DEFAULT_WHERE",
     "DISCORD_GLOBAL_LIMIT",
     "WORK_PROCESSES",
+    "DOCS_URL",
 )
 
 
@@ -176,4 +177,19 @@ def test_work_processes_is_a_count_or_auto(tmp_path: Path, value: str, processes
 def test_work_processes_that_is_not_a_count_is_refused_by_name(tmp_path: Path, value: str) -> None:
     os.environ.update({"DISCORD_TOKEN": "t", "WORK_PROCESSES": value})
     with pytest.raises(ConfigError, match="WORK_PROCESSES"):
+        Settings.from_env(no_env_file(tmp_path))
+
+
+@pytest.mark.parametrize(
+    ("value", "url"),
+    [("", None), ("https://example.org/bot/blob/main/", "https://example.org/bot/blob/main")],
+)
+def test_docs_url_is_an_address_or_unset(tmp_path: Path, value: str, url: str | None) -> None:
+    os.environ.update({"DISCORD_TOKEN": "t", "DOCS_URL": value})
+    assert Settings.from_env(no_env_file(tmp_path)).docs_url == url
+
+
+def test_docs_url_that_is_not_a_web_address_is_refused_by_name(tmp_path: Path) -> None:
+    os.environ.update({"DISCORD_TOKEN": "t", "DOCS_URL": "example.org"})
+    with pytest.raises(ConfigError, match="DOCS_URL"):
         Settings.from_env(no_env_file(tmp_path))
