@@ -7,6 +7,7 @@ Every answer to a click that changes nothing is private.
 from __future__ import annotations
 
 import contextlib
+import logging
 
 import discord
 
@@ -19,6 +20,8 @@ from bot.tables.answers import followup, reply
 from bot.tables.table import Outcome, Table
 from bot.tables.voice import drawn
 
+log = logging.getLogger(__name__)
+
 
 async def on_decision(table: Table, interaction: discord.Interaction, click: custom_ids.Decide) -> None:
     """A decision button or menu: refused at once if it can be, else acknowledged, then decided."""
@@ -26,7 +29,14 @@ async def on_decision(table: Table, interaction: discord.Interaction, click: cus
     if refused is not None:
         await reply(interaction, refused.answer)
         return
-    await interaction.response.defer()
+    try:
+        await interaction.response.defer()
+    except discord.NotFound:
+        # Discord gave up on the click before the bot could answer it (3 s; a bot far behind its load):
+        # the clicker sees "This interaction failed" and the same buttons, so the click is not applied,
+        # and a second click works. Applying it would leave them unsure whether it counted.
+        log.warning("A click in game %s came too late to answer; not applied", table.game_id)
+        return
 
     async def told(outcome: Outcome) -> None:
         if not outcome.applied or _routed(interaction):

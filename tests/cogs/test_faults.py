@@ -205,3 +205,40 @@ async def test_a_move_that_breaks_the_engine_closes_the_game_and_says_so(world: 
         again = await (await fake.slash(users["alice"], world.channel, "hotstreak start", players=2)).reply()
         assert any(b.label == "Join" for b in again.buttons)
         assert fake.late_interactions == []
+
+
+# --- a click Discord gave up on before the bot answered ------------------------------------------------
+
+
+async def test_a_click_discord_gave_up_on_is_not_applied_and_the_same_button_works_again(
+    world: World, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A bot far behind its load may reach a click after Discord's 3 s: Discord then shows the clicker
+    "This interaction failed" and refuses any answer. The click is not applied (they still see the same
+    buttons), the bot says so in one warning line rather than an unhandled error, and clicking again works."""
+    fake, users = world.fake, world.users
+    async with running_bot(fake, world.bot()) as bot:
+        lobby = await (await fake.slash(users["alice"], world.channel, "hotstreak start", players=2)).reply()
+        await join(fake, lobby, users["bob"])
+        table = HotStreakTable(world, {0: users["alice"], 1: users["bob"]})
+        await fake.wait_for(lambda: bool(table.bet_buttons()), timeout=5)
+        message, custom_id, seat = table.bet_buttons()[-1]
+        running = bot.tables.in_channel(world.channel.id)
+        assert running is not None
+
+        deadline, fake.response_deadline = fake.response_deadline, -1.0  # every answer comes too late
+        with caplog.at_level("WARNING"):
+            late = await fake.click(table.seats[seat], message, custom_id)
+            await fake.wait_for(lambda: late.late, timeout=5)
+            await asyncio.sleep(0.2)
+        fake.response_deadline = deadline
+        assert any("came too late to answer; not applied" in r.getMessage() for r in caplog.records)
+        assert not any(r.exc_info for r in caplog.records if r.name == "discord.client")
+        game = await bot.storage.load_game(running.game_id)
+        assert game is not None and game.actions == []
+
+        again = await fake.click(table.seats[seat], message, custom_id)
+        await fake.wait_for(lambda: bool(again.callbacks), timeout=5)
+        await fake.wait_for(lambda: running.seq == 1, timeout=5)
+        game = await bot.storage.load_game(running.game_id)
+        assert game is not None and len(game.actions) == 1 and game.actions[0]["player"] == seat
