@@ -16,6 +16,7 @@ from bot.games.base import JSON, Action, Decision, GameError
 from bot.games.downforce.cards import COLOURS
 from bot.games.downforce.content import default_content
 from bot.games.downforce.game import Downforce
+from bot.games.downforce.movement import RULES
 from bot.games.downforce.powers import ALL as ALL_POWERS
 from bot.games.downforce.race import Race, start_animals
 from bot.games.downforce.track import FINISH, Track, track_problem
@@ -128,7 +129,17 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
     """Apply the scenario's cards with the game's own rules (powers and track features included)."""
     if not isinstance(data, dict):
         raise ScenarioError("a scenario must be a JSON object")
-    unknown = set(data) - {"track", "cars", "cards", "choose", "owners", "powers", "player", "answers"}
+    unknown = set(data) - {
+        "track",
+        "cars",
+        "cards",
+        "choose",
+        "owners",
+        "powers",
+        "player",
+        "answers",
+        "rules",
+    }
     if unknown:
         raise ScenarioError(f"unknown scenario key {sorted(unknown)[0]!r}")
     if "track" not in data:
@@ -201,8 +212,11 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
     answers = data.get("answers", [])
     if not isinstance(answers, list) or not all(a in ("yes", "no", True, False) for a in answers):
         raise ScenarioError('answers must be a list of "yes"/"no" (or true/false)')
+    rules = data.get("rules", RULES)
+    if rules not in (1, 2) or isinstance(rules, bool):
+        raise ScenarioError("rules must be 1 or 2 (the rules version; default 2)")
     seats = 1 + max([1, *owners.values(), *players, *(int(k) for k in powers)])
-    game = _game(track, spaces, animals, cards, owners, powers, players, seats)
+    game = _game(track, spaces, animals, cards, owners, powers, players, seats, rules)
     picks = list(choose)
     replies = ["yes" if a in ("yes", True) else "no" for a in answers]
     events = []
@@ -265,6 +279,7 @@ def _game(
     powers: dict[str, str],
     players: list[int],
     seats: int,
+    rules: int = RULES,
 ) -> Downforce:
     """A game already in its race, holding exactly the scenario's cards (one per play)."""
     ids = {f"s{i}": [list(line) for line in card] for i, card in enumerate(cards)}
@@ -273,6 +288,7 @@ def _game(
         hands[seat].append(f"s{i}")
     state: dict[str, JSON] = {
         "version": 1,
+        "rules": rules,
         "seats": seats,
         "settings": {"track": "river-station", "betting": "standard"},
         "track": track.to_json(),

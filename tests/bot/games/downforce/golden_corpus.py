@@ -1,8 +1,11 @@
 """The golden corpus: seeded random scenarios on every shipped track, run through the scenario runner.
 
-``python -m tests.bot.games.downforce.golden_corpus`` writes ``golden/<track>.json`` (each entry a
-scenario and the runner's output). The corpus was written by the code *before* issue 27's three rule
-fixes; ``test_golden_corpus.py`` checks today's runner against it (see ``golden/EXPLAINED.md``).
+``python -m tests.bot.games.downforce.golden_corpus`` wrote ``golden/<track>.json`` (each entry a
+scenario and the runner's output) from the code *before* issue 27's three rule fixes; never
+rewrite those. ``python -m tests.bot.games.downforce.golden_corpus --changes`` writes
+``golden/changes.json``: each scenario whose output differs under today's rules, the one rule that
+explains it (the output under the old rules with only that rule switched on is today's output),
+and today's output. ``test_golden_corpus.py`` checks both (see ``golden/EXPLAINED.md``).
 """
 
 from __future__ import annotations
@@ -10,7 +13,10 @@ from __future__ import annotations
 import json
 import random
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from unittest import mock
 
 from bot.games.downforce.cards import COLOURS
 from bot.games.downforce.content import default_content
@@ -62,7 +68,59 @@ def corpus(track_name: str) -> list[dict]:
     return out
 
 
+RULES = ("crack", "loop", "animals")  # issue 27's three rules, in its order
+
+
+@contextmanager
+def only(rule: str | None) -> Iterator[None]:
+    """Games under rules version 1 with only ``rule`` of issue 27 switched on (None: none)."""
+    from bot.games.downforce.game import Downforce
+
+    real = Downforce.__init__
+
+    def init(self, state, rng) -> None:  # type: ignore[no-untyped-def]
+        real(self, state, rng)
+        self.mover.by_way = rule == "crack"
+        self.mover.loop_shortcut = rule != "loop"
+        self.whole_turn = rule == "animals"
+
+    with mock.patch.object(Downforce, "__init__", init):
+        yield
+
+
+def run(data: dict, rules: int) -> dict:
+    from bot.games.downforce.scenario import ScenarioError, run_scenario
+
+    try:
+        result = run_scenario(json.loads(json.dumps({**data, "rules": rules})))
+    except ScenarioError as err:
+        result = {"error": str(err)}
+    return json.loads(json.dumps(result))
+
+
+def changes() -> dict[str, dict[str, dict]]:
+    """Per track, per seed: the scenarios whose output differs today, with the rule that explains it."""
+    out: dict[str, dict[str, dict]] = {}
+    for name in default_content().tracks:
+        entries = json.loads((HERE / f"{name}.json").read_text())
+        out[name] = {}
+        for entry in entries:
+            now = run(entry["scenario"], 2)
+            if now == entry["result"]:
+                continue
+            rules = []
+            for rule in RULES:
+                with only(rule):
+                    if run(entry["scenario"], 1) == now:
+                        rules.append(rule)
+            out[name][str(entry["seed"])] = {"rule": rules[0] if len(rules) == 1 else rules, "result": now}
+    return out
+
+
 def main() -> int:
+    if sys.argv[1:] == ["--changes"]:
+        (HERE / "changes.json").write_text(json.dumps(changes(), indent=1, sort_keys=True) + "\n")
+        return 0
     HERE.mkdir(exist_ok=True)
     for name in default_content().tracks:
         (HERE / f"{name}.json").write_text(json.dumps(corpus(name), indent=None, sort_keys=True) + "\n")
