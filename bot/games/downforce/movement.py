@@ -12,7 +12,8 @@ track without it):
 * Crossover loops (``loop`` names the loop of a space; ``loop_entry``/``loop_exit`` mark its ends):
   from a loop space other than its exit a car may only step to a space of the same loop, and a
   car may step into a loop only at an entry space. So a car that enters a loop goes round it; no
-  step, power or not, goes from the entry straight to the exit unless the loop itself has it.
+  step, power or not, goes from the entry straight to the exit, even where the track links them
+  (rules version 1, kept for games stored before issue 27, allowed such a link).
 * Ramps (``ramp: {"speed": S, "to": landing}``): a car that *entered* a ramp space during this move
   (not one that starts its move on it), with the line's speed at least S and at least one space of
   movement left, may also step to the landing space if it is empty: the jump uses one space and
@@ -21,7 +22,9 @@ track without it):
   asking about through where it leads).
 * Cracked spaces (``crack``): a car may pass through them but never ends a move on one: a way
   that would end there falls back along its own path to the last regular space it passed (empty,
-  since it just passed it); with none, the car stays where its move began (``settle``).
+  since it just passed it); with none, the car stays where its move began. Each way falls back along
+  itself, so two ways to one crack can give two ends (rules version 1 fell back along one shortest
+  way per crack only: ``settle``).
 * Animals block like cars: the game passes their spaces in ``occupied`` (``race.Race``).
 """
 

@@ -67,6 +67,25 @@ Input (one JSON object):
   player  the seat on turn for every card, or a list with one seat per card (default 0).
   answers the yes/no answers ("yes"/"no" or true/false) to optional powers, in the order they
           are asked; none left: no.
+  rules   (optional) the rules version, 1 or 2 (default 2, today's). 1 is how games stored
+          before issue 27 still play: a crack falls back along one shortest way to it only, a
+          loop's entry may step straight to its exit where the track links them, and an animal
+          moves only when one single move passed it. 2: each way to a crack falls back along
+          itself (two ways can give two options), no step goes from a loop's entry straight to
+          its exit (power or not), and an animal moves when a car passed it over the whole
+          turn (all the lines of the card and every power's move in it together).
+
+What is checked (bad input: exit code 2): the track's ids are unique and not FINISH; every step
+in ahead, every ramp's landing and every animal path must go forward (each space on a later row
+than the one before); straight is one of ahead; some space has FINISH ahead; lines are rows in order
+before the finish; an animal's kind is antelope, elephant or python and its "at" an index into its
+path; no car starts on a crack, on an animal or on another car; colours, speeds (0..99), seats
+(0..5), powers and choices are known and in range.
+
+Defensive: when none of the seat's cars took a step during its turn and several still race, the
+"defensive" choice lists them in colour order (black, blue, green, yellow, orange, red); choose
+picks among them like an end space (with one, it moves without asking). Its 3-space move comes
+after the card's last line and its powers.
 
 A move ends at full speed, at FINISH, or early in a space with no empty space and no finish ahead
 (a dead end); a car must keep moving while it can. Options are those end spaces, sorted by id as
@@ -84,6 +103,35 @@ Output:
   "FINISH". A move made by a power also has "power": its name. animals: where each is, or null
   once it has left the board (only when the track has animals). Bad input: exit code 2 and one
   line on stderr naming what is wrong.
+
+Rulings where the rules are silent or loose (docs/games/downforce.md says why):
+  (a) One move sets off the moved car's owner's power and Experienced (for the car behind it):
+      the owner's power is asked first, then each Experienced owner clockwise from the player on
+      turn; the accepted moves are made in that order.
+  (b) A move made by a power never sets off another power (no chains); only a card's lines do.
+  (c) A move is one choice of end space: among ways to the same end the shortest is kept (ties:
+      through the smallest ids), and Determined (all rectangular) and Reckless (through a tight
+      space) read that way. Who picks the end: the player on turn, or the car's Cunning owner.
+  (d) A ramp's jump counts as one step: steps is the length of the way, landing included.
+  (e) A power's extra move whose every way falls back to where it began (a crack) is not offered
+      (it would move the car 0 spaces); an automatic one (Daring) does nothing.
+  (f) A power's move is a new move at the power's own speed: Aggressive 1, Determined /
+      Ambitious / Tough / Reckless 2, Defensive 3, Daring the spaces left to make 3 ("3
+      instead" = the first move plus an extra move of 3 minus its steps). A ramp needs that
+      speed to reach its value.
+  (g) Powers read a move as it fell back from a crack: its steps and path end at the space it
+      fell back to (a move that fell back to where it began has 0 steps: no Tough, Determined or
+      Daring).
+  (h) A car that went past an animal's row on cracks and fell back behind it has not passed it:
+      passing is judged from where the car's moves begin and end.
+  (i) A passed animal moves to the next empty space of its path, skipping taken ones; with every
+      later space taken it stays; from its last space it leaves the board.
+  (j) A car level with an animal at the start of a turn has not passed it when it moves beyond:
+      passing means going from a row before the animal's to one beyond it during one turn.
+  (k) A ramp's jump over an animal passes it (rows decide, the jump is not blocked by it; only
+      the landing must be empty).
+  (l) A car may drive through a crack even when it passes no car by doing so: it can never stop
+      there, so a crack only ever helps a car get by.
 """
 
 

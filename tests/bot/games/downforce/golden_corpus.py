@@ -78,7 +78,7 @@ def only(rule: str | None) -> Iterator[None]:
 
     real = Downforce.__init__
 
-    def init(self, state, rng) -> None:  # type: ignore[no-untyped-def]
+    def init(self, state, rng) -> None:
         real(self, state, rng)
         self.mover.by_way = rule == "crack"
         self.mover.loop_shortcut = rule != "loop"
