@@ -54,6 +54,8 @@ Rulings where the rules text is silent (players at a table would expect these):
 * The race ends at once when every car has finished (later lines of the card do nothing), after
   the bets of that card; or when no seat has a card left.
 * Final money ties share the win (place 1 for each); places count like 1, 1, 3.
+* The state's ``rules`` is the rules version the game started under (``movement.RULES`` for new
+  games; none means 1, games stored before issue 27): a race never changes its rules half-way.
 """
 
 from __future__ import annotations

@@ -51,8 +51,8 @@ Input (one JSON object):
                         exit, and enters it only at an entry
           "animals" (optional): each {"kind": antelope|elephant|python, "path": [ids in order],
           "at": index}: it blocks its space; at the end of a card during which a car passed it
-          (from a row before it to one beyond), it moves to the next empty space of its path,
-          or leaves the board from its last one.
+          (from a row before it to one beyond, over all the car's moves of the card), it moves to
+          the next empty space of its path, or leaves the board from its last one.
   cars    colour -> start space (black, blue, green, yellow, orange, red); a car not listed is
           not on the track.
   cards   each card a list of lines [colour, speed], applied top to bottom (wilds already given
