@@ -54,6 +54,8 @@ Rulings where the rules text is silent (players at a table would expect these):
 * The race ends at once when every car has finished (later lines of the card do nothing), after
   the bets of that card; or when no seat has a card left.
 * Final money ties share the win (place 1 for each); places count like 1, 1, 3.
+* The state's ``rules`` is the rules version the game started under (``movement.RULES`` for new
+  games; none means 1, games stored before issue 27): a race never changes its rules half-way.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ from bot.games.base import JSON, Action, Decision, Event, Game, SeatResult, Stak
 from bot.games.downforce.auction import auction_winner, eligible_seats
 from bot.games.downforce.cards import COLOURS, WILD, Line, bid_value, card_text
 from bot.games.downforce.content import Content, default_content
-from bot.games.downforce.movement import Mover, Way
+from bot.games.downforce.movement import RULES, Mover, Way
 from bot.games.downforce.power import Effect, LineMove, Power, When
 from bot.games.downforce.powers import POWERS
 from bot.games.downforce.powers import deal as deal_powers
@@ -92,7 +94,11 @@ class Downforce(Game):
             ident: tuple((c, n) for c, n in lines) for ident, lines in state["cards"].items()
         }
         self.race = Race.from_json(self.track, state["race"])
-        self.mover = Mover(self.track)
+        # The rules version the game started under: stored games without one are version 1 and
+        # finish under those rules; new games record ``RULES`` (see ``movement.Mover``, ``Race.move_animals``).
+        self.rules: int = state.get("rules", 1)
+        self.mover = Mover(self.track, self.rules)
+        self.whole_turn = self.rules >= 2  # rule 3 of issue 27: animals judged over the whole turn
 
     # --- setup ----------------------------------------------------------------
 
@@ -127,6 +133,7 @@ class Downforce(Game):
         dealt = deal_powers(parsed.powers, rng.sample)
         state: dict[str, JSON] = {
             "version": 1,
+            "rules": RULES,
             "seats": seats,
             "settings": parsed.to_json(),
             "track": track.to_json(),
@@ -782,7 +789,7 @@ class Downforce(Game):
         }
         s["card"] = None
         events = [Event("card_resolved", played)]
-        for moved in self.race.move_animals(card["moves"]):
+        for moved in self.race.move_animals(card["moves"], whole_turn=self.whole_turn):
             events.append(Event("animal_moved", moved))
         self._sync()
         if lines:

@@ -12,7 +12,8 @@ track without it):
 * Crossover loops (``loop`` names the loop of a space; ``loop_entry``/``loop_exit`` mark its ends):
   from a loop space other than its exit a car may only step to a space of the same loop, and a
   car may step into a loop only at an entry space. So a car that enters a loop goes round it; no
-  step, power or not, goes from the entry straight to the exit unless the loop itself has it.
+  step, power or not, goes from the entry straight to the exit, even where the track links them
+  (rules version 1, kept for games stored before issue 27, allowed such a link).
 * Ramps (``ramp: {"speed": S, "to": landing}``): a car that *entered* a ramp space during this move
   (not one that starts its move on it), with the line's speed at least S and at least one space of
   movement left, may also step to the landing space if it is empty: the jump uses one space and
@@ -21,7 +22,9 @@ track without it):
   asking about through where it leads).
 * Cracked spaces (``crack``): a car may pass through them but never ends a move on one: a way
   that would end there falls back along its own path to the last regular space it passed (empty,
-  since it just passed it); with none, the car stays where its move began (``settle``).
+  since it just passed it); with none, the car stays where its move began. Each way falls back along
+  itself, so two ways to one crack can give two ends (rules version 1 fell back along one shortest
+  way per crack only: ``settle``).
 * Animals block like cars: the game passes their spaces in ``occupied`` (``race.Race``).
 """
 
@@ -48,11 +51,23 @@ class Way:
         return len(self.path)
 
 
-class Mover:
-    """The movement rules of the base game; subclass and override the hooks to change them."""
+RULES = 2  # the rules version of new games (see ``rules_version``)
 
-    def __init__(self, track: Track) -> None:
+
+class Mover:
+    """The movement rules of the base game; subclass and override the hooks to change them.
+
+    ``rules``: the game's rules version. 1 (games stored before issue 27): a way to a crack falls
+    back along the one shortest way to that crack only, and a loop's entry may step straight to its
+    exit where the track links them. 2 (new games): each way falls back along itself, and no step
+    goes from a loop's entry straight to its exit.
+    """
+
+    def __init__(self, track: Track, rules: int = RULES) -> None:
         self.track = track
+        self.rules = rules
+        self.by_way = rules >= 2  # rule 1 of issue 27: each way falls back from a crack along itself
+        self.loop_shortcut = rules < 2  # rule 2: rules 1 let a linked entry step straight to the exit
         self._start: str | None = None  # the move being worked out (for ramps)
         self._speed = 0
 
@@ -64,7 +79,8 @@ class Mover:
         out = [
             s
             for s in self.track.ahead(space)
-            if s == FINISH or (s not in occupied and loop_allows(here, spaces[s].flags))
+            if s == FINISH
+            or (s not in occupied and loop_allows(here, spaces[s].flags, shortcut=self.loop_shortcut))
         ]
         ramp = here.get("ramp")
         if ramp and space != self._start and self._speed >= ramp["speed"]:
@@ -79,9 +95,12 @@ class Mover:
         Keys are end spaces (``FINISH`` included); a car that cannot take a single step gets one
         entry, its own space, with an empty way. Among ways of equal length to the same end the
         one through the smallest ids (as plain strings) is kept, so the result is deterministic.
+        A way that would end on a crack is keyed by where it falls back to along itself.
         """
         blocked = set(occupied) - {start}
         self._start, self._speed = start, speed
+        if self.by_way:
+            return self._settled_ways(start, speed, blocked)
         best: dict[str, Way] = {}
         memo: dict[tuple[str, int], dict[str, tuple[str, ...]]] = {}
 
@@ -109,6 +128,43 @@ class Mover:
                 best[end] = way
         return best
 
+    def _settled_ways(self, start: str, speed: int, blocked: set[str]) -> dict[str, Way]:
+        """``ways`` under rules 2: every way falls back from a crack along its own path, so two
+        ways to one crack can give two ends (each path's last regular space)."""
+        spaces = self.track.spaces
+        memo: dict[tuple[str, int], dict[str | None, tuple[str, ...]]] = {}
+
+        def regular(space: str) -> bool:
+            return not spaces[space].flags.get("crack")
+
+        def ends(space: str, left: int) -> dict[str | None, tuple[str, ...]]:
+            """Ways from ``space`` (itself first in each path), keyed by where they settle: the
+            last regular space of the path (cut there), FINISH, or None (cracks only)."""
+            key = (space, left)
+            if key in memo:
+                return memo[key]
+            here: str | None = space if regular(space) else None
+            out: dict[str | None, tuple[str, ...]] = {}
+            nexts = self.steps_from(space, blocked) if left > 0 else []
+            if not nexts:
+                _keep_any(out, here, (space,))
+            for step in nexts:
+                if step == FINISH:
+                    _keep_any(out, FINISH, (space, FINISH))
+                    continue
+                for end, path in ends(step, left - 1).items():
+                    if end is None:
+                        _keep_any(out, here, (space,))
+                    else:
+                        _keep_any(out, end, (space, *path))
+            memo[key] = out
+            return out
+
+        best: dict[str, Way] = {}
+        for end, path in ends(start, speed).items():
+            best[end or start] = Way(path[1:] if end is not None else ())
+        return best
+
     def settle(self, start: str, way: Way) -> Way:
         """Where a way really ends: back from a cracked space to the last regular one passed."""
         spaces = self.track.spaces
@@ -120,15 +176,24 @@ class Mover:
         return Way(())
 
 
-def loop_allows(here: dict, there: dict) -> bool:
-    """Whether a step from a space with flags ``here`` to one with ``there`` keeps to the loops."""
+def loop_allows(here: dict, there: dict, *, shortcut: bool = False) -> bool:
+    """Whether a step from a space with flags ``here`` to one with ``there`` keeps to the loops.
+    Never from a loop's entry straight to its exit (``shortcut``: rules 1 allowed it where linked)."""
     loop = here.get("loop")
     if loop and not here.get("loop_exit"):
+        if not shortcut and here.get("loop_entry") and there.get("loop_exit") and there.get("loop") == loop:
+            return False
         return there.get("loop") == loop
     target = there.get("loop")
     if target and target != loop:
         return bool(there.get("loop_entry"))
     return True
+
+
+def _keep_any(out: dict[str | None, tuple[str, ...]], end: str | None, path: tuple[str, ...]) -> None:
+    old = out.get(end)
+    if old is None or (len(path), path) < (len(old), old):
+        out[end] = path
 
 
 def _keep(out: dict[str, tuple[str, ...]], end: str, path: tuple[str, ...]) -> None:

@@ -40,18 +40,27 @@ class Race:
     def animal_spaces(self) -> list[str]:
         return [a["path"][a["at"]] for a in self.animals if a["at"] is not None]
 
-    def move_animals(self, moves: list[dict[str, JSON]]) -> list[dict[str, JSON]]:
+    def move_animals(self, moves: list[dict[str, JSON]], *, whole_turn: bool = True) -> list[dict[str, JSON]]:
         """End of a turn: each animal some car passed this turn (from a row before the animal's to
         one beyond it, or the finish) moves to the next space of its path that is empty, skipping
         taken ones (ruling), or leaves the board from its last space; with every later space
-        taken it stays. Animals move in the track's order."""
+        taken it stays. Animals move in the track's order.
+
+        ``whole_turn`` (rules 2): a car passed an animal when it was on a row before the animal's
+        at some point of the turn and on a row beyond it later in the turn, over all its moves of
+        the turn (every line of the card, every power's move). Rules 1 judged each move alone."""
         out = []
         for index, animal in enumerate(self.animals):
             if animal["at"] is None:
                 continue
             here = animal["path"][animal["at"]]
             row = self.track.row(here)
-            passed = any(self.track.row(m["from"]) < row < self.track.row(m["to"]) for m in moves)
+            if whole_turn:
+                passed = any(
+                    _passed_over_turn(self.track, moves, car, row) for car in {m["car"] for m in moves}
+                )
+            else:
+                passed = any(self.track.row(m["from"]) < row < self.track.row(m["to"]) for m in moves)
             if not passed:
                 continue
             taken = self.occupied()
@@ -144,6 +153,18 @@ class Race:
             [dict(c) for c in data["crossings"]],
             [dict(a, path=list(a["path"])) for a in data.get("animals", [])],
         )
+
+
+def _passed_over_turn(track: Track, moves: list[dict[str, JSON]], car: JSON, row: int) -> bool:
+    """Whether ``car`` was before ``row`` at some point of the turn and beyond it at a later one."""
+    before = False
+    for m in moves:
+        if m["car"] != car:
+            continue
+        before = before or track.row(m["from"]) < row
+        if before and track.row(m["to"]) > row:
+            return True
+    return False
 
 
 def start_animals(track: Track) -> list[dict[str, JSON]]:

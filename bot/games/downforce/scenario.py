@@ -16,6 +16,7 @@ from bot.games.base import JSON, Action, Decision, GameError
 from bot.games.downforce.cards import COLOURS
 from bot.games.downforce.content import default_content
 from bot.games.downforce.game import Downforce
+from bot.games.downforce.movement import RULES
 from bot.games.downforce.powers import ALL as ALL_POWERS
 from bot.games.downforce.race import Race, start_animals
 from bot.games.downforce.track import FINISH, Track, track_problem
@@ -50,8 +51,8 @@ Input (one JSON object):
                         exit, and enters it only at an entry
           "animals" (optional): each {"kind": antelope|elephant|python, "path": [ids in order],
           "at": index}: it blocks its space; at the end of a card during which a car passed it
-          (from a row before it to one beyond), it moves to the next empty space of its path,
-          or leaves the board from its last one.
+          (from a row before it to one beyond, over all the car's moves of the card), it moves to
+          the next empty space of its path, or leaves the board from its last one.
   cars    colour -> start space (black, blue, green, yellow, orange, red); a car not listed is
           not on the track.
   cards   each card a list of lines [colour, speed], applied top to bottom (wilds already given
@@ -66,6 +67,25 @@ Input (one JSON object):
   player  the seat on turn for every card, or a list with one seat per card (default 0).
   answers the yes/no answers ("yes"/"no" or true/false) to optional powers, in the order they
           are asked; none left: no.
+  rules   (optional) the rules version, 1 or 2 (default 2, today's). 1 is how games stored
+          before issue 27 still play: a crack falls back along one shortest way to it only, a
+          loop's entry may step straight to its exit where the track links them, and an animal
+          moves only when one single move passed it. 2: each way to a crack falls back along
+          itself (two ways can give two options), no step goes from a loop's entry straight to
+          its exit (power or not), and an animal moves when a car passed it over the whole
+          turn (all the lines of the card and every power's move in it together).
+
+What is checked (bad input: exit code 2): the track's ids are unique and not FINISH; every step
+in ahead, every ramp's landing and every animal path must go forward (each space on a later row
+than the one before); straight is one of ahead; some space has FINISH ahead; lines are rows in order
+before the finish; an animal's kind is antelope, elephant or python and its "at" an index into its
+path; no car starts on a crack, on an animal or on another car; colours, speeds (0..99), seats
+(0..5), powers and choices are known and in range.
+
+Defensive: when none of the seat's cars took a step during its turn and several still race, the
+"defensive" choice lists them in colour order (black, blue, green, yellow, orange, red); choose
+picks among them like an end space (with one, it moves without asking). Its 3-space move comes
+after the card's last line and its powers.
 
 A move ends at full speed, at FINISH, or early in a space with no empty space and no finish ahead
 (a dead end); a car must keep moving while it can. Options are those end spaces, sorted by id as
@@ -83,6 +103,35 @@ Output:
   "FINISH". A move made by a power also has "power": its name. animals: where each is, or null
   once it has left the board (only when the track has animals). Bad input: exit code 2 and one
   line on stderr naming what is wrong.
+
+Rulings where the rules are silent or loose (docs/games/downforce.md says why):
+  (a) One move sets off the moved car's owner's power and Experienced (for the car behind it):
+      the owner's power is asked first, then each Experienced owner clockwise from the player on
+      turn; the accepted moves are made in that order.
+  (b) A move made by a power never sets off another power (no chains); only a card's lines do.
+  (c) A move is one choice of end space: among ways to the same end the shortest is kept (ties:
+      through the smallest ids), and Determined (all rectangular) and Reckless (through a tight
+      space) read that way. Who picks the end: the player on turn, or the car's Cunning owner.
+  (d) A ramp's jump counts as one step: steps is the length of the way, landing included.
+  (e) A power's extra move whose every way falls back to where it began (a crack) is not offered
+      (it would move the car 0 spaces); an automatic one (Daring) does nothing.
+  (f) A power's move is a new move at the power's own speed: Aggressive 1, Determined /
+      Ambitious / Tough / Reckless 2, Defensive 3, Daring the spaces left to make 3 ("3
+      instead" = the first move plus an extra move of 3 minus its steps). A ramp needs that
+      speed to reach its value.
+  (g) Powers read a move as it fell back from a crack: its steps and path end at the space it
+      fell back to (a move that fell back to where it began has 0 steps: no Tough, Determined or
+      Daring).
+  (h) A car that went past an animal's row on cracks and fell back behind it has not passed it:
+      passing is judged from where the car's moves begin and end.
+  (i) A passed animal moves to the next empty space of its path, skipping taken ones; with every
+      later space taken it stays; from its last space it leaves the board.
+  (j) A car level with an animal at the start of a turn has not passed it when it moves beyond:
+      passing means going from a row before the animal's to one beyond it during one turn.
+  (k) A ramp's jump over an animal passes it (rows decide, the jump is not blocked by it; only
+      the landing must be empty).
+  (l) A car may drive through a crack even when it passes no car by doing so: it can never stop
+      there, so a crack only ever helps a car get by.
 """
 
 
@@ -128,7 +177,17 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
     """Apply the scenario's cards with the game's own rules (powers and track features included)."""
     if not isinstance(data, dict):
         raise ScenarioError("a scenario must be a JSON object")
-    unknown = set(data) - {"track", "cars", "cards", "choose", "owners", "powers", "player", "answers"}
+    unknown = set(data) - {
+        "track",
+        "cars",
+        "cards",
+        "choose",
+        "owners",
+        "powers",
+        "player",
+        "answers",
+        "rules",
+    }
     if unknown:
         raise ScenarioError(f"unknown scenario key {sorted(unknown)[0]!r}")
     if "track" not in data:
@@ -201,8 +260,11 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
     answers = data.get("answers", [])
     if not isinstance(answers, list) or not all(a in ("yes", "no", True, False) for a in answers):
         raise ScenarioError('answers must be a list of "yes"/"no" (or true/false)')
+    rules = data.get("rules", RULES)
+    if rules not in (1, 2) or isinstance(rules, bool):
+        raise ScenarioError("rules must be 1 or 2 (the rules version; default 2)")
     seats = 1 + max([1, *owners.values(), *players, *(int(k) for k in powers)])
-    game = _game(track, spaces, animals, cards, owners, powers, players, seats)
+    game = _game(track, spaces, animals, cards, owners, powers, players, seats, rules)
     picks = list(choose)
     replies = ["yes" if a in ("yes", True) else "no" for a in answers]
     events = []
@@ -265,6 +327,7 @@ def _game(
     powers: dict[str, str],
     players: list[int],
     seats: int,
+    rules: int = RULES,
 ) -> Downforce:
     """A game already in its race, holding exactly the scenario's cards (one per play)."""
     ids = {f"s{i}": [list(line) for line in card] for i, card in enumerate(cards)}
@@ -273,6 +336,7 @@ def _game(
         hands[seat].append(f"s{i}")
     state: dict[str, JSON] = {
         "version": 1,
+        "rules": rules,
         "seats": seats,
         "settings": {"track": "river-station", "betting": "standard"},
         "track": track.to_json(),

@@ -103,12 +103,13 @@ def play(
     player: int | list[int] = 0,
     answers: str = "",
     choose: tuple[int, ...] | list[int] = (),
+    rules: int | None = None,
 ) -> dict[str, JSON]:
     """Play ``cards`` (each in card notation, ``"red 4, blue 2"``) on the track ``on`` with the
     scenario runner: ``cars`` where the cars stand (``"red a0, blue a5"``), ``owners`` colour ->
     seat, ``powers`` seat -> the power it kept, ``player`` the seat on turn, ``answers`` the
     yes/no answers to optional powers in order (``"yes, no"``), ``choose`` the picks among end
-    spaces. Returns the runner's result."""
+    spaces, ``rules`` the rules version (default: today's). Returns the runner's result."""
     data: dict[str, JSON] = {
         "track": on,
         "cars": cars_at(cars),
@@ -119,6 +120,8 @@ def play(
         "powers": {str(seat): power for seat, power in (powers or {}).items()},
         "answers": [a.strip() for a in answers.split(",") if a.strip()],
     }
+    if rules is not None:
+        data["rules"] = rules
     return run_scenario(data)
 
 
