@@ -37,6 +37,10 @@ class Settings:
     # Worker processes for pictures and odds (WORK_PROCESSES; bot.workers): None for one fewer than
     # the cores (at least one), 0 for threads in the bot's own process.
     work_processes: int | None = None
+    # /healthz and /metrics (bot.health): off unless METRICS_PORT is set; 0 picks a free port (tests).
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+    log_format: str = "text"  # LOG_FORMAT: text, or json (one object per line; bot.logs)
 
     @property
     def own_shards(self) -> tuple[int, ...]:
@@ -75,6 +79,12 @@ class Settings:
             raise ConfigError(
                 f"WORK_PROCESSES must be a number of processes (0 to 64) or auto, not {workers!r}."
             )
+        port = os.environ.get("METRICS_PORT", "").strip()
+        if port and not (port.isascii() and port.isdigit() and int(port) <= 65535):
+            raise ConfigError(f"METRICS_PORT must be a port number (1 to 65535), not {port!r}.")
+        log_format = os.environ.get("LOG_FORMAT", "text").strip().lower() or "text"
+        if log_format not in ("text", "json"):
+            raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
         database_url = os.environ.get("DATABASE_URL") or None
         try:
             # Checked here so a wrong URL stops the bot before it connects, not inside setup_hook.
@@ -95,6 +105,9 @@ class Settings:
             shard_ids=shard_ids,
             default_where=where,
             work_processes=None if workers in ("", "auto") else int(workers),
+            metrics_port=int(port) if port else None,
+            metrics_host=os.environ.get("METRICS_HOST", "").strip() or "127.0.0.1",
+            log_format=log_format,
         )
 
 
