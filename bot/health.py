@@ -23,6 +23,7 @@ import os
 import signal
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from aiohttp import web
@@ -52,11 +53,11 @@ class Health:
         database_timeout: float = DATABASE_TIMEOUT,
         exit_after: float = EXIT_AFTER,
         check_every: float = CHECK_EVERY,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.bot = bot
+        self.bot, self.clock = bot, clock
         self.shard_grace, self.database_timeout = shard_grace, database_timeout
         self.exit_after, self.check_every = exit_after, check_every
-        self.started = time.monotonic()
         self.down_since: dict[int, float] = {}  # shard -> when it was first seen disconnected
         self.unhealthy_since: float | None = None
         self.last_healthy = False
@@ -79,7 +80,7 @@ class Health:
 
     async def check(self) -> tuple[bool, list[str]]:
         """Healthy or not, and why not: each reason a short sentence."""
-        now = time.monotonic()
+        now = self.clock()
         reasons = []
         for shard, connected in self.shard_states().items():
             if connected:
@@ -113,7 +114,7 @@ class Health:
             healthy, reasons = await self.check()
             if healthy or self.unhealthy_since is None:
                 continue
-            if time.monotonic() - self.unhealthy_since > self.exit_after and not self.exiting:
+            if self.clock() - self.unhealthy_since > self.exit_after and not self.exiting:
                 log.critical(
                     "Unhealthy for over %.0f s (%s); exiting with code %d so that the supervisor restarts the bot",
                     self.exit_after,
