@@ -189,6 +189,7 @@ class Table:
     # --- the loop that moves the game on --------------------------------------
 
     async def _drive(self) -> None:
+        log.debug("Driving %s game %d", self.entry.kind, self.game_id)
         failures = 0
         while not self.closed:
             try:

@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
 import re
 from pathlib import Path
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
 
-from bot import metrics
+from bot import logs, metrics
 from bot.client import RaceBot
 from tests.cogs.conftest import World
 from tests.fakediscord import running_bot
@@ -53,6 +54,14 @@ async def healthz(port: int) -> tuple[int, dict[str, object]]:
 async def test_a_game_moves_every_counter_it_exercises_and_health_follows_the_database(world: World) -> None:
     bot = world.bot()
     bot.settings = dataclasses.replace(bot.settings, metrics_port=0)
+    # The table's own lines name its game and server (bot.logs), whichever task writes them.
+    lines: list[logging.LogRecord] = []
+    capture = logging.Handler(logging.DEBUG)
+    capture.emit = lines.append  # type: ignore[method-assign]
+    capture.addFilter(logs.GameContext())
+    table_log = logging.getLogger("bot.tables.table")
+    table_log.addHandler(capture)
+    level, table_log.level = table_log.level, logging.DEBUG
     async with running_bot(world.fake, bot) as running:
         assert isinstance(running, RaceBot) and running.metrics_server is not None
         server = running.metrics_server
@@ -71,8 +80,16 @@ async def test_a_game_moves_every_counter_it_exercises_and_health_follows_the_da
         assert total(during, "bot_games_open", kind="hotstreak") == 1
         left = await world.fake.slash(world.users["alice"], world.channel, "hotstreak leave")
         assert "You left the game" in (await left.reply()).text
-        await world.fake.wait_for(lambda: table.closed, timeout=30)
+        await world.fake.wait_for(lambda: table.closed, timeout=90)  # 9 s on a quiet machine
         after = await scrape(server.port)
+        table_log.removeHandler(capture)
+        table_log.setLevel(level)
+        driving = [r for r in lines if r.getMessage().startswith("Driving hotstreak game")]
+        assert driving and all(
+            (getattr(r, "game_id", None), getattr(r, "guild_id", None), getattr(r, "shard", None))
+            == (table.game_id, world.guild.id, 0)
+            for r in driving
+        )
 
         # Counters the game exercised have grown.
         grown = {
