@@ -61,7 +61,8 @@ async def test_a_game_moves_every_counter_it_exercises_and_health_follows_the_da
     capture.addFilter(logs.GameContext())
     table_log = logging.getLogger("bot.tables.table")
     table_log.addHandler(capture)
-    level, table_log.level = table_log.level, logging.DEBUG
+    level = table_log.level
+    table_log.setLevel(logging.DEBUG)  # setLevel, not .level: it clears the logger's cached answers
     async with running_bot(world.fake, bot) as running:
         assert isinstance(running, RaceBot) and running.metrics_server is not None
         server = running.metrics_server
