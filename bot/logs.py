@@ -3,7 +3,8 @@
 * Every line a table writes names its game, its server, the server's shard and the process (the
   table's tasks and the clicks on it run with ``about_game`` set; ``GameContext`` adds the fields).
   In JSON they are the keys ``game_id``, ``guild_id``, ``shard`` and ``process``; lines outside a
-  game have ``null`` for the first three.
+  game have ``null`` for the first three. ``guild_id`` is a string, as in Discord's API: a 64-bit id
+  is beyond what a JSON reader that uses doubles (JavaScript, jq) reads exactly.
 * Nothing logged shows a secret, whatever logged it (discord.py's own lines included): the bot's
   token and the database URL's password are replaced by ``[redacted]``, as is anything shaped like
   a bot token, a URL's password or an interaction's or webhook's token in a path. Redaction runs on
@@ -87,7 +88,9 @@ class GameContext(logging.Filter):
         game = _game.get()
         game_id, guild_id = game if game is not None else (None, None)
         record.game_id = game_id
-        record.guild_id = guild_id
+        record.guild_id = (
+            str(guild_id) if guild_id is not None else None
+        )  # a string, as Discord's API gives ids
         record.shard = (guild_id >> 22) % _shard_count[0] if guild_id is not None else None
         return True
 

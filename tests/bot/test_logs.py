@@ -97,7 +97,7 @@ def test_json_lines_name_the_game_server_shard_and_process_inside_a_table(
     records = [json.loads(line) for line in lines]
     by_message = {r["message"]: r for r in records}
     step = by_message["a step"]
-    assert (step["game_id"], step["guild_id"], step["shard"]) == (42, guild, 0)
+    assert (step["game_id"], step["guild_id"], step["shard"]) == (42, str(guild), 0)
     assert (
         step["level"] == "INFO" and step["logger"] == "bot.tables.table" and isinstance(step["process"], int)
     )

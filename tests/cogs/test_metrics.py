@@ -88,7 +88,7 @@ async def test_a_game_moves_every_counter_it_exercises_and_health_follows_the_da
         driving = [r for r in lines if r.getMessage().startswith("Driving hotstreak game")]
         assert driving and all(
             (getattr(r, "game_id", None), getattr(r, "guild_id", None), getattr(r, "shard", None))
-            == (table.game_id, world.guild.id, 0)
+            == (table.game_id, str(world.guild.id), 0)
             for r in driving
         )
 
