@@ -34,6 +34,10 @@ settings (environment variables, or a .env file in the working directory):
   DISCORD_GATEWAY_URL gateway URL (default Discord's)
   DEV_GUILD_ID        sync slash commands to this one server at once
   LOG_LEVEL           DEBUG, INFO, WARNING, ERROR or CRITICAL (default INFO)
+  LOG_FORMAT          text or json, one JSON object per line (default text)
+  METRICS_PORT        port of /healthz and /metrics (default: none served)
+  METRICS_HOST        address of that port (default 127.0.0.1)
+  (all of them, with their defaults: .env.example)
 
 SIGTERM or Ctrl-C stops the bot cleanly: no new games, the moves in progress are saved, exit code 0."""
 

@@ -11,13 +11,14 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import emojis
+from bot import emojis, metrics
 from bot.config import Settings
 from bot.discord_io import permissions
 from bot.discord_io.global_pacer import GlobalPacer, install, limit_from_env
 from bot.discord_io.outbox import PictureOutbox
 from bot.discord_io.pacer import ChannelPacer
 from bot.games.catalog import ENTRIES
+from bot.health import MetricsServer
 from bot.i18n.commands import CommandTranslator
 from bot.languages import Languages
 from bot.storage import Storage
@@ -67,6 +68,7 @@ class RaceBot(commands.Bot):
             help_command=None,
             allowed_mentions=QUIET,
             tree_cls=RaceTree,
+            http_trace=metrics.http_trace(),  # every REST request counted (bot.metrics)
             **shards,
         )
         self.settings = settings
@@ -89,12 +91,17 @@ class RaceBot(commands.Bot):
         self._extensions = extensions
         self._resumed = False
         self.stopping = False  # set by bot.shutdown on SIGTERM/SIGINT: no new games from then on
+        self.exit_code = 0  # bot.health sets 3 when it stops an unhealthy process
+        self.metrics_server: MetricsServer | None = None
 
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(
             self.settings.database_url, busy_timeout=self.timing.storage_busy_timeout
         )
         self.storage.hold_leases_as(self.leases.owner, self.timing.lease_seconds)
+        if self.settings.metrics_port is not None:  # /healthz and /metrics (bot.health)
+            self.metrics_server = MetricsServer(self, self.settings.metrics_host, self.settings.metrics_port)
+            await self.metrics_server.start()
         self.add_dynamic_items(Component)
         await self.tree.set_translator(CommandTranslator())  # commands in each member's language
         for extension in self._extensions:
@@ -126,6 +133,15 @@ class RaceBot(commands.Bot):
         """A click on any of the games' components (``bot.tables.components``)."""
         await self.tables.on_component(interaction, custom_id, values)
 
+    def dispatch(self, event_name: str, /, *args: Any, **kwargs: Any) -> None:
+        # Counted here, synchronously: an event handler would be one more task per click, and one
+        # scheduled by the last disconnect would never run at close (bot.metrics).
+        if event_name == "interaction" and args:
+            metrics.INTERACTIONS.labels(getattr(args[0].type, "name", "unknown")).inc()
+        elif event_name == ("shard_disconnect" if self.settings.shard_count else "disconnect"):
+            metrics.DISCORD_DISCONNECTS.labels("gateway").inc()  # once per session lost, sharded or not
+        super().dispatch(event_name, *args, **kwargs)
+
     async def on_raw_thread_delete(self, payload: discord.RawThreadDeleteEvent) -> None:
         """A game's thread deleted by someone: its game closes and its channel is told."""
         await self.tables.thread_gone(payload.thread_id)
@@ -136,6 +152,8 @@ class RaceBot(commands.Bot):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+        if self.metrics_server is not None:
+            await self.metrics_server.stop()
         await self.leases.stop()
         await self.router.stop()
         await self.tables.stop_all()

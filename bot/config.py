@@ -40,6 +40,10 @@ class Settings:
     # Where PRIVACY.md and TERMS.md are published (DOCS_URL, e.g. the repository's web address):
     # /privacy links them there; None: /privacy names the files without a link.
     docs_url: str | None = None
+    # /healthz and /metrics (bot.health): off unless METRICS_PORT is set; 0 picks a free port (tests).
+    metrics_port: int | None = None
+    metrics_host: str = "127.0.0.1"
+    log_format: str = "text"  # LOG_FORMAT: text, or json (one object per line; bot.logs)
 
     @property
     def own_shards(self) -> tuple[int, ...]:
@@ -78,6 +82,12 @@ class Settings:
             raise ConfigError(
                 f"WORK_PROCESSES must be a number of processes (0 to 64) or auto, not {workers!r}."
             )
+        port = os.environ.get("METRICS_PORT", "").strip()
+        if port and not (port.isascii() and port.isdigit() and int(port) <= 65535):
+            raise ConfigError(f"METRICS_PORT must be a port number (1 to 65535), not {port!r}.")
+        log_format = os.environ.get("LOG_FORMAT", "text").strip().lower() or "text"
+        if log_format not in ("text", "json"):
+            raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
         database_url = os.environ.get("DATABASE_URL") or None
         try:
             # Checked here so a wrong URL stops the bot before it connects, not inside setup_hook.
@@ -99,6 +109,9 @@ class Settings:
             default_where=where,
             work_processes=None if workers in ("", "auto") else int(workers),
             docs_url=docs_url(os.environ.get("DOCS_URL", "")),
+            metrics_port=int(port) if port else None,
+            metrics_host=os.environ.get("METRICS_HOST", "").strip() or "127.0.0.1",
+            log_format=log_format,
         )
 
 

@@ -9,9 +9,9 @@ setting the bot up, not debugging it.
 from __future__ import annotations
 
 import asyncio
-import logging
 import signal
 import sys
+from urllib.parse import quote
 
 from bot.config import ConfigError, Settings
 
@@ -27,8 +27,14 @@ def run() -> int:
     except ConfigError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    logging.basicConfig(
-        level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s", stream=sys.stderr
+    from bot import logs
+
+    database_password = logs.password_of(settings.database_url)
+    logs.setup(
+        settings.log_level,
+        settings.log_format,
+        secrets=(settings.token, database_password, quote(database_password or "")),
+        shard_count=settings.shard_count,
     )
     import aiohttp
     import discord
@@ -53,7 +59,8 @@ def run() -> int:
         workers.start(workers.processes_for(settings.work_processes))  # pictures and odds (bot.workers)
         collector.tune()  # everything is imported: the collector need not walk it again (bot.collector)
         collector.keep_trimmed()  # freed memory back to the system (bot.collector)
-        asyncio.run(serve(make_bot(settings), settings.token))
+        bot = make_bot(settings)
+        asyncio.run(serve(bot, settings.token))
     except KeyboardInterrupt:  # Ctrl-C before the bot was running: nothing to clean up
         return 0
     except StorageError as error:
@@ -68,7 +75,7 @@ def run() -> int:
         return 1
     finally:
         workers.stop()
-    return 0
+    return bot.exit_code  # 3 when bot.health stopped an unhealthy process
 
 
 async def check_storage(url: str | None) -> None:

@@ -37,7 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from bot import collector
+from bot import collector, metrics
 from bot.games.odds import Odds, odds_for
 from bot.i18n import current, in_language
 
@@ -46,6 +46,7 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 PICTURES, AI, REPLAYS = "pictures", "ai", "replays"
+LANES = (PICTURES, AI, REPLAYS)
 PICTURE_NICE, AI_NICE, REPLAY_NICE = 8, 10, 15
 """The workers' niceness: the event loop (clicks, gateway) first, then pictures, the AI, replays last."""
 ODDS_QUEUE = 4
@@ -170,6 +171,11 @@ async def run(fn: Callable[..., T], /, *args: Any, lane: str = PICTURES, **kwarg
     if lane == REPLAYS and waiting(REPLAYS) >= REPLAY_QUEUE:
         figures["replays_skipped"] += 1
         raise Busy
+    with metrics.timed(metrics.WORKER_CALL_SECONDS, None, lane):  # the wait for a worker included
+        return await _run(fn, lane, *args, **kwargs)
+
+
+async def _run(fn: Callable[..., T], lane: str, /, *args: Any, **kwargs: Any) -> T:
     # In the caller's language: a worker process does not share the caller's context (bot.i18n).
     call = in_language(current(), functools.partial(fn, *args, **kwargs))
     found = _lanes.get(lane)

@@ -17,6 +17,7 @@ from typing import Final, TypeVar
 import aiohttp
 import discord
 
+from bot import metrics
 from bot.tables.timing import Timing
 
 log = logging.getLogger(__name__)
@@ -78,6 +79,7 @@ async def deliver(attempt: Callable[[], Awaitable[T]], timing: Timing, what: str
             if tries >= timing.send_attempts:
                 raise
             log.warning("%s failed in transit (%r); retrying in %.2f s", what, error, pause)
+            metrics.DISCORD_RETRIES.labels("transit").inc()
             await asyncio.sleep(pause)
             pause = min(pause * 2, 60.0)
     raise AssertionError("unreachable")  # pragma: no cover

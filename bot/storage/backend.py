@@ -8,8 +8,8 @@ function, a row lock) the caller asks ``tx.dialect`` and the difference stays ne
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
-from contextlib import AbstractAsyncContextManager
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from typing import Any
 
 SQLITE = "sqlite"
@@ -60,3 +60,28 @@ class Backend(ABC):
 def marks(values: Sequence[Any]) -> str:
     """``?, ?, ?`` for an ``IN (...)`` list of ``values``."""
     return ", ".join("?" * len(values))
+
+
+class TimedBackend(Backend):
+    """A backend whose every transaction is timed, and counted when it fails (``bot.metrics``)."""
+
+    def __init__(self, inner: Backend) -> None:
+        self.inner = inner
+        self.dialect = inner.dialect
+        self.where = inner.where
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    @asynccontextmanager
+    async def transaction(self, doing: str, *, write: bool) -> AsyncIterator[Tx]:
+        from bot import metrics
+
+        with metrics.timed(
+            metrics.STORAGE_CALL_SECONDS, metrics.STORAGE_ERRORS, "write" if write else "read"
+        ):
+            async with self.inner.transaction(doing, write=write) as tx:
+                yield tx
+
+    async def close(self) -> None:
+        await self.inner.close()

@@ -24,7 +24,7 @@ from typing import Any, Self
 
 from bot.storage import erasure, standings
 from bot.storage.action_log import ActionLog
-from bot.storage.backend import SQLITE, Backend, Tx
+from bot.storage.backend import SQLITE, Backend, TimedBackend, Tx
 from bot.storage.erasure import Erasure
 from bot.storage.errors import StorageError
 from bot.storage.leases import Leases, take_new_game
@@ -52,6 +52,7 @@ class Storage(Leases):
 
     def __init__(self, backend: Backend, clock: Callable[[], float]) -> None:
         # Use Storage.open(); this only wires an already-migrated backend.
+        backend = TimedBackend(backend)  # every transaction timed and its failures counted (bot.metrics)
         self._backend = backend
         self._clock = clock
         self._actions = ActionLog(backend, lambda: self.lease_owner)
@@ -124,6 +125,11 @@ class Storage(Leases):
     def where(self) -> str:
         """The database, as messages name it (never with a password)."""
         return self._backend.where
+
+    async def ping(self) -> None:
+        """One trivial read: raises StorageError if the database does not answer (``/healthz``)."""
+        async with self._transaction("answer a health check", write=False) as tx:
+            await tx.fetch_one("SELECT 1")
 
     async def close(self) -> None:
         """Close the database; calling it twice is harmless."""

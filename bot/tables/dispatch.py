@@ -7,6 +7,7 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from bot import logs
 from bot.tables import clicks, custom_ids
 from bot.tables.answers import GONE, UNREADABLE, reply
 from bot.tables.directory import Directory
@@ -36,6 +37,7 @@ class Dispatch:
             if self.pass_on is None or not await self.pass_on(interaction, click):
                 await reply(interaction, GONE)
             return
+        logs.set_game(table.game_id, table.guild_id)  # this click's task: its lines name the game (bot.logs)
         if isinstance(click, custom_ids.Lobby):
             await on_lobby(self.directory, table, interaction, click.op, click.seat)
         elif isinstance(click, custom_ids.Hand):

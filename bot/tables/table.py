@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import i18n
+from bot import i18n, logs
 from bot.discord_io.outgoing import Outgoing
 from bot.discord_io.place import Place
 from bot.games.base import Action, Decision, Event, Game, IllegalAction
@@ -167,7 +167,8 @@ class Table:
 
     def run(self) -> None:
         if self.task is None or self.task.done():
-            self.task = asyncio.create_task(self._drive(), name=f"table-{self.game_id}")
+            with logs.about_game(self.game_id, self.guild_id):  # its lines name the game (bot.logs)
+                self.task = asyncio.create_task(self._drive(), name=f"table-{self.game_id}")
 
     async def stop(self) -> None:
         self.closed = True
@@ -188,6 +189,7 @@ class Table:
     # --- the loop that moves the game on --------------------------------------
 
     async def _drive(self) -> None:
+        log.debug("Driving %s game %d", self.entry.kind, self.game_id)
         failures = 0
         while not self.closed:
             try:
