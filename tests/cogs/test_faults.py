@@ -12,6 +12,7 @@ import sqlite3
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
 
@@ -20,6 +21,11 @@ from bot.tables.answers import GAME_BROKE, SAVE_FAILED
 from tests.cogs.conftest import FAST, World, join, private_answer
 from tests.cogs.hotstreak_player import HotStreakTable
 from tests.fakediscord import FakeDiscord, running_bot
+
+if TYPE_CHECKING:
+    from bot.client import RaceBot
+    from bot.tables.table import Table
+    from tests.fakediscord import FakeMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 BUSY = 0.2  # seconds the bot's storage waits for another connection's lock in these tests
@@ -172,6 +178,19 @@ async def test_a_lobby_click_is_answered_in_time_even_when_saving_waits_longer_t
         assert fake.rate_limit_violations == []
 
 
+async def first_bet(world: World, bot: RaceBot) -> tuple[Table, HotStreakTable, tuple[FakeMessage, str, int]]:
+    """alice's two-player Hot Streak table with bob, on its first bet: the running table, the players'
+    view of it, and the last bet button offered (its message, custom id and seat)."""
+    fake, users = world.fake, world.users
+    lobby = await (await fake.slash(users["alice"], world.channel, "hotstreak start", players=2)).reply()
+    await join(fake, lobby, users["bob"])
+    table = HotStreakTable(world, {0: users["alice"], 1: users["bob"]})
+    await fake.wait_for(lambda: bool(table.bet_buttons()), timeout=5)
+    running = bot.tables.in_channel(world.channel.id)
+    assert running is not None
+    return running, table, table.bet_buttons()[-1]
+
+
 # --- an engine that breaks on an action it accepted -------------------------------------------------
 
 
@@ -181,13 +200,8 @@ async def test_a_move_that_breaks_the_engine_closes_the_game_and_says_so(world: 
     game is stored as abandoned, and the channel is free for a new game."""
     fake, users = world.fake, world.users
     async with running_bot(fake, world.bot()) as bot:
-        lobby = await (await fake.slash(users["alice"], world.channel, "hotstreak start", players=2)).reply()
-        await join(fake, lobby, users["bob"])
-        table = HotStreakTable(world, {0: users["alice"], 1: users["bob"]})
-        await fake.wait_for(lambda: bool(table.bet_buttons()), timeout=5)
-        message, custom_id, seat = table.bet_buttons()[-1]
-        running = bot.tables.in_channel(world.channel.id)
-        assert running is not None and running.engine is not None
+        running, table, (message, custom_id, seat) = await first_bet(world, bot)
+        assert running.engine is not None
 
         def broken(action: object, decision: object) -> list[object]:
             raise KeyError("a bug in the rules")
@@ -216,15 +230,9 @@ async def test_a_click_discord_gave_up_on_is_not_applied_and_the_same_button_wor
     """A bot far behind its load may reach a click after Discord's 3 s: Discord then shows the clicker
     "This interaction failed" and refuses any answer. The click is not applied (they still see the same
     buttons), the bot says so in one warning line rather than an unhandled error, and clicking again works."""
-    fake, users = world.fake, world.users
+    fake = world.fake
     async with running_bot(fake, world.bot()) as bot:
-        lobby = await (await fake.slash(users["alice"], world.channel, "hotstreak start", players=2)).reply()
-        await join(fake, lobby, users["bob"])
-        table = HotStreakTable(world, {0: users["alice"], 1: users["bob"]})
-        await fake.wait_for(lambda: bool(table.bet_buttons()), timeout=5)
-        message, custom_id, seat = table.bet_buttons()[-1]
-        running = bot.tables.in_channel(world.channel.id)
-        assert running is not None
+        running, table, (message, custom_id, seat) = await first_bet(world, bot)
 
         deadline, fake.response_deadline = fake.response_deadline, -1.0  # every answer comes too late
         with caplog.at_level("WARNING"):
