@@ -140,8 +140,10 @@ def bot_process() -> int:
             "lag_ms": [round(x * 1000, 2) for x in lags],
             "rss_mb": peak_rss_mb(),
             "rss_timeline_mb": rss_timeline,
+            "rss_kinds_mb": rss_kinds_mb(),  # at the end, where the peak comes: heap, mapped files, shared
             "workers": workers.in_use(),
             "workers_rss_mb": [peak_rss_mb(pid) for pid in workers.worker_pids()],
+            "workers_rss_kinds_mb": [rss_kinds_mb(pid) for pid in workers.worker_pids()],
             "cpu_s": cpu_seconds(),
             "workers_cpu_s": [cpu_seconds(pid) for pid in workers.worker_pids()],
             "work": dict(workers.figures),
@@ -320,6 +322,18 @@ def current_rss_mb(pid: int | str = "self") -> float:
         if line.startswith("VmRSS:"):
             return round(int(line.split()[1]) / 1024, 1)
     return 0.0
+
+
+def rss_kinds_mb(pid: int | str = "self") -> dict[str, float]:
+    """What the resident memory is made of now (``/proc/<pid>/smaps_rollup``): ``Anonymous`` is the C
+    allocator's heap (Python's objects and everything C code allocated), ``Rss`` less it mostly mapped
+    files (the interpreter, Pillow's and OpenSSL's libraries)."""
+    kinds = {}
+    for line in Path(f"/proc/{pid}/smaps_rollup").read_text().splitlines()[1:]:
+        name, _, rest = line.partition(":")
+        if name in ("Rss", "Anonymous", "Shared_Clean", "Private_Clean", "Private_Dirty"):
+            kinds[name] = round(int(rest.split()[0]) / 1024, 1)
+    return kinds
 
 
 def peak_rss_mb(pid: int | str = "self") -> float:
