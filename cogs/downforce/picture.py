@@ -16,8 +16,9 @@ LETTERS = string.ascii_uppercase
 
 
 def marked_spaces(options: list[str], spaces: set[str]) -> dict[str, str]:
-    """option -> its letter, for the options that are spaces on the track (not the finish)."""
-    on_track = [o for o in options if o in spaces]
+    """space -> its letter, for the options that are spaces on the track (not the finish). Two
+    ways to one end (``"14a"`` and ``"14a~13b"``, ruling (c) of issue 27) share its letter."""
+    on_track = list(dict.fromkeys(o.split("~")[0] for o in options if o.split("~")[0] in spaces))
     return dict(zip(on_track, LETTERS, strict=False))
 
 

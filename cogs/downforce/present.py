@@ -463,7 +463,9 @@ class DownforcePresenter(Presenter):
                 dead_end = path is not None and len(path) < choice.get("speed", 0)
                 buttons.append(
                     Choice(
-                        i, f"{letters.get(option, '?')} · {label}", style="danger" if dead_end else "primary"
+                        i,
+                        f"{letters.get(str(option).split('~')[0], '?')} · {label}",
+                        style="danger" if dead_end else "primary",
                     )
                 )
         out.controls = Controls(

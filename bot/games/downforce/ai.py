@@ -262,7 +262,17 @@ def _move(view: dict[str, JSON], options: Sequence[JSON]) -> JSON:
     colour = choice["car"]
     race = race_of(view)
     end, _ = _best_end(race, Mover(race.track), colour, choice["speed"], weights(view)[colour])
-    return end if end in options else options[0]
+    if end not in options:
+        return options[0]
+    # Two ways to that end differing for the car's owner's power (ruling (c)): for its own car
+    # the one that sets it off (an extra move is always worth taking), for a rival's the other.
+    reads = choice.get("reads") or {}
+    wanted = view["owners"].get(colour) == view.get("seat")
+    for option in options:
+        read = reads.get(option)
+        if str(option).split("~")[0] == end and read is not None and read["sets_off"] == wanted:
+            return option
+    return end
 
 
 def place_odds(

@@ -15,7 +15,8 @@ Phases (``view()["phase"]``):
 Decision kinds (``Decision.kind``; options in brackets):
 
 * ``bid`` [card ids], ``play`` [card ids], ``wild`` [colours], ``move`` [end space ids, or
-  ``FINISH``], ``bet`` [colours]: the base game.
+  ``FINISH``; rules 2 also ``end~via`` for another way to an end that reads differently for a
+  power, with ``choice["reads"]``: ruling (c)], ``bet`` [colours]: the base game.
 * ``keep`` [power names]: after the auctions, a seat with several powers keeps one (private,
   simultaneous; the kept powers are revealed together when the race starts).
 * ``power`` ["yes", "no"]: an optional power (``choice["power"]`` names it; ``choice["car"]`` the
@@ -50,7 +51,9 @@ Rulings where the rules text is silent (players at a table would expect these):
 * A line for a car that has finished does nothing. A bet may name any car, even one that has
   already finished.
 * Among ways to the same end space the engine keeps the shortest (ties: through the smallest
-  space ids), so a move is one choice of end space, never of a path.
+  space ids), so a move is one choice of end space; except (rules 2, ruling (c) of issue 27) when
+  the ways to one end differ for the moved car's owner's Determined or Reckless: then the end is
+  offered once per reading (``end`` and ``end~via``, ``_line_ways``) by whoever picks the end.
 * The race ends at once when every car has finished (later lines of the card do nothing), after
   the bets of that card; or when no seat has a card left.
 * Final money ties share the win (place 1 for each); places count like 1, 1, 3.
@@ -713,7 +716,7 @@ class Downforce(Game):
             ):
                 card["line"] += 1
                 continue
-            ways = self.ways(colour, speed)
+            ways, reads = self._line_ways(colour, speed, index)
             if len(ways) > 1:
                 options = sorted(ways)
                 s["choice"] = {
@@ -725,10 +728,60 @@ class Downforce(Game):
                     "options": options,
                     "paths": {end: list(way.path) for end, way in ways.items()},
                 }
+                if reads:
+                    s["choice"]["reads"] = reads
                 return events
             (way,) = ways.values()
             events += self._take(colour, speed, way, chosen=False, options=sorted(ways))
         return events + self._card_done()
+
+    def _line_ways(self, colour: str, speed: int, index: int) -> tuple[dict[str, Way], dict[str, JSON]]:
+        """The options of a card line's move: ``ways``, and under rules 2 (ruling (c) of issue 27)
+        an end whose ways differ for the car's owner's Determined or Reckless (the power would be
+        set off by one way and not by another) offered twice: ``end`` (its shortest way, as ever)
+        and ``end~via`` (the shortest way that reads the other way for the power; ``via`` its
+        spaces before the end, joined by "-"). ``reads``: for each such option, the power and
+        whether that way sets it off (empty when no end splits)."""
+        ways = self.ways(colour, speed)
+        power = self._reading_power(colour)
+        if power is None:
+            return ways, {}
+        if power.name == "determined":
+            mark = lambda space: self.track.spaces[space].flags.get("shape") == "rectangular"  # noqa: E731
+        else:
+            mark = lambda space: not self.track.spaces[space].flags.get("tight")  # noqa: E731
+        here = self.race.where(colour)
+        apart = self.mover_for(colour).ways_apart(here, speed, self.race.occupied(), mark)
+        options = dict(ways)
+        reads: dict[str, JSON] = {}
+        for end, way in ways.items():
+            if end == FINISH or len(apart.get(end, {})) < 2:
+                continue
+            other = next(w for w in apart[end].values() if w != way)
+            mine, theirs = (
+                power.after_move(LineMove(self.track, index, here, end, w.path, w.steps))
+                for w in (way, other)
+            )
+            if mine == theirs:
+                continue
+            key = f"{end}~{'-'.join(other.path[:-1])}"
+            options[key] = other
+            reads[end] = {"power": power.name, "sets_off": mine}
+            reads[key] = {"power": power.name, "sets_off": theirs}
+        return options, reads
+
+    def _reading_power(self, colour: str) -> Power | None:
+        """The power of ``colour``'s owner that reads the way a card line's move took (Determined,
+        or Reckless on its owner's turn) when it could be set off now (rules 2 only; ruling (c))."""
+        if self.rules < 2 or "powers" not in self.s:
+            return None
+        owner = self.s["owners"][colour]
+        power = self.power_of(owner)
+        if power is None or power.name not in ("determined", "reckless"):
+            return None
+        if power.own_turn and owner != self.s["card"]["seat"]:
+            return None
+        return power
 
     def ways(self, colour: str, speed: int) -> dict[str, Way]:
         """The ends a line of ``speed`` for ``colour`` can reach now, each with its way."""

@@ -3,7 +3,8 @@
 A step goes to an empty space one step ahead (straight or diagonal), or across the finish. The car
 must keep stepping while it has speed left and somewhere to go; a way ends when the speed is used
 up, at the finish, or early in a space with nothing free ahead (a dead end, which the player on
-turn may choose on purpose). The player on turn picks among the *end spaces* of the ways.
+turn may choose on purpose). The player on turn picks among the *end spaces* of the ways (and,
+under rules 2, among two ways to one end when they differ for a power: ``ways_apart``).
 
 ``Mover`` is the one place that says which steps are allowed and where a way may end, so powers
 and track features hook in here rather than in the game. The track features (each a no-op on a
@@ -30,7 +31,7 @@ track without it):
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 
 from bot.games.downforce.track import FINISH, Track
@@ -131,38 +132,63 @@ class Mover:
     def _settled_ways(self, start: str, speed: int, blocked: set[str]) -> dict[str, Way]:
         """``ways`` under rules 2: every way falls back from a crack along its own path, so two
         ways to one crack can give two ends (each path's last regular space)."""
+        return {end: way for (end, _), way in self._marked_ways(start, speed, blocked, None).items()}
+
+    def ways_apart(
+        self, start: str, speed: int, occupied: Collection[str], mark: Callable[[str], bool]
+    ) -> dict[str, dict[bool, Way]]:
+        """Rules 2, ruling (c) of issue 27: like ``ways``, but each end keeps its shortest way
+        through spaces that are all ``mark``-ed (key True) and its shortest way through some
+        space that is not (key False), where such a way exists. A power that reads the way
+        (Determined: all rectangular; Reckless: no tight space) tells them apart this way."""
+        blocked = set(occupied) - {start}
+        self._start, self._speed = start, speed
+        out: dict[str, dict[bool, Way]] = {}
+        for (end, marked), way in self._marked_ways(start, speed, blocked, mark).items():
+            out.setdefault(end, {})[marked] = way
+        return out
+
+    def _marked_ways(
+        self, start: str, speed: int, blocked: set[str], mark: Callable[[str], bool] | None
+    ) -> dict[tuple[str, bool], Way]:
+        """The shortest way to each (end, all its spaces ``mark``-ed); with no ``mark`` every
+        space counts as marked, so there is one way per end (``_settled_ways``)."""
         spaces = self.track.spaces
-        memo: dict[tuple[str, int], dict[str | None, tuple[str, ...]]] = {}
+        memo: dict[tuple[str, int], dict[tuple[str | None, bool], tuple[str, ...]]] = {}
 
         def regular(space: str) -> bool:
             return not spaces[space].flags.get("crack")
 
-        def ends(space: str, left: int) -> dict[str | None, tuple[str, ...]]:
-            """Ways from ``space`` (itself first in each path), keyed by where they settle: the
-            last regular space of the path (cut there), FINISH, or None (cracks only)."""
+        def marked(space: str) -> bool:
+            return mark is None or mark(space)
+
+        def ends(space: str, left: int) -> dict[tuple[str | None, bool], tuple[str, ...]]:
+            """Ways from ``space`` (itself first in each path), keyed by where they settle (the
+            last regular space of the path (cut there), FINISH, or None: cracks only) and
+            whether every space after ``space`` in the cut path is marked."""
             key = (space, left)
             if key in memo:
                 return memo[key]
             here: str | None = space if regular(space) else None
-            out: dict[str | None, tuple[str, ...]] = {}
+            out: dict[tuple[str | None, bool], tuple[str, ...]] = {}
             nexts = self.steps_from(space, blocked) if left > 0 else []
             if not nexts:
-                _keep_any(out, here, (space,))
+                _keep_any(out, (here, True), (space,))
             for step in nexts:
                 if step == FINISH:
-                    _keep_any(out, FINISH, (space, FINISH))
+                    _keep_any(out, (FINISH, True), (space, FINISH))
                     continue
-                for end, path in ends(step, left - 1).items():
+                for (end, all_marked), path in ends(step, left - 1).items():
                     if end is None:
-                        _keep_any(out, here, (space,))
+                        _keep_any(out, (here, True), (space,))
                     else:
-                        _keep_any(out, end, (space, *path))
+                        _keep_any(out, (end, all_marked and marked(step)), (space, *path))
             memo[key] = out
             return out
 
-        best: dict[str, Way] = {}
-        for end, path in ends(start, speed).items():
-            best[end or start] = Way(path[1:] if end is not None else ())
+        best: dict[tuple[str, bool], Way] = {}
+        for (end, all_marked), path in ends(start, speed).items():
+            best[(end or start, all_marked)] = Way(path[1:] if end is not None else ())
         return best
 
     def settle(self, start: str, way: Way) -> Way:
@@ -190,7 +216,7 @@ def loop_allows(here: dict, there: dict, *, shortcut: bool = False) -> bool:
     return True
 
 
-def _keep_any(out: dict[str | None, tuple[str, ...]], end: str | None, path: tuple[str, ...]) -> None:
+def _keep_any(out: dict, end: object, path: tuple[str, ...]) -> None:
     old = out.get(end)
     if old is None or (len(path), path) < (len(old), old):
         out[end] = path

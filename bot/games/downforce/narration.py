@@ -81,7 +81,8 @@ def option_label(view: dict[str, JSON], kind: str, option: JSON) -> str:
     ``ignore``: ``Ignore red`` / ``Ignore none``; ``defensive``: the car.
     ``bid``/``play``: the card (``red 4, blue 2``); ``wild``/``bet``: the car; ``move``: where
     the car would end (``row 9, lane 2`` or ``the finish``, plus ``dead end`` when it would stop
-    short of its speed there).
+    short of its speed there; when two ways to one end differ for a power, each says so:
+    ``row 14, lane 1 (through row 13, lane 2: Reckless)`` / ``(...: no Reckless)``).
     """
     if kind in ("bid", "play"):
         card = next((c for c in view.get("hand", []) if c["id"] == option), None)
@@ -108,15 +109,42 @@ def option_label(view: dict[str, JSON], kind: str, option: JSON) -> str:
     if kind == "move":
         if option == FINISH:
             return _("the finish")
-        space = next((s for s in view["track"]["spaces"] if s["id"] == option), None)
+        end = str(option).split("~")[0]  # "14a~12b-13b": another way to 14a (ruling (c))
+        space = next((s for s in view["track"]["spaces"] if s["id"] == end), None)
         if space is None:
             return str(option)
         choice = view.get("choice") or {}
         path = (choice.get("paths") or {}).get(option)
         if path is not None and len(path) < choice.get("speed", 0):
-            return _("row {row}, lane {lane} (dead end)", row=space["row"], lane=space["lane"] + 1)
-        return _("row {row}, lane {lane}", row=space["row"], lane=space["lane"] + 1)
+            where = _("row {row}, lane {lane} (dead end)", row=space["row"], lane=space["lane"] + 1)
+        else:
+            where = _("row {row}, lane {lane}", row=space["row"], lane=space["lane"] + 1)
+        read = (choice.get("reads") or {}).get(option)
+        if read is None:
+            return where
+        return _way_label(view, choice, str(option), where, read)
     return str(option)
+
+
+def _way_label(view: dict[str, JSON], choice: dict[str, JSON], option: str, where: str, read: dict) -> str:
+    """A move option that is one of two ways to the same end differing for a power (ruling (c)):
+    ``row 14, lane 1 (through row 13, lane 2: Reckless)`` or ``(...: no Reckless)``; through: the
+    first space of this way that the other way to the same end does not take."""
+    power = title(read["power"])
+    end = option.split("~")[0]
+    paths = choice.get("paths") or {}
+    other = next((o for o in paths if o != option and str(o).split("~")[0] == end), None)
+    mine, theirs = paths.get(option) or [], paths.get(other) or []
+    via = next((p for p in mine[:-1] if p not in theirs), None)
+    space = next((s for s in view["track"]["spaces"] if s["id"] == via), None)
+    if space is None:
+        if read["sets_off"]:
+            return _("{where} ({power})", where=where, power=power)
+        return _("{where} (no {power})", where=where, power=power)
+    through = _("row {row}, lane {lane}", row=space["row"], lane=space["lane"] + 1)
+    if read["sets_off"]:
+        return _("{where} (through {through}: {power})", where=where, through=through, power=power)
+    return _("{where} (through {through}: no {power})", where=where, through=through, power=power)
 
 
 def narrate(event: Event | dict[str, JSON], names: Sequence[str] | None = None) -> str:

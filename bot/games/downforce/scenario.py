@@ -30,7 +30,7 @@ Input (one JSON object):
    "cards": [[["red", 4], ["blue", 2]], "green 3, red 1", ...],
    "choose": [0, 1, ...],
    "owners": {"red": 0, "blue": 1}, "powers": {"0": "aggressive"}, "player": 0,
-   "answers": ["yes", "no", ...]}
+   "answers": ["yes", "no", ...], "ways": ["yes", ...], "rules": 2}
 
   track   the spaces: id, row (steps ahead always go to a later row), lane (0 = left), ahead (the
           spaces one step away, straight or diagonal; "FINISH" there means that step crosses the
@@ -67,6 +67,12 @@ Input (one JSON object):
   player  the seat on turn for every card, or a list with one seat per card (default 0).
   answers the yes/no answers ("yes"/"no" or true/false) to optional powers, in the order they
           are asked; none left: no.
+  ways    (optional) a list of "yes"/"no" (or true/false), rules 2 only: when the end a move
+          picks (by choose, or its only end) can be reached by ways that differ for the car
+          owner's Determined or Reckless (one way sets the power off, another does not; ruling
+          (c)), the next entry says whether to take the way that sets it off ("yes") or not.
+          None left, or no key: the shortest way to that end, as ever. choose and the output's
+          options count end spaces only, so scenarios without ways play exactly as before.
   rules   (optional) the rules version, 1 or 2 (default 2, today's). 1 is how games stored
           before issue 27 still play: a crack falls back along one shortest way to it only, a
           loop's entry may step straight to its exit where the track links them, and an animal
@@ -109,9 +115,13 @@ Rulings where the rules are silent or loose (docs/games/downforce.md says why):
       the owner's power is asked first, then each Experienced owner clockwise from the player on
       turn; the accepted moves are made in that order.
   (b) A move made by a power never sets off another power (no chains); only a card's lines do.
-  (c) A move is one choice of end space: among ways to the same end the shortest is kept (ties:
-      through the smallest ids), and Determined (all rectangular) and Reckless (through a tight
-      space) read that way. Who picks the end: the player on turn, or the car's Cunning owner.
+  (c) Among ways to the same end the shortest is kept (ties: through the smallest ids), and
+      Determined (all rectangular) and Reckless (through a tight space) read the way taken. Rules
+      2: when ways to one end differ for the car's owner's Determined or Reckless (one sets it
+      off, another does not), the game offers both as separate labelled options (the end, its
+      shortest way; and "end~via", the shortest way reading the other way, via its spaces before
+      the end joined by "-"); see ways. Rules 1: the shortest way only. Who picks the way: who
+      picks the end, the player on turn, or the car's Cunning owner.
   (d) A ramp's jump counts as one step: steps is the length of the way, landing included.
   (e) A power's extra move whose every way falls back to where it began (a crack) is not offered
       (it would move the car 0 spaces); an automatic one (Daring) does nothing.
@@ -187,6 +197,7 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
         "player",
         "answers",
         "rules",
+        "ways",
     }
     if unknown:
         raise ScenarioError(f"unknown scenario key {sorted(unknown)[0]!r}")
@@ -260,6 +271,9 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
     answers = data.get("answers", [])
     if not isinstance(answers, list) or not all(a in ("yes", "no", True, False) for a in answers):
         raise ScenarioError('answers must be a list of "yes"/"no" (or true/false)')
+    ways = data.get("ways", [])
+    if not isinstance(ways, list) or not all(w in ("yes", "no", True, False) for w in ways):
+        raise ScenarioError('ways must be a list of "yes"/"no" (or true/false)')
     rules = data.get("rules", RULES)
     if rules not in (1, 2) or isinstance(rules, bool):
         raise ScenarioError("rules must be 1 or 2 (the rules version; default 2)")
@@ -267,6 +281,7 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
     game = _game(track, spaces, animals, cards, owners, powers, players, seats, rules)
     picks = list(choose)
     replies = ["yes" if a in ("yes", True) else "no" for a in answers]
+    by_way = [w in ("yes", True) for w in ways]
     events = []
     for number in range(len(cards)):
         if game.is_over:
@@ -275,14 +290,14 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
         events += game.apply(Action(players[number], "play", f"s{number}"))
         while (not game.is_over and game.phase != "race") or game.s["choice"] is not None:
             decision = game.pending()[0]
-            choice = _answer(decision, picks, replies, number)
+            choice = _answer(decision, picks, replies, number, by_way, game.s["choice"])
             events += game.apply(Action(decision.player, decision.kind, choice))
     moves = [
         {
             "card": m["card"],
             "car": m["car"],
             "steps": m["steps"],
-            "options": m["options"],
+            "options": [o for o in m["options"] if "~" not in o],  # ends only (ruling (c))
             "to": m["to"],
             **({"power": m["power"]} if m.get("power") else {}),
         }
@@ -304,16 +319,37 @@ def run_scenario(data: dict[str, JSON]) -> dict[str, JSON]:
     return out
 
 
-def _answer(decision: Decision, picks: list[int], replies: list[str], number: int) -> JSON:
+def _answer(
+    decision: Decision,
+    picks: list[int],
+    replies: list[str],
+    number: int,
+    ways: list[bool],
+    choice: dict[str, JSON] | None,
+) -> JSON:
     options = list(decision.options)
     if decision.kind == "power":
         return replies.pop(0) if replies else "no"
     if decision.kind == "bet":
         return options[0]
+    if decision.kind == "move":  # choose picks among the ends; ways among the ways to one end
+        ends = [o for o in options if "~" not in str(o)]
+        end = _pick(ends, picks, decision.kind, number)
+        reads = (choice or {}).get("reads") or {}
+        if end not in reads:
+            return end
+        sets_off = ways.pop(0) if ways else None
+        if sets_off is None:
+            return end  # no ways left: the shortest way, as without the key
+        return next(o for o in options if str(o).split("~")[0] == end and reads[o]["sets_off"] == sets_off)
+    return _pick(options, picks, decision.kind, number)
+
+
+def _pick(options: list[JSON], picks: list[int], kind: str, number: int) -> JSON:
     pick = picks.pop(0) if picks and len(options) > 1 else 0
     if pick >= len(options):
         raise ScenarioError(
-            f"choose: {pick} is out of range for the {len(options)} options of a {decision.kind} in card {number}"
+            f"choose: {pick} is out of range for the {len(options)} options of a {kind} in card {number}"
         )
     return options[pick]
 

@@ -104,12 +104,14 @@ def play(
     answers: str = "",
     choose: tuple[int, ...] | list[int] = (),
     rules: int | None = None,
+    ways: str = "",
 ) -> dict[str, JSON]:
     """Play ``cards`` (each in card notation, ``"red 4, blue 2"``) on the track ``on`` with the
     scenario runner: ``cars`` where the cars stand (``"red a0, blue a5"``), ``owners`` colour ->
     seat, ``powers`` seat -> the power it kept, ``player`` the seat on turn, ``answers`` the
     yes/no answers to optional powers in order (``"yes, no"``), ``choose`` the picks among end
-    spaces, ``rules`` the rules version (default: today's). Returns the runner's result."""
+    spaces, ``rules`` the rules version (default: today's), ``ways`` the runner's yes/no picks of
+    a way that sets a power off (ruling (c); ``"yes, no"``). Returns the runner's result."""
     data: dict[str, JSON] = {
         "track": on,
         "cars": cars_at(cars),
@@ -122,6 +124,8 @@ def play(
     }
     if rules is not None:
         data["rules"] = rules
+    if ways:
+        data["ways"] = [w.strip() for w in ways.split(",") if w.strip()]
     return run_scenario(data)
 
 

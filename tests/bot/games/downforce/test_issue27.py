@@ -214,8 +214,9 @@ def test_b_a_powers_move_sets_off_no_other_power():
 
 
 def test_c_a_power_reads_the_one_way_kept_for_each_end():
-    # two ways of 2 to c: through b0 (rectangular) or b1 (curved); the kept way goes through the
-    # smaller id, b0, so determined is offered
+    # two ways of 2 to c: through b0 (rectangular) or b1 (curved); without the runner's "ways" the
+    # kept way goes through the smaller id, b0, so determined is offered (the two labelled options:
+    # test_ruling_c.py)
     track = {
         "spaces": [
             space("a", 0, 0, ["b0", "b1"], shape="rectangular"),
