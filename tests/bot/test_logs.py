@@ -25,8 +25,10 @@ def logged() -> Iterator[tuple[io.StringIO, list[str]]]:
     """A stream the root logger writes to, and the formats to set it up in (restored afterwards)."""
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
+    shard_count = logs._shard_count[0]  # setup's, read by every later record in this process
     stream = io.StringIO()
     yield stream, []
+    logs._shard_count[0] = shard_count
     for handler in list(root.handlers):
         root.removeHandler(handler)
     for handler in handlers:
