@@ -37,7 +37,7 @@ from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
-from bot import collector, metrics
+from bot import collector
 from bot.games.odds import Odds, odds_for
 from bot.i18n import current, in_language
 
@@ -171,6 +171,8 @@ async def run(fn: Callable[..., T], /, *args: Any, lane: str = PICTURES, **kwarg
     if lane == REPLAYS and waiting(REPLAYS) >= REPLAY_QUEUE:
         figures["replays_skipped"] += 1
         raise Busy
+    from bot import metrics  # here, not at the top: the worker processes import this module, and need none
+
     with metrics.timed(metrics.WORKER_CALL_SECONDS, None, lane):  # the wait for a worker included
         return await _run(fn, lane, *args, **kwargs)
 
