@@ -29,6 +29,7 @@ import ctypes.util
 import gc
 import os
 import threading
+from typing import Any
 
 M_ARENA_MAX = -8  # glibc's mallopt parameter (malloc.h)
 ARENAS = 2
@@ -68,22 +69,26 @@ def _libc() -> ctypes.CDLL | None:
         return None
 
 
+def _malloc_trim() -> Any | None:
+    """glibc's ``malloc_trim``, or None where the C library has no such call (musl, macOS)."""
+    return getattr(_libc(), "malloc_trim", None)
+
+
 def trim() -> bool:
     """Give the C allocator's free pages back to the system now (glibc only): True if it could."""
-    libc = _libc()
-    if libc is None or not hasattr(libc, "malloc_trim"):  # not glibc: no such call
+    malloc_trim = _malloc_trim()
+    if malloc_trim is None:
         return False
-    libc.malloc_trim(0)
+    malloc_trim(0)
     return True
 
 
 def keep_trimmed(every: float = TRIM_EVERY, stop: threading.Event | None = None) -> threading.Thread | None:
     """``trim`` every ``every`` seconds on a daemon thread, for the life of the process (or until ``stop``
     is set); None where the C library has no ``malloc_trim`` (nothing to do there)."""
-    libc = _libc()
-    if libc is None or not hasattr(libc, "malloc_trim"):
+    malloc_trim = _malloc_trim()
+    if malloc_trim is None:
         return None
-    malloc_trim = libc.malloc_trim
 
     stopped = stop or threading.Event()
 
