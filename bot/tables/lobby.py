@@ -14,6 +14,7 @@ from bot.discord_io.outgoing import Outgoing, message_kwargs
 from bot.games.catalog import Start
 from bot.i18n import N_, _, _n, _p, speaking
 from bot.storage import StorageError
+from bot.storage.errors import AlreadyOpen
 from bot.tables import clock, custom_ids
 from bot.tables.answers import CANCEL_UNSAVED, SAVE_FAILED, reply
 from bot.tables.components import button, select
@@ -110,10 +111,7 @@ async def _lobby_change(
             return False
         other = directory.of_user(table.guild_id, user.id)
         if other is not None:
-            where = f"<#{other.place.place_id}>"
-            await reply(
-                interaction, _("You're already playing in {channel}; one game at a time.", channel=where)
-            )
+            await reply(interaction, _one_at_a_time(other.place.place_id))
             return False
         if len(seats) >= capacity:
             await reply(interaction, _("The table is full."))
@@ -167,6 +165,11 @@ async def _lobby_change(
         await table.host.storage.update_game(
             table.game_id, seats=[s.to_json() for s in seats], settings=settings
         )
+    except AlreadyOpen as taken:
+        # Seated at a table no process here knows of (another process's, or one whose owner crashed
+        # and whose lease has not run out): the database refused the seat, nothing changed.
+        await reply(interaction, _one_at_a_time(taken.place_id) if taken.user_id is not None else SAVE_FAILED)
+        return False
     except StorageError:
         await reply(interaction, SAVE_FAILED)  # nothing changed: not the seats, not the host
         return False
@@ -248,6 +251,10 @@ async def _engine_settings(table: Table) -> dict[str, Any]:
         net = {humans[user]: value for user, value in lifetime.items() if user in humans}
     start = Start(len(table.seats), table.seed, clock.now(), dict(table.settings), net)
     return table.entry.engine_settings(start)
+
+
+def _one_at_a_time(place_id: int) -> str:
+    return _("You're already playing in {channel}; one game at a time.", channel=f"<#{place_id}>")
 
 
 def _at_least(table: Table) -> str:

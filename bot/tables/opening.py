@@ -22,6 +22,7 @@ from bot.games.catalog import Entry
 from bot.i18n import _, _n
 from bot.server_settings import MAX_GAMES, MAX_HOSTED, WHERE
 from bot.storage import StorageError
+from bot.storage.errors import AlreadyOpen
 from bot.tables.answers import (
     RESTARTING,
     SAVE_FAILED,
@@ -149,6 +150,13 @@ class Opening:
                 status="lobby",
                 meta=meta,
             )
+        except AlreadyOpen as taken:
+            # Another process's game (one whose owner crashed, its lease not yet run out, is in no
+            # process's memory): the database refused it, nothing was written; the same words as
+            # the refusal from memory.
+            log.info("Game not created: %s", taken)
+            await private_after_defer(interaction, self._in_the_way(taken))
+            return None
         except StorageError:
             log.exception("Could not create a game")
             await private_after_defer(interaction, SAVE_FAILED)
@@ -172,15 +180,18 @@ class Opening:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         existing = self.directory.in_channel(interaction.channel_id)
         if existing is not None:
-            title = existing.presenter.title
-            return _(
-                "{game} is already being played here (game #{number}).", game=title, number=existing.game_id
-            )
+            return _played_here(existing.presenter.title, existing.game_id)
         other = self.directory.of_user(interaction.guild_id, interaction.user.id)
         if other is not None:
-            where = f"<#{other.place.place_id}>"
-            return _("You're already playing in {channel}; finish or leave that game first.", channel=where)
+            return _playing_elsewhere(other.place.place_id)
         return None
+
+    def _in_the_way(self, taken: AlreadyOpen) -> str:
+        """The refusal for a game the database found in the way (``Storage.create_game``)."""
+        if taken.user_id is not None:
+            return _playing_elsewhere(taken.place_id)
+        entry = self.catalog.get(taken.kind)
+        return _played_here(_(entry.title) if entry is not None else taken.kind, taken.game_id)
 
     async def _default_where(self, guild_id: int) -> str:
         """The server's `/config` choice, else the bot's own default (``DEFAULT_WHERE``), else a thread."""
@@ -225,3 +236,13 @@ class Opening:
                 setting=MAX_GAMES.key,
             )
         return None
+
+
+def _played_here(title: str, number: int) -> str:
+    return _("{game} is already being played here (game #{number}).", game=title, number=number)
+
+
+def _playing_elsewhere(place_id: int) -> str:
+    return _(
+        "You're already playing in {channel}; finish or leave that game first.", channel=f"<#{place_id}>"
+    )

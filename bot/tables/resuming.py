@@ -49,8 +49,11 @@ class Resuming:
         self.get_channel = get_channel
         self.pacer = pacer
         self.may_drive = may_drive  # several processes: only the games whose lease this one holds
+        # Games this process will not try again: damaged, or of a kind it does not know (told once).
+        # Not a game the database failed on while it was being taken over: that one is tried again.
+        self.given_up: set[int] = set()
 
-    async def resume_all(self) -> None:
+    async def resume_all(self) -> set[int]:
         """Carry on every stored game that had not ended; close the ones that can't go on.
 
         A game of a kind the catalog does not know, or one whose stored row could not be read, is
@@ -60,6 +63,7 @@ class Resuming:
             await self._resume_stored()
         finally:
             self.directory.resumed.set()
+        return set(self.given_up)
 
     async def _resume_stored(self) -> None:
         try:
@@ -68,14 +72,27 @@ class Resuming:
             log.exception("Could not read the stored games; none were resumed")
             return
         for game in stored:
-            if game.id in self.directory.by_id:
+            if game.id in self.directory.by_id or game.id in self.given_up:
                 continue
             if self.may_drive is not None and not await self.may_drive(game):
                 continue  # another shard's game, or another process drives it (bot/tables/lease.py)
             try:
                 await self._resume_one(game)
+            except StorageError:
+                log.warning("Could not resume game %s now; trying again later", game.id, exc_info=True)
+                await self._let_go(game)
             except Exception:
                 log.exception("Could not resume game %s", game.id)
+
+    async def _let_go(self, game: StoredGame) -> None:
+        """A takeover the database failed: the lease taken for it goes, so the next tick of the lease
+        keeper finds the game free and tries again (kept, it would wait for the lease to run out)."""
+        if game.id in self.directory.by_id or not self.host.storage.shared:
+            return
+        try:
+            await self.host.storage.release_lease(game.id)
+        except StorageError:
+            pass  # it runs out by itself
 
     async def _resume_one(self, game: StoredGame) -> None:
         if game.kind not in self.catalog:
@@ -85,6 +102,7 @@ class Resuming:
                 game.kind,
                 ", ".join(sorted(self.catalog)),
             )
+            self.given_up.add(game.id)
             await self._say(
                 game, N_("⚠️ I can't resume game #{number}: I don't know its game."), number=game.id
             )
@@ -92,6 +110,7 @@ class Resuming:
         damage = getattr(game, "damage", None)
         if damage:
             log.error("Stored game %s could not be read (%s); it was not resumed", game.id, damage)
+            self.given_up.add(game.id)
             await self._say(
                 game,
                 N_("⚠️ I can't resume {game} #{number}: its saved data is damaged."),
