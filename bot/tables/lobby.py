@@ -254,7 +254,8 @@ async def _engine_settings(table: Table) -> dict[str, Any]:
 
 
 def _one_at_a_time(place_id: int) -> str:
-    return _("You're already playing in {channel}; one game at a time.", channel=f"<#{place_id}>")
+    where = f"<#{place_id}>"
+    return _("You're already playing in {channel}; one game at a time.", channel=where)
 
 
 def _at_least(table: Table) -> str:

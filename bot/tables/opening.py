@@ -243,6 +243,5 @@ def _played_here(title: str, number: int) -> str:
 
 
 def _playing_elsewhere(place_id: int) -> str:
-    return _(
-        "You're already playing in {channel}; finish or leave that game first.", channel=f"<#{place_id}>"
-    )
+    where = f"<#{place_id}>"
+    return _("You're already playing in {channel}; finish or leave that game first.", channel=where)
