@@ -16,7 +16,8 @@ A, B = "process-a", "process-b"
 
 
 async def a_game(storage: Storage) -> int:
-    return await storage.create_game("hotstreak", 1 << 22, 10, 7, {}, [{"name": "x"}])
+    channel = 10 + len(await storage.unfinished_games())  # one open game per channel (migration 7)
+    return await storage.create_game("hotstreak", 1 << 22, channel, 7, {}, [{"name": "x"}])
 
 
 async def test_a_new_game_is_leased_to_the_process_that_made_it(storage: Storage, clock: Clock) -> None:
@@ -123,7 +124,7 @@ async def test_two_postgresql_processes_racing_for_one_lease_get_it_once(postgre
         second = await Storage.open(database.url)
         try:
             first.hold_leases_as(A, 20)
-            games = [await first.create_game("hotstreak", 1, 10, 7, {}, []) for _ in range(20)]
+            games = [await first.create_game("hotstreak", 1, 10 + n, 7, {}, []) for n in range(20)]
             for game in games:
                 await first.release_lease(game)
             second.hold_leases_as(B, 20)
