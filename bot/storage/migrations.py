@@ -520,8 +520,8 @@ _PG_V7 = (
         BEGIN
             RETURN ARRAY(
                 SELECT DISTINCT (e ->> 'user_id')::BIGINT FROM jsonb_array_elements(seats::jsonb) e
-                WHERE jsonb_typeof(e) = 'object' AND jsonb_typeof(e -> 'user_id') = 'number'
-            );
+                WHERE jsonb_typeof(e) = 'object' AND jsonb_typeof(e -> 'user_id') = 'number' ORDER BY 1
+            );  -- in order: two writes claiming the same people claim them in the same order
         EXCEPTION WHEN others THEN
             RETURN '{}';
         END;
