@@ -129,14 +129,24 @@ class Router:
         self._lock = asyncio.Lock()
         self._stop_listening: Any = None
         self._waking: asyncio.Task[None] | None = None
+        # Set by every wake-up, cleared as a drain begins: a wake-up that comes while a drain runs (a
+        # click stored just after that drain read the waiting ones) makes it drain once more, at once.
+        # Without it the click waited for the lease keeper's next tick, up to 5 s (issue 26, point 13).
+        self._woken = False
         self._swept = 0.0
 
     async def start(self) -> None:
         self._stop_listening = await self.bot.storage.listen_for_clicks(self.wake)
 
     def wake(self) -> None:
+        self._woken = True
         if self._waking is None or self._waking.done():
-            self._waking = asyncio.create_task(self.drain(), name="routed-clicks")
+            self._waking = asyncio.create_task(self._drain_while_woken(), name="routed-clicks")
+
+    async def _drain_while_woken(self) -> None:
+        while self._woken:
+            self._woken = False
+            await self.drain()
 
     async def stop(self) -> None:
         if self._waking is not None:
