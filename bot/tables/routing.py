@@ -25,6 +25,7 @@ import discord
 
 from bot.i18n import speaking
 from bot.storage import RoutedClick, StorageError
+from bot.storage.leases import TOKEN_LIFETIME
 from bot.tables import clicks, custom_ids
 from bot.tables.answers import ELSEWHERE, SAVE_FAILED, followup
 from bot.tables.directory import Directory
@@ -33,8 +34,6 @@ if TYPE_CHECKING:
     from bot.tables.host import Host
 
 log = logging.getLogger(__name__)
-
-TOKEN_LIFETIME = 15 * 60.0  # Discord's interaction tokens last 15 minutes
 
 
 async def pass_on(bot: Host, interaction: discord.Interaction, click: custom_ids.Parsed) -> bool:
@@ -60,7 +59,6 @@ async def pass_on(bot: Host, interaction: discord.Interaction, click: custom_ids
                 id=interaction.id,
                 game_id=game_id,
                 user_id=interaction.user.id,
-                user_name=interaction.user.display_name,
                 custom_id=str(data.get("custom_id", "")),
                 values=data.get("values"),
                 application_id=int(interaction.application_id),
@@ -112,9 +110,9 @@ class RoutedInteraction:
     # (``bot.tables.clicks``), never an edit of the clicked message, which may be a public prompt.
     routed = True
 
-    def __init__(self, bot: Any, click: RoutedClick) -> None:
+    def __init__(self, bot: Any, click: RoutedClick, name: str = "") -> None:
         self.id = click.id
-        self.user = _User(click.user_id, click.user_name)
+        self.user = _User(click.user_id, name)  # the name is not passed on: the seat's, if any
         payload: Any = {"id": click.application_id, "type": 3, "token": click.token}
         self.followup = discord.Webhook.from_state(data=payload, state=bot._connection)
         self.response = _Answered(self.followup)
@@ -166,11 +164,13 @@ class Router:
                 return
             for routed in waiting:
                 table = tables.by_id.get(routed.game_id)
-                if table is None or table.closed:
+                if table is None:
                     continue  # the game's next owner applies it
                 click = custom_ids.parse(routed.custom_id, routed.values)
-                if isinstance(click, custom_ids.Decide):
-                    interaction: Any = RoutedInteraction(self.bot, routed)
+                if isinstance(click, custom_ids.Decide) and not table.closed:
+                    seat = table.seat_of(routed.user_id)
+                    name = table.seats[seat].name if seat is not None else ""
+                    interaction: Any = RoutedInteraction(self.bot, routed, name)
                     # Ruling: the clicker's locale is not stored with the click (a schema change for
                     # one sentence); it is answered in their language as known here, else the server's.
                     try:
@@ -178,7 +178,7 @@ class Router:
                             await clicks.on_decision(table, interaction, click)
                     except discord.HTTPException:
                         log.warning("Could not answer a click passed on for game %s", routed.game_id)
-                try:
+                try:  # handled (or its game is over): its token is deleted at once
                     await self.bot.storage.drop_routed_click(routed.id)
                 except StorageError:
                     log.warning("Could not forget a click passed on; it will be answered as stale")
