@@ -78,6 +78,13 @@ def about_game(game_id: int, guild_id: int | None) -> Iterator[None]:
         _game.reset(token)
 
 
+def guild() -> int | None:
+    """The server of the game whose task (or click) is running, if any: the global pacer takes turns
+    between servers by it (``bot.discord_io.global_pacer``)."""
+    game = _game.get()
+    return game[1] if game is not None else None
+
+
 def set_game(game_id: int, guild_id: int | None) -> None:
     """``about_game`` for the rest of the current task (a click's handler, which runs in a task of its own)."""
     _game.set((game_id, guild_id))
