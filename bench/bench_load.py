@@ -661,7 +661,7 @@ async def bench(
             # Discord raised (large bots ask for that), so the run measures what one process carries.
             "DISCORD_GLOBAL_LIMIT": f"{global_limit:g}" if global_limit else "none",
             # The bot-wide cap on games at once (bot.config): the run's own count, so none is refused.
-            "MAX_RUNNING_GAMES": str(games),
+            "MAX_GAMES_AT_ONCE": str(games),
             "PYTHONPATH": str(ROOT),
         }
         bot = await asyncio.create_subprocess_exec(

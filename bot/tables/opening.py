@@ -14,7 +14,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot.config import DEFAULT_MAX_RUNNING_GAMES
+from bot.config import DEFAULT_MAX_GAMES_AT_ONCE
 from bot.discord_io import permissions
 from bot.discord_io.delivery import TRANSIENT
 from bot.discord_io.outgoing import message_kwargs
@@ -193,13 +193,13 @@ class Opening:
         return None
 
     def _bot_is_full(self) -> str | None:
-        """Issue 26, point 10: a bot-wide cap (``MAX_RUNNING_GAMES``, bot.config) on the games this
+        """Issue 26, point 10: a bot-wide cap (``MAX_GAMES_AT_ONCE``, bot.config) on the games this
         process runs at once, lobbies included, whatever each server allows (`max_games`).
 
         Ruling: counted per process, from memory (instant, so answered before anything waits): what a
         process carries is what docs/scaling.md measured (its cores, its share of the global limit),
         and a bot of one process is the common case. With several processes each has the cap."""
-        most = getattr(getattr(self.host, "settings", None), "max_running_games", DEFAULT_MAX_RUNNING_GAMES)
+        most = getattr(getattr(self.host, "settings", None), "max_games_at_once", DEFAULT_MAX_GAMES_AT_ONCE)
         running = sum(1 for table in self.directory.by_id.values() if not table.closed)
         if most is None or running + self._reserved < int(most):
             return None
