@@ -12,7 +12,8 @@ meters its own requests instead:
   server. So one busy server (many games, all-AI games at pace 0) cannot take most of the budget: it
   gets its turn like every other server that has work waiting (issue 26, point 10). A request counts
   for the server of the game it is made for (the game's tasks and clicks carry it: ``bot.logs``), else
-  the server its route names, else its channel's.
+  the server its route names, else its channel's. While requests wait they are granted one per
+  ``window / limit`` seconds, so the turns hold as each slot frees (see ``_spaced_at``).
 - A race picture still waiting when the next picture of the same channel comes is stale: the two are
   merged (the text of both, the newer picture) and only one message is sent (``bot.discord_io.outbox``).
 
@@ -79,6 +80,12 @@ class GlobalPacer:
         self._turns: dict[int, OrderedDict[Hashable, deque[asyncio.Future[None]]]] = {}
         self._waiting = 0
         self._timer: asyncio.TimerHandle | None = None
+        # While requests wait, they are granted one per ``window / limit`` seconds, not all at once as
+        # the window frees: otherwise the window's slots free together and are taken together by what
+        # waits at that instant (each server's one waiting request), and a server that queues its next
+        # one a moment later waits a whole window, however the turns go. Spaced, every server with work
+        # waiting gets its turn as each slot frees. The rate stays ``limit`` per ``window``.
+        self._spaced_at = 0.0
 
     def figures(self) -> dict[str, Any]:
         return {"granted": self.granted, "waited": self.waited, "waiting": self._waiting}
@@ -158,16 +165,32 @@ class GlobalPacer:
         return None
 
     def _pump(self) -> None:
-        """Grant waiting requests in turn while there is room; else wake when there will be."""
+        """Grant waiting requests in turn while there is room, at most one per ``window / limit`` (see
+        ``_spaced_at``); else wake when there will be room."""
+        loop = asyncio.get_running_loop()
         while self._waiting and self._has_room():
+            now = loop.time()
+            if now < self._spaced_at:
+                break
             future = self._next()
             if future is None:
                 break
             self._take()
             future.set_result(None)
-        if self._waiting and self._done and self._timer is None:
-            loop = asyncio.get_running_loop()
-            self._timer = loop.call_at(self._done[0] + self.window, self._on_timer)
+            assert self.limit is not None
+            self._spaced_at = now + self.window / self.limit
+        if not self._waiting:
+            return
+        if self._has_room():
+            wake: float | None = self._spaced_at
+        elif self._done:
+            wake = self._done[0] + self.window
+        else:
+            wake = None  # all in flight: the next release pumps
+        if wake is not None and (self._timer is None or self._timer.when() > wake):
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = loop.call_at(wake, self._on_timer)
 
     def _on_timer(self) -> None:
         self._timer = None
