@@ -27,7 +27,7 @@ from bot.i18n import speaking
 from bot.storage import RoutedClick, StorageError
 from bot.storage.leases import TOKEN_LIFETIME
 from bot.tables import clicks, custom_ids
-from bot.tables.answers import ELSEWHERE, SAVE_FAILED, followup
+from bot.tables.answers import ELSEWHERE, GONE, SAVE_FAILED, followup
 from bot.tables.directory import Directory
 
 if TYPE_CHECKING:
@@ -178,6 +178,9 @@ class Router:
                             await clicks.on_decision(table, interaction, click)
                     except discord.HTTPException:
                         log.warning("Could not answer a click passed on for game %s", routed.game_id)
+                elif isinstance(click, custom_ids.Decide):  # the game ended since: say so, once
+                    with speaking(self.bot.languages.person(routed.user_id, table.guild_id)):
+                        await followup(RoutedInteraction(self.bot, routed), GONE)  # type: ignore[arg-type]
                 try:  # handled (or its game is over): its token is deleted at once
                     await self.bot.storage.drop_routed_click(routed.id)
                 except StorageError:
