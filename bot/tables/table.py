@@ -100,7 +100,10 @@ class Table:
 
     @property
     def pace(self) -> float:
-        return float(self.settings.get("pace", self.host.timing.default_pace))
+        pace = float(self.settings.get("pace", self.host.timing.default_pace))
+        if self.seats and all(seat.is_ai for seat in self.seats):  # nobody to wait for: a least pace
+            return max(pace, self.host.timing.ai_only_pace)  # (issue 26, point 10; bot.tables.timing)
+        return pace
 
     @property
     def thread_id(self) -> int | None:
