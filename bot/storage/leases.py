@@ -87,9 +87,11 @@ class Leases:
         owner, now = self._owner(), float(self._clock())
         ids = list(game_ids)
         async with self._transaction("renew the game leases", write=True) as tx:
-            # Leases of games that ended are of no more use to anyone.
+            # Leases of games that ended are of no more use to anyone, once their ending was posted
+            # (until then the lease says who posts it: ``Storage.unannounced_games``).
             await tx.execute(
-                f"DELETE FROM leases WHERE owner = ? AND game_id IN (SELECT id FROM games WHERE NOT {_OPEN})",
+                "DELETE FROM leases WHERE owner = ? AND game_id IN "
+                f"(SELECT id FROM games WHERE NOT {_OPEN} AND COALESCE(announced, 1) = 1)",
                 (owner,),
             )
             if not ids:
