@@ -1,0 +1,246 @@
+"""An ending is never lost or told twice (issue 26, points 4, 7 and 12).
+
+* A game that ends while PostgreSQL is down keeps its table, closed and leased, until its results
+  are saved: it is not resumed when the database comes back (no second "Final standings", no false
+  "I restarted").
+* A lobby closed while PostgreSQL is down stays closed when it comes back.
+* A real bot process killed between storing a game's results and posting them: the next start posts
+  the ending (the last race and the final standings), once.
+
+The outages are real: the bot reaches the PostgreSQL server through a relay the test cuts (every
+connection dropped, new ones refused), as a server that goes away or a network that fails does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import signal
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+import pytest
+
+from bot.client import make_bot
+from bot.config import Settings
+from bot.storage import Storage
+from tests.bot.storage.databases import Database, postgres_database, postgres_server
+from tests.cogs.conftest import World
+from tests.cogs.test_restart import start_bot, wait_identified
+from tests.cogs.timings import FAST
+from tests.fakediscord import running_bot
+
+# Leases of a second, renewed five times a second: an outage of two seconds outlives them.
+QUICK = dataclasses.replace(
+    FAST, turn_seconds=0.2, phase_seconds=0.2, lease_seconds=1.0, lease_renew_seconds=0.2
+)
+OUTAGE = 2.0
+
+
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    yield from postgres_server()
+
+
+@pytest.fixture
+async def database(postgres_url: str) -> AsyncIterator[Database]:
+    async for database in postgres_database(postgres_url):
+        yield database
+
+
+class Relay:
+    """A TCP relay to the PostgreSQL server that can be cut and restored."""
+
+    def __init__(self, url: str) -> None:
+        parts = urlsplit(url)
+        self.url = url
+        self.host, self.port = parts.hostname or "127.0.0.1", parts.port or 5432
+        self.down = False
+        self.cuts = 0
+        self._writers: set[asyncio.StreamWriter] = set()
+        self._server: asyncio.Server | None = None
+
+    async def __aenter__(self) -> str:
+        """Start relaying; the URL that reaches the server through the relay."""
+        self._server = await asyncio.start_server(self._serve, "127.0.0.1", 0)
+        port = self._server.sockets[0].getsockname()[1]
+        parts = urlsplit(self.url)
+        credentials = parts.netloc.rpartition("@")[0]
+        netloc = f"{credentials}@127.0.0.1:{port}" if credentials else f"127.0.0.1:{port}"
+        return urlunsplit(parts._replace(netloc=netloc))
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        self.cut()
+        if self._server is not None:
+            self._server.close()
+            await self._server.wait_closed()
+
+    def cut(self) -> None:
+        self.down = True
+        self.cuts += 1
+        for writer in list(self._writers):
+            writer.transport.abort()
+        self._writers.clear()
+
+    def restore(self) -> None:
+        self.down = False
+
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self.down:
+            writer.transport.abort()
+            return
+        try:
+            up_reader, up_writer = await asyncio.open_connection(self.host, self.port)
+        except OSError:
+            writer.transport.abort()
+            return
+        self._writers.update((writer, up_writer))
+        await asyncio.gather(self._pipe(reader, up_writer), self._pipe(up_reader, writer))
+
+    async def _pipe(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        with contextlib.suppress(OSError, asyncio.IncompleteReadError):
+            while data := await reader.read(65536):
+                if self.down:
+                    break
+                writer.write(data)
+                await writer.drain()
+        writer.transport.abort()
+        self._writers.discard(writer)
+
+
+def texts(fake: Any, channel: Any) -> list[str]:
+    return [m.text for m in fake.channel_messages(channel)]
+
+
+@pytest.mark.timeout(120)
+async def test_a_game_that_ends_while_postgresql_is_down_is_told_once(database: Database) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        relay = Relay(database.url)
+        url = await stack.enter_async_context(relay)
+        fake = await stack.enter_async_context(_fake())
+        guild, channel, dave = _place(fake)
+        bot = make_bot(Settings(token=fake.token, database_url=url, default_where="channel"), timing=QUICK)
+        running = await stack.enter_async_context(running_bot(fake, bot))
+        original = running.storage.finish_game
+
+        async def down_as_it_ends(*args: Any, **kwargs: Any) -> bool:
+            if relay.cuts == 0:  # the database goes away as the game ends, for longer than a lease
+                relay.cut()
+                asyncio.get_running_loop().call_later(OUTAGE, relay.restore)
+            return await original(*args, **kwargs)
+
+        running.storage.finish_game = down_as_it_ends  # type: ignore[method-assign]
+        start = await fake.slash(dave, channel, "horserace start", players=3, bots=2, pace=0.0, races=1)
+        await start.wait_response(timeout=10)
+        await fake.wait_for(
+            lambda: any("are saved now" in t for t in texts(fake, channel)), timeout=60, what="saved now"
+        )
+        await asyncio.sleep(1.0)  # five lease ticks more: a resume would have begun
+        said = texts(fake, channel)
+        assert any("I couldn't save the results" in t for t in said)
+        assert not any("I restarted" in t for t in said), said
+        assert sum("Final standings" in t for t in said) == 1, said
+        assert [r[0] for r in await database.fetch("SELECT status FROM games")] == ["finished"]
+        assert not bot.tables.by_id  # let go once saved
+
+
+@pytest.mark.timeout(120)
+async def test_a_lobby_closed_while_postgresql_is_down_stays_closed(database: Database) -> None:
+    async with contextlib.AsyncExitStack() as stack:
+        relay = Relay(database.url)
+        url = await stack.enter_async_context(relay)
+        fake = await stack.enter_async_context(_fake())
+        guild, channel, dave = _place(fake)
+        bot = make_bot(
+            Settings(token=fake.token, database_url=url, default_where="channel"),
+            timing=dataclasses.replace(QUICK, lobby_seconds=1.0),
+        )
+        await stack.enter_async_context(running_bot(fake, bot))
+        start = await fake.slash(dave, channel, "horserace start", players=3)
+        lobby = await start.reply()
+        relay.cut()
+        await fake.wait_for(lambda: any("lobby closed" in t for t in texts(fake, channel)), timeout=10)
+        await asyncio.sleep(OUTAGE)  # past its lease
+        relay.restore()
+
+        async def stored_closed() -> bool:
+            rows = await database.fetch("SELECT status FROM games")
+            return [r[0] for r in rows] == ["cancelled"]
+
+        for _ in range(100):
+            if await stored_closed():
+                break
+            await asyncio.sleep(0.1)
+        await asyncio.sleep(1.0)  # five lease ticks more: a resume would have begun
+        said = texts(fake, channel)
+        assert not any("here is the lobby again" in t for t in said), said
+        assert await stored_closed()
+        pressed = await fake.click_button(dave, lobby, "Start")
+        await pressed.wait_response(timeout=10)
+        assert not any("game has started" in t.lower() for t in texts(fake, channel))
+        assert not await database.fetch("SELECT 1 FROM actions")
+
+
+@pytest.mark.timeout(120)
+async def test_an_ending_stored_but_not_posted_is_posted_after_sigkill(
+    world: World, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    log = (world.db.parent / "bot.log").open("ab")
+    monkeypatch.setenv("KILL_AFTER_SETTLING", "1")  # dies right after storing the results
+    process = start_bot(world, log)
+    try:
+        await wait_identified(world, 1)
+        await world.fake.wait_for(lambda: "horserace start" in world.fake.command_names(), timeout=30)
+        options = {"players": 3, "bots": 2, "pace": 0.0, "races": 1, "rolls": "auto"}
+        ix = await world.fake.slash(
+            world.users["dave"], world.channel, "horserace start", timeout=15, **options
+        )
+        await ix.wait_response(timeout=15)
+        assert await asyncio.to_thread(process.wait, 60) == -signal.SIGKILL
+        storage = await Storage.open(str(world.db), read_only=True)
+        try:
+            game = await storage.load_game(1)
+            assert game is not None and game.status == "finished"
+            assert not any("Final standings" in t for t in texts(world.fake, world.channel))
+            monkeypatch.delenv("KILL_AFTER_SETTLING")
+            process = start_bot(world, log)
+            await wait_identified(world, 2)
+            await world.fake.wait_for(
+                lambda: any("Final standings" in t for t in texts(world.fake, world.channel)), timeout=30
+            )
+            assert not await storage.unannounced_games() or await _told(storage)
+            await asyncio.sleep(0.5)
+            said = texts(world.fake, world.channel)
+            assert sum("Final standings" in t for t in said) == 1, said
+            assert len(await storage.game_results(1)) == 3  # settled once
+        finally:
+            await storage.close()
+    finally:
+        process.send_signal(signal.SIGKILL)
+        process.wait(timeout=10)
+        log.close()
+
+
+async def _told(storage: Storage) -> bool:
+    for _ in range(100):
+        if not await storage.unannounced_games():
+            return True
+        await asyncio.sleep(0.1)
+    return False
+
+
+@contextlib.asynccontextmanager
+async def _fake() -> AsyncIterator[Any]:
+    from tests.fakediscord import FakeDiscord
+
+    async with FakeDiscord(rate_limit=(FAST.channel_burst, FAST.channel_window)) as fake:
+        yield fake
+
+
+def _place(fake: Any) -> tuple[Any, Any, Any]:
+    from bot.client import PERMISSIONS
+
+    guild = fake.add_guild("Server", bot_permissions=PERMISSIONS.value)
+    return guild, guild.add_text_channel("games"), fake.add_user("dave", guild=guild)
