@@ -424,7 +424,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "server settings", _V3, _PG_V3),
     Migration(4, "leases and routed clicks, for several processes", _V4, _PG_V4),
     Migration(5, "results renamed by an erasure", _V5, _PG_V5),
-    Migration(6, "endings told apart from results stored", _V6),
+    Migration(6, "endings told apart from results stored", _V6, _V6),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 
