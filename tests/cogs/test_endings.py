@@ -221,6 +221,32 @@ async def test_an_ending_stored_but_not_posted_is_posted_after_sigkill(
     assert sum("Final standings" in t for t in said) == 1, said
 
 
+async def test_a_lobby_whose_time_ran_out_while_no_process_drove_it_is_not_shown_again(world: World) -> None:
+    """As when a process stopped before it could store a lobby's close (the database down as it
+    expired): the next start closes it rather than posting it with live buttons."""
+    async with await Storage.open(str(world.db)) as storage:
+        settings = {"players": 3, "pace": 0.0, "host_id": world.users["alice"].id}
+        seats = [{"user_id": world.users["alice"].id, "name": "alice", "ai": None}]
+        await storage.create_game(
+            "hotstreak",
+            world.guild.id,
+            world.channel.id,
+            7,
+            settings,
+            seats,
+            status="lobby",
+            meta={"lobby_closes": 1.0},
+        )
+    async with running_bot(world.fake, world.bot()) as bot:
+        await world.fake.wait_for(
+            lambda: any("lobby closed" in t for t in texts(world.fake, world.channel)), timeout=10
+        )
+        assert not any("here is the lobby again" in t for t in texts(world.fake, world.channel))
+        assert not any(m.buttons for m in world.fake.channel_messages(world.channel))
+        game = await bot.storage.load_game(1)
+        assert game is not None and game.status == "cancelled"
+
+
 @contextlib.asynccontextmanager
 async def _fake() -> AsyncIterator[Any]:
     from tests.fakediscord import FakeDiscord
