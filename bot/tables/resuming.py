@@ -79,6 +79,10 @@ class Resuming:
                 log.exception("Could not resume game %s", game.id)
 
     async def _resume_one(self, game: StoredGame) -> None:
+        if game.status not in ("lobby", "running") and (game.kind not in self.catalog or game.damage):
+            # An ending that cannot be replayed: its results stand, and it is not reported at every start.
+            await self.host.storage.mark_announced(game.id)
+            return
         if game.kind not in self.catalog:
             log.error(
                 "Stored game %s is of an unknown kind %r (known: %s); it was not resumed",

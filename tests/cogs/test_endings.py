@@ -16,9 +16,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import os
 import signal
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator, Iterator
-from typing import Any
+from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -28,7 +32,7 @@ from bot.config import Settings
 from bot.storage import Storage
 from tests.bot.storage.databases import Database, postgres_database, postgres_server
 from tests.cogs.conftest import World
-from tests.cogs.test_restart import start_bot, wait_identified
+from tests.cogs.test_restart import ROOT, wait_identified
 from tests.cogs.timings import FAST
 from tests.fakediscord import running_bot
 
@@ -186,11 +190,10 @@ async def test_a_lobby_closed_while_postgresql_is_down_stays_closed(database: Da
 
 @pytest.mark.timeout(120)
 async def test_an_ending_stored_but_not_posted_is_posted_after_sigkill(
-    world: World, monkeypatch: pytest.MonkeyPatch
+    world: World, database: Database
 ) -> None:
     log = (world.db.parent / "bot.log").open("ab")
-    monkeypatch.setenv("KILL_AFTER_SETTLING", "1")  # dies right after storing the results
-    process = start_bot(world, log)
+    process = start_dying_bot(world, database.url, log)
     try:
         await wait_identified(world, 1)
         await world.fake.wait_for(lambda: "horserace start" in world.fake.command_names(), timeout=30)
@@ -205,20 +208,44 @@ async def test_an_ending_stored_but_not_posted_is_posted_after_sigkill(
             process.send_signal(signal.SIGKILL)
             process.wait(timeout=10)
         log.close()
-    async with await Storage.open(str(world.db)) as storage:
-        game = await storage.load_game(1)
-        assert game is not None and game.status == "finished"
+    [(status,)] = await database.fetch("SELECT status FROM games")
+    assert status == "finished"
     assert not any("Final standings" in t for t in texts(world.fake, world.channel))
-    # The next start (in this test's process: the kill was the real one) posts the ending, once.
-    async with running_bot(world.fake, world.bot()) as bot:
+    # The next start comes within the killed process's lease (as a supervisor restarts it): the ending
+    # is posted once that lease runs out. The kill was a real process's; the restart is in this one.
+    await database.execute("UPDATE leases SET expires_at = ?", time.time() + 600)
+    settings = Settings(token=world.fake.token, database_url=database.url, default_where="channel")
+    async with running_bot(world.fake, make_bot(settings, timing=QUICK)) as bot:
+        await asyncio.wait_for(bot.tables.resumed.wait(), 30)
+        await asyncio.sleep(TICKS)
+        assert not any("Final standings" in t for t in texts(world.fake, world.channel))
+        await database.execute("UPDATE leases SET expires_at = ?", time.time() - 1)  # it runs out
         await world.fake.wait_for(
             lambda: any("Final standings" in t for t in texts(world.fake, world.channel)), timeout=30
         )
         await world.fake.wait_for(lambda: not bot.tables.by_id, timeout=10, what="the ending noted as told")
         assert await bot.storage.unannounced_games() == []  # the next start tells nothing again
         assert len(await bot.storage.game_results(1)) == 3  # settled once
+        await asyncio.sleep(TICKS)
     said = texts(world.fake, world.channel)
     assert sum("Final standings" in t for t in said) == 1, said
+
+
+def start_dying_bot(world: World, url: str, log: IO[bytes]) -> subprocess.Popen[bytes]:
+    """The real bot in a process of its own (``restart_runner``), set to die right after it stores a
+    game's results."""
+    env = {
+        **os.environ,
+        "DISCORD_TOKEN": world.fake.token,
+        "DEFAULT_WHERE": "channel",
+        "DATABASE_URL": url,
+        "DISCORD_API_BASE": world.fake.api_base,
+        "DISCORD_GATEWAY_URL": world.fake.gateway_url,
+        "KILL_AFTER_SETTLING": "1",
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.cogs.restart_runner"], cwd=ROOT, env=env, stderr=log
+    )
 
 
 async def test_a_lobby_whose_time_ran_out_while_no_process_drove_it_is_not_shown_again(world: World) -> None:
