@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from bot.storage import Storage
 from tests.bot.storage.databases import Database
-from tests.bot.storage.storage_support import result, seats
+from tests.bot.storage.storage_support import Clock, result, seats
 
 
-async def test_an_ending_settled_but_not_posted_is_listed_until_marked(storage: Storage) -> None:
+async def test_an_ending_settled_but_not_posted_is_listed_until_marked(
+    storage: Storage, clock: Clock
+) -> None:
     storage.hold_leases_as("me", 30.0)
     told = await storage.create_game("hotstreak", 1, 2, 3, {}, seats(5, 6))
     untold = await storage.create_game("hotstreak", 1, 3, 3, {}, seats(5, 6))
@@ -19,6 +21,9 @@ async def test_an_ending_settled_but_not_posted_is_listed_until_marked(storage: 
     assert (game.id, game.status, game.actions) == (untold, "finished", [{"n": 0}])
     # Until its ending is posted its lease is kept (it says which process posts it); then let go.
     assert await storage.renew_leases([untold]) == {untold}
+    assert await storage.free_games() == []  # its lease is live
+    clock.advance(31.0)
+    assert await storage.free_games() == [(untold, 1)]  # a killed process's: another may post it
     await storage.mark_announced(untold)
     assert await storage.unannounced_games() == []
     assert await storage.lease_of(untold) is None
