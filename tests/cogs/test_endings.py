@@ -203,9 +203,8 @@ async def test_a_lobby_closed_while_postgresql_is_down_stays_closed(database: Da
 async def test_an_ending_stored_but_not_posted_is_posted_after_sigkill(
     world: World, database: Database
 ) -> None:
-    await store_nearly_over(
-        database.url, world.channel, world.users["dave"]
-    )  # its last roll left: the process's first step
+    # Its last roll left: the first step of the process, which dies as soon as it has stored the results.
+    await store_nearly_over(database.url, world.channel, world.users["dave"])
     log = (world.db.parent / "bot.log").open("ab")
     process = start_dying_bot(world, database.url, log)
     try:
@@ -223,7 +222,8 @@ async def test_an_ending_stored_but_not_posted_is_posted_after_sigkill(
     # is posted once that lease runs out. The kill was a real process's; the restart is in this one.
     await database.execute("UPDATE leases SET expires_at = ?", time.time() + 600)
     settings = Settings(token=world.fake.token, database_url=database.url, default_where="channel")
-    async with running_bot(world.fake, make_bot(settings, timing=QUICK)) as bot:
+    timing = dataclasses.replace(QUICK, channel_window=FAST.channel_window)  # the world's fake's pace
+    async with running_bot(world.fake, make_bot(settings, timing=timing)) as bot:
         await asyncio.wait_for(bot.tables.resumed.wait(), 30)
         await asyncio.sleep(TICKS)
         assert not any("Final standings" in t for t in texts(world.fake, world.channel))
