@@ -97,9 +97,11 @@ class Leases:
         owner, now = self._owner(), float(self._clock())
         ids = list(game_ids)
         async with self._transaction("renew the game leases", write=True) as tx:
-            # Leases of games that ended are of no more use to anyone.
+            # Leases of games that ended are of no more use to anyone, once their ending was posted
+            # (until then the lease says who posts it: ``Storage.unannounced_games``).
             await tx.execute(
-                f"DELETE FROM leases WHERE owner = ? AND game_id IN (SELECT id FROM games WHERE NOT {_OPEN})",
+                "DELETE FROM leases WHERE owner = ? AND game_id IN "
+                f"(SELECT id FROM games WHERE NOT {_OPEN} AND COALESCE(announced, 1) = 1)",
                 (owner,),
             )
             if not ids:
@@ -125,17 +127,20 @@ class Leases:
         return None if row is None else (str(row[0]), float(row[1]))
 
     async def free_games(self: Any) -> list[tuple[int, int]]:
-        """``(game id, guild id)`` of every unfinished game without a live lease: nobody drives it.
+        """``(game id, guild id)`` of every unfinished game without a live lease: nobody drives it;
+        and of every ended game whose ending nobody posted (its process was killed in between).
 
         A live lease of this process's own is not "free": this process drives that game, or is
         opening it right now.
         """
         now = float(self._clock())
         async with self._transaction("list the games free to drive", write=False) as tx:
+            # Two selects, each on a partial index, rather than one OR that would read every game.
+            free = "SELECT g.id, g.guild_id FROM games g LEFT JOIN leases l ON l.game_id = g.id WHERE "
+            unleased = "(l.game_id IS NULL OR l.expires_at < ?)"
             rows = await tx.fetch_all(
-                f"SELECT g.id, g.guild_id FROM games g LEFT JOIN leases l ON l.game_id = g.id "
-                f"WHERE g.{_OPEN} AND (l.game_id IS NULL OR l.expires_at < ?) ORDER BY g.id",
-                (now,),
+                f"{free}g.{_OPEN} AND {unleased} UNION {free}g.announced = 0 AND {unleased} ORDER BY 1",
+                (now, now),
             )
         return [(int(game_id), int(guild_id)) for game_id, guild_id in rows]
 

@@ -407,6 +407,17 @@ _PG_V5 = (
         EXECUTE FUNCTION results_are_final()""",
 )
 
+# v6: an ending is told once. ``settled`` says the results are stored; ``announced`` says whether the
+# game's ending (its last result and final standings) was posted: 0 from the settlement by a bot of
+# this version until it has posted them, 1 after. A process killed between the two leaves 0, and the
+# next start posts the ending (bot/tables/resuming.py). Additive only, so a process of the previous
+# release keeps working while one of this release runs (a rolling restart): it never writes the
+# column, and NULL (every game settled before v6 or by that process) counts as told.
+_V6 = (
+    "ALTER TABLE games ADD COLUMN announced INTEGER CHECK (announced IN (0, 1))",
+    "CREATE INDEX games_unannounced ON games (id) WHERE announced = 0",
+)
+
 # v7: one game per place and one table per player in a server, enforced by the database (issue 26):
 # a lobby or running game claims its place (its thread if it moved to one, else the channel it was
 # opened in: the place the table layer's ``Directory.in_channel`` matches) in ``open_places``, and
@@ -570,7 +581,6 @@ _PG_V7 = (
     """CREATE TRIGGER games_claim AFTER INSERT OR UPDATE OF seats, status, meta ON games
         FOR EACH ROW EXECUTE FUNCTION games_claim()""",
 )
-_RESERVED = ("SELECT 1",)  # a number another branch of issue 26 fills
 
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, actions, results, bets, totals", _V1, _PG_V1),
@@ -578,8 +588,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(3, "server settings", _V3, _PG_V3),
     Migration(4, "leases and routed clicks, for several processes", _V4, _PG_V4),
     Migration(5, "results renamed by an erasure", _V5, _PG_V5),
-    # 6 is another part of issue 26, held empty on this branch until it is merged, so 7 keeps its number.
-    Migration(6, "reserved", _RESERVED, _RESERVED),
+    Migration(6, "endings told apart from results stored", _V6, _V6),
     Migration(7, "one open game per place, one open table per person in a server", _V7, _PG_V7),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version

@@ -369,13 +369,18 @@ class Table:
                 await self.host.storage.update_game(self.game_id, meta=self.meta)
 
     async def _finish(self) -> None:
+        """The game is over and its ending was posted (``publish`` of its last batch)."""
         if self.closed:
             return
         self.closed = True
+        if self.settled:
+            await self.ledger.mark_announced()  # first: a kill from here on does not post it twice
         await self.prompts.retire(self)
         if not self.settled:
-            await self.ledger.settle(self.seats)
-        self.end(OVER)  # the owner forgets the table, and keeps settling if the results are not stored
+            await self.ledger.settle(self.seats, announced=True)  # its final standings are out
+        # The owner forgets the table once both are stored; until then it keeps it (closed: neither
+        # driven nor resumed, its lease kept) and keeps trying (``bot.tables.endings``).
+        self.end(OVER)
         await self.place.finish_drawing()  # the last race's replay is added before the table goes
 
     # --- what people ask of the table ------------------------------------------------
