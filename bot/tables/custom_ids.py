@@ -1,7 +1,8 @@
 """Every ``custom_id`` the bot puts on a button or menu: built here, parsed here, nowhere else.
 
-Forms (all under Discord's 100 characters, the longest at 82; a choice is its index in the pending
-decision; ``<game>`` is the game's number, then a dot and its token when it has one: ``17.k3x9q0ab``):
+Forms (under Discord's 100 characters: 83 at most, with a 20-digit game, a token, a 31-letter kind
+and a 7-digit step; a choice is its index in the pending decision; ``<game>`` is the game's number,
+then a dot and its token when it has one: ``17.k3x9q0ab``):
 
   ``g:<game>:d:<seat>:<n>:<kind>:i<index>``  a decision button, for ``seat`` after its n-th action
   ``gs:<game>:<seat>:<n>:<kind>``            a decision menu (any page of it); values ``i<index>``
