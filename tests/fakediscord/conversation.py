@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 _DECISION = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:\d+:\d+:([a-z0-9_]+):")
 _MENU = re.compile(r"gs:\d+(?:\.[0-9a-z]+)?:\d+:\d+:([a-z0-9_]+)")
-_OTHER = re.compile(r"gs?:\d+:(hand|ask:[a-z0-9_]+|lobby:[a-z]+|m:\d+:\d+:[a-z0-9_]+)")
+_OTHER = re.compile(r"gs?:\d+(?:\.[0-9a-z]+)?:(hand|ask:[a-z0-9_]+|lobby:[a-z]+|m:\d+:\d+:[a-z0-9_]+)")
 
 
 def click_kind(custom_id: str | None) -> str:
