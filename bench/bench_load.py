@@ -43,11 +43,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-BET_ID = re.compile(r"g:\d+:d:(\d+):(\d+):bet:")
-SELECT_ID = re.compile(r"gs:\d+:(\d+):(\d+):(submit|double)")
+BET_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):(\d+):bet:")
+SELECT_ID = re.compile(r"gs:\d+(?:\.[0-9a-z]+)?:(\d+):(\d+):(submit|double)")
 # A decision's button or menu (bot.tables.custom_ids): game, seat, the seat's actions so far, kind.
-DECISION_ID = re.compile(r"g:(\d+):d:(\d+):(\d+):([a-z0-9_]+):")
-MENU_ID = re.compile(r"gs:(\d+):(\d+):(\d+):([a-z0-9_]+)$")
+DECISION_ID = re.compile(r"g:(\d+)(?:\.[0-9a-z]+)?:d:(\d+):(\d+):([a-z0-9_]+):")
+MENU_ID = re.compile(r"gs:(\d+)(?:\.[0-9a-z]+)?:(\d+):(\d+):([a-z0-9_]+)$")
 TICK = 0.05  # the bot's lag ticker
 RSS_EVERY = 10.0  # seconds between two readings of the bot's resident memory
 HEAP_EVERY = 60.0  # seconds between two heap profiles (BENCH_PROFILE=memory)

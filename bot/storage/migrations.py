@@ -582,6 +582,13 @@ _PG_V7 = (
         FOR EACH ROW EXECUTE FUNCTION games_claim()""",
 )
 
+# v8: each game's token, made when it is created and carried in its buttons' ids (bot/tables/custom_ids.py),
+# so a button of another game with the same number (a new or restored database numbers from 1 again)
+# is told apart. Additive and nullable: a game created before has none (its buttons keep working), and
+# a process of the previous release, which never names the column, goes on writing games during a
+# rolling upgrade (they have none either).
+_V8 = ("ALTER TABLE games ADD COLUMN token TEXT",)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, actions, results, bets, totals", _V1, _PG_V1),
     Migration(2, "stakes in any game's words", _V2, _PG_V2),
@@ -590,6 +597,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(5, "results renamed by an erasure", _V5, _PG_V5),
     Migration(6, "endings told apart from results stored", _V6, _V6),
     Migration(7, "one open game per place, one open table per person in a server", _V7, _PG_V7),
+    Migration(8, "a token per game for its buttons", _V8, _V8),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

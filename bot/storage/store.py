@@ -44,7 +44,9 @@ from bot.storage.records import (
 
 DEFAULT_BUSY_TIMEOUT = 5.0  # seconds to wait for another writer before giving up with StorageError
 
-_GAME_COLUMNS = "id, kind, guild_id, channel_id, seed, settings, seats, status, meta, created_at, updated_at"
+_GAME_COLUMNS = (
+    "id, kind, guild_id, channel_id, seed, settings, seats, status, meta, created_at, updated_at, token"
+)
 _OPEN = "status IN ('lobby', 'running')"  # literal, so the database can use the partial indexes
 
 
@@ -159,8 +161,13 @@ class Storage(Leases):
         seats: list[dict[str, Any]],
         status: str = "running",
         meta: dict[str, Any] | None = None,
+        token: str | None = None,
     ) -> int:
-        """Store a new game (no actions yet) and return its id."""
+        """Store a new game (no actions yet) and return its id.
+
+        ``token``: the random text its buttons carry besides its id (``bot.tables.custom_ids``), kept
+        with it; the table layer makes one for every game it opens.
+        """
         _check_open_status(status)
         now = self._clock()
         try:
@@ -191,7 +198,7 @@ class Storage(Leases):
         async with self._transaction(f"create a {kind} game", write=True) as tx:
             row = await tx.fetch_one(
                 "INSERT INTO games (kind, guild_id, channel_id, seed, settings, seats, status, meta, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "created_at, updated_at, token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     kind,
                     guild_id,
@@ -203,6 +210,7 @@ class Storage(Leases):
                     _dump(meta or {}, "meta"),
                     float(now),
                     float(now),
+                    token,
                 ),
             )
             assert row is not None
@@ -735,6 +743,7 @@ def _read_game(row: Sequence[Any], actions: Sequence[tuple[Any, Any]]) -> Stored
         meta=part("meta", lambda: _json(row[8], dict), {}),
         created_at=part("created_at", lambda: float(row[9]), 0.0),
         updated_at=part("updated_at", lambda: float(row[10]), 0.0),
+        token=row[11] if isinstance(row[11], str) else None,
     )
     for expected, (seq, text) in enumerate(actions):
         if seq != expected:

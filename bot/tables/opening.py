@@ -24,6 +24,7 @@ from bot.i18n import _, _n
 from bot.server_settings import MAX_GAMES, MAX_HOSTED, WHERE
 from bot.storage import StorageError
 from bot.storage.errors import AlreadyOpen
+from bot.tables import custom_ids
 from bot.tables.answers import (
     RESTARTING,
     SAVE_FAILED,
@@ -34,7 +35,7 @@ from bot.tables.answers import (
     reply,
 )
 from bot.tables.directory import Directory
-from bot.tables.lobby import expire_lobby, lobby_message, start_game
+from bot.tables.lobby import expire_lobby, lobby_message, remember_lobby, start_game
 from bot.tables.seats import Seat, ai_seat
 from bot.tables.table import Table
 
@@ -120,6 +121,7 @@ class Opening:
         except (discord.HTTPException, *TRANSIENT):
             log.exception("Could not answer the start of game %s; posting its lobby", table.game_id)
             lobby = await table.send(lobby_message(table))  # retried, with a nonce
+        remember_lobby(table, lobby)  # its expiry takes its buttons away
         if any(n.flag == "attach_files" for n in lacking):  # the lobby opens; the host hears why no pictures
             with contextlib.suppress(discord.HTTPException):
                 await interaction.followup.send(no_pictures_here(), ephemeral=True)
@@ -149,6 +151,7 @@ class Opening:
         settings["host_id"] = interaction.user.id
         meta = {"lobby_closes": time.time() + self.host.timing.lobby_seconds}
         seed = secrets.randbits(48)
+        token = custom_ids.new_token()  # its buttons carry it: no other game's buttons move this one
         try:
             game_id = await self.host.storage.create_game(
                 entry.kind,
@@ -159,6 +162,7 @@ class Opening:
                 [s.to_json() for s in seats],
                 status="lobby",
                 meta=meta,
+                token=token,
             )
         except AlreadyOpen as taken:
             # Another process's game (one whose owner crashed, its lease not yet run out, is in no
@@ -181,6 +185,7 @@ class Opening:
             seats=seats,
             settings=settings,
             meta=meta,
+            token=token,
         )
         self.directory.by_id[game_id] = table
         return table

@@ -21,7 +21,7 @@ from bot.i18n import N_, _, speaking
 from bot.storage import StorageError, StoredGame
 from bot.tables.directory import Directory
 from bot.tables.endings import Endings
-from bot.tables.lobby import expire_lobby, lobby_message
+from bot.tables.lobby import expire_lobby, lobby_message, remember_lobby
 from bot.tables.opening import Builder
 from bot.tables.seats import Seat
 from bot.tables.table import Table
@@ -133,6 +133,7 @@ class Resuming:
             seats=[Seat.from_json(s) for s in game.seats],
             settings=dict(game.settings),
             meta=dict(game.meta),
+            token=game.token,
         )
         if table.place.home is None:  # the channel it was opened in (its thread is fetched when needed)
             if game.status in ("lobby", "running"):
@@ -189,7 +190,7 @@ class Resuming:
             return
         if game.status == "lobby":
             await table.send(Outgoing(content=_("♻️ I restarted; here is the lobby again.")))
-            await table.send(lobby_message(table))
+            remember_lobby(table, await table.send(lobby_message(table)))  # its expiry drops its buttons
             left = max(5.0, float(table.meta.get("lobby_closes", 0)) - time.time())
             self.directory.lobby_timers[game.id] = asyncio.create_task(
                 expire_lobby(self.directory, table, left)

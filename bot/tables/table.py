@@ -62,8 +62,12 @@ class Table:
         seats: list[Seat],
         settings: dict[str, Any],
         meta: dict[str, Any] | None = None,
+        token: str | None = None,
     ) -> None:
         self.host, self.entry, self.presenter, self.place = host, entry, presenter, place
+        self.token = (
+            token  # what its buttons carry besides its id (bot.tables.custom_ids); None: made before tokens
+        )
         place.on_gone = lambda: self.end(GONE)
         self.game_id, self.guild_id, self.channel_id = game_id, guild_id, place.channel_id
         self.host_id, self.seed, self.seats, self.settings = host_id, seed, seats, settings
@@ -387,6 +391,8 @@ class Table:
 
     def check_click(self, user_id: int, click: custom_ids.Decide) -> Outcome | None:
         """A decision click refused at once, without waiting for the lock; None if it may go on."""
+        if click.token != self.token:  # another game's button with this one's number (custom_ids)
+            return Outcome(answers.NOT_THIS_GAME)
         mine = self.seat_of(user_id)
         if mine is None:
             return Outcome(answers.NOT_PLAYING)
