@@ -172,7 +172,7 @@ class Storage(Leases):
         now = self._clock()
         try:
             game_id = await self._insert_game(
-                kind, guild_id, channel_id, seed, settings, seats, status, meta, now
+                kind, guild_id, channel_id, seed, settings, seats, status, meta, now, token
             )
         except StorageError as error:
             thread = (meta or {}).get("thread_id")
@@ -194,6 +194,7 @@ class Storage(Leases):
         status: str,
         meta: dict[str, Any] | None,
         now: float,
+        token: str | None,
     ) -> int:
         async with self._transaction(f"create a {kind} game", write=True) as tx:
             row = await tx.fetch_one(
