@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.discord_io.outgoing import Outgoing
 from bot.i18n import N_, _, _n, speaking
+from bot.storage import LeaseLost
 from bot.tables.answers import permission_names
 from bot.tables.directory import Directory
 from bot.tables.table import BLOCKED, BROKEN, GONE, LOST, OVER, Table
@@ -157,7 +158,12 @@ class Endings:
         pause = self.host.timing.storage_retry_seconds
         while not self.stopping:
             await asyncio.sleep(pause)
-            if await table.ledger.settle(table.seats):
+            try:
+                settled = await table.ledger.settle(table.seats)
+            except LeaseLost:  # another process drives the game now, and settles it (fencing)
+                log.warning("Game %s is driven by another process now; it settles the results", table.game_id)
+                return
+            if settled:
                 await table.say(
                     N_("✅ The results of {game} #{number} are saved now."),
                     game=table.presenter.title,

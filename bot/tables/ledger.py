@@ -13,7 +13,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from bot.games.base import Action, Event, Game
-from bot.storage import PlayerResult, StorageError
+from bot.storage import LeaseLost, PlayerResult, StorageError
 from bot.tables.host import Host
 from bot.tables.results import result_row
 from bot.tables.seats import Seat
@@ -78,10 +78,13 @@ class Ledger:
         """Write the results once (the storage refuses a second write, so calling this again is safe).
 
         True once they are stored. If not, the caller keeps trying, and the action log holds the whole
-        game, so the next start writes them whatever the game's age.
+        game, so the next start writes them whatever the game's age. ``LeaseLost`` goes on to the
+        caller: another process drives the game now and settles it; trying again here never could.
         """
         try:
             await self.host.storage.finish_game(self.game_id, self.results(seats))
+        except LeaseLost:
+            raise
         except StorageError:
             log.exception("Could not store the results of game %s; retrying", self.game_id)
             return False
