@@ -19,6 +19,7 @@ connection (the server is down) fails every action in it, and none of them is st
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -175,8 +176,6 @@ def _about_the_data(error: BaseException) -> bool:
     state = str(getattr(cause, "sqlstate", "") or "")
     if state:
         return state[:2] in ("22", "23", "P0")  # data exception, integrity violation, raised by PL/pgSQL
-    import sqlite3
-
     return isinstance(cause, sqlite3.IntegrityError | sqlite3.DataError)
 
 
