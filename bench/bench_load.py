@@ -43,11 +43,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-BET_ID = re.compile(r"g:\d+:d:(\d+):(\d+):bet:")
-SELECT_ID = re.compile(r"gs:\d+:(\d+):(\d+):(submit|double)")
+BET_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):(\d+):bet:")
+SELECT_ID = re.compile(r"gs:\d+(?:\.[0-9a-z]+)?:(\d+):(\d+):(submit|double)")
 # A decision's button or menu (bot.tables.custom_ids): game, seat, the seat's actions so far, kind.
-DECISION_ID = re.compile(r"g:(\d+):d:(\d+):(\d+):([a-z0-9_]+):")
-MENU_ID = re.compile(r"gs:(\d+):(\d+):(\d+):([a-z0-9_]+)$")
+DECISION_ID = re.compile(r"g:(\d+)(?:\.[0-9a-z]+)?:d:(\d+):(\d+):([a-z0-9_]+):")
+MENU_ID = re.compile(r"gs:(\d+)(?:\.[0-9a-z]+)?:(\d+):(\d+):([a-z0-9_]+)$")
 TICK = 0.05  # the bot's lag ticker
 RSS_EVERY = 10.0  # seconds between two readings of the bot's resident memory
 HEAP_EVERY = 60.0  # seconds between two heap profiles (BENCH_PROFILE=memory)
@@ -660,6 +660,8 @@ async def bench(
             # The bot paces itself to the limit the fake enforces; without one, as a bot whose limit
             # Discord raised (large bots ask for that), so the run measures what one process carries.
             "DISCORD_GLOBAL_LIMIT": f"{global_limit:g}" if global_limit else "none",
+            # The bot-wide cap on games at once (bot.config): the run's own count, so none is refused.
+            "MAX_GAMES_AT_ONCE": str(games),
             "PYTHONPATH": str(ROOT),
         }
         bot = await asyncio.create_subprocess_exec(

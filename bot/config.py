@@ -16,6 +16,9 @@ TOKEN_HELP = (
     "(see .env.example)."
 )
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Games (lobbies included) one bot process runs at once, unless MAX_GAMES_AT_ONCE says otherwise: the
+#: most docs/scaling.md measured one 2-core process carrying with every latency target met (500).
+DEFAULT_MAX_GAMES_AT_ONCE = 500
 
 
 class ConfigError(Exception):
@@ -44,6 +47,9 @@ class Settings:
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
     log_format: str = "text"  # LOG_FORMAT: text, or json (one object per line; bot.logs)
+    # MAX_GAMES_AT_ONCE: the most games (lobbies included) this process runs at once, whatever the
+    # servers allow each (`/config`'s max_games); a start beyond it is refused. None: no cap.
+    max_games_at_once: int | None = DEFAULT_MAX_GAMES_AT_ONCE
 
     @property
     def own_shards(self) -> tuple[int, ...]:
@@ -88,6 +94,15 @@ class Settings:
         log_format = os.environ.get("LOG_FORMAT", "text").strip().lower() or "text"
         if log_format not in ("text", "json"):
             raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
+        max_running = os.environ.get("MAX_GAMES_AT_ONCE", "").strip().lower()
+        if (
+            max_running
+            and max_running not in ("none", "off")
+            and not (max_running.isascii() and max_running.isdigit() and int(max_running) > 0)
+        ):
+            raise ConfigError(
+                f"MAX_GAMES_AT_ONCE must be a number of games (e.g. 500) or none, not {max_running!r}."
+            )
         database_url = os.environ.get("DATABASE_URL") or None
         try:
             # Checked here so a wrong URL stops the bot before it connects, not inside setup_hook.
@@ -112,6 +127,13 @@ class Settings:
             metrics_port=int(port) if port else None,
             metrics_host=os.environ.get("METRICS_HOST", "").strip() or "127.0.0.1",
             log_format=log_format,
+            max_games_at_once=(
+                None
+                if max_running in ("none", "off")
+                else int(max_running)
+                if max_running
+                else DEFAULT_MAX_GAMES_AT_ONCE
+            ),
         )
 
 

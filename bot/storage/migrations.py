@@ -407,12 +407,197 @@ _PG_V5 = (
         EXECUTE FUNCTION results_are_final()""",
 )
 
+# v6: an ending is told once. ``settled`` says the results are stored; ``announced`` says whether the
+# game's ending (its last result and final standings) was posted: 0 from the settlement by a bot of
+# this version until it has posted them, 1 after. A process killed between the two leaves 0, and the
+# next start posts the ending (bot/tables/resuming.py). Additive only, so a process of the previous
+# release keeps working while one of this release runs (a rolling restart): it never writes the
+# column, and NULL (every game settled before v6 or by that process) counts as told.
+_V6 = (
+    "ALTER TABLE games ADD COLUMN announced INTEGER CHECK (announced IN (0, 1))",
+    "CREATE INDEX games_unannounced ON games (id) WHERE announced = 0",
+)
+
+# v7: one game per place and one table per player in a server, enforced by the database (issue 26):
+# a lobby or running game claims its place (its thread if it moved to one, else the channel it was
+# opened in: the place the table layer's ``Directory.in_channel`` matches) in ``open_places``, and
+# each person seated at it claims (server, person) in ``open_seats``. Both are keyed by the claim, so
+# a second claim fails the write that makes it, in whatever process: two starts in one channel, or
+# one person joining two tables, cannot both commit (``Storage`` turns the failure into
+# ``AlreadyOpen``). Triggers on ``games`` keep the claims, so every writer keeps them, a process of
+# the previous release included (during a rolling upgrade its own in-memory checks answer first; a
+# clash it did not foresee fails its write as a plain StorageError, "couldn't save", nothing
+# written). A game's claims go when it ends.
+#
+# Ruling, data that already breaks the rules (two open games in one place, or a person at two open
+# tables, left by the bug this fixes): the migration never fails on it and closes no game. The
+# oldest game keeps the claim; the other keeps going unclaimed until it ends (a trigger claims only
+# what a write adds: a seat that is new to the game, a place that changed), so nothing it does fails.
+# Damaged JSON (bot/storage/records.py) claims nothing rather than failing the write.
+_OPEN_CLAIMS = "('lobby', 'running')"
+
+
+def _place(row: str) -> str:
+    """SQLite: the place of a ``games`` row (``NEW``, ``OLD``, ``g``): its thread, else its channel."""
+    return (
+        f"COALESCE(CASE WHEN json_valid({row}.meta) THEN "
+        f"NULLIF(CAST(json_extract({row}.meta, '$.thread_id') AS INTEGER), 0) END, {row}.channel_id)"
+    )
+
+
+def _seated(row: str) -> str:
+    """SQLite: the people seated at a ``games`` row, as rows of ``uid`` (AI seats have none)."""
+    seats = f"{row}.seats"
+    array = f"CASE WHEN NOT json_valid({seats}) THEN '[]' WHEN json_type({seats}) = 'array' THEN {seats} ELSE '[]' END"
+    return (
+        f"SELECT DISTINCT json_extract(s.value, '$.user_id') AS uid FROM json_each({array}) AS s "
+        "WHERE s.type = 'object' AND json_type(s.value, '$.user_id') = 'integer'"
+    )
+
+
+_V7 = (
+    """CREATE TABLE open_places (
+        place_id INTEGER PRIMARY KEY,
+        game_id INTEGER NOT NULL
+    )""",
+    "CREATE INDEX open_places_by_game ON open_places (game_id)",
+    """CREATE TABLE open_seats (
+        guild_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL,
+        game_id INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX open_seats_by_game ON open_seats (game_id)",
+    f"""INSERT OR IGNORE INTO open_places (place_id, game_id)
+        SELECT {_place("g")}, g.id FROM games g WHERE g.status IN {_OPEN_CLAIMS} ORDER BY g.id""",
+    f"""INSERT OR IGNORE INTO open_seats (guild_id, user_id, game_id)
+        SELECT g.guild_id, json_extract(s.value, '$.user_id'), g.id
+        FROM games g, json_each(CASE WHEN NOT json_valid(g.seats) THEN '[]'
+                                     WHEN json_type(g.seats) = 'array' THEN g.seats ELSE '[]' END) AS s
+        WHERE g.status IN {_OPEN_CLAIMS} AND s.type = 'object' AND json_type(s.value, '$.user_id') = 'integer'
+        ORDER BY g.id""",
+    f"""CREATE TRIGGER games_claim_new AFTER INSERT ON games WHEN NEW.status IN {_OPEN_CLAIMS}
+    BEGIN
+        INSERT INTO open_places (place_id, game_id) VALUES ({_place("NEW")}, NEW.id);
+        INSERT INTO open_seats (guild_id, user_id, game_id) SELECT NEW.guild_id, uid, NEW.id FROM ({_seated("NEW")});
+    END""",
+    f"""CREATE TRIGGER games_claim_changed AFTER UPDATE OF seats, status, meta ON games
+        WHEN OLD.seats IS NOT NEW.seats OR OLD.status IS NOT NEW.status OR OLD.meta IS NOT NEW.meta
+    BEGIN
+        DELETE FROM open_places WHERE game_id = NEW.id
+            AND (NEW.status NOT IN {_OPEN_CLAIMS} OR {_place("NEW")} IS NOT {_place("OLD")});
+        DELETE FROM open_seats WHERE game_id = NEW.id
+            AND (NEW.status NOT IN {_OPEN_CLAIMS} OR user_id NOT IN ({_seated("NEW")}));
+        INSERT INTO open_places (place_id, game_id) SELECT {_place("NEW")}, NEW.id
+            WHERE NEW.status IN {_OPEN_CLAIMS} AND OLD.status IN {_OPEN_CLAIMS}
+            AND {_place("NEW")} IS NOT {_place("OLD")};
+        INSERT INTO open_seats (guild_id, user_id, game_id) SELECT NEW.guild_id, uid, NEW.id FROM ({_seated("NEW")})
+            WHERE NEW.status IN {_OPEN_CLAIMS} AND OLD.status IN {_OPEN_CLAIMS}
+            AND uid NOT IN ({_seated("OLD")});
+    END""",
+)
+
+_PG_V7 = (
+    """CREATE TABLE open_places (
+        place_id BIGINT PRIMARY KEY,
+        game_id BIGINT NOT NULL
+    )""",
+    _V7[1],
+    """CREATE TABLE open_seats (
+        guild_id BIGINT NOT NULL,
+        user_id BIGINT NOT NULL,
+        game_id BIGINT NOT NULL,
+        PRIMARY KEY (guild_id, user_id)
+    )""",
+    _V7[3],
+    # Unreadable JSON claims nothing (the inner blocks); the outer checks skip parsing where the
+    # text cannot hold a thread or a person (most writes of ``meta`` are a prompt's deadline).
+    """CREATE FUNCTION game_place(channel BIGINT, meta TEXT) RETURNS BIGINT LANGUAGE plpgsql IMMUTABLE AS $$
+    BEGIN
+        IF position('thread_id' IN meta) = 0 THEN
+            RETURN channel;
+        END IF;
+        BEGIN
+            RETURN COALESCE(NULLIF((meta::jsonb ->> 'thread_id')::BIGINT, 0), channel);
+        EXCEPTION WHEN others THEN
+            RETURN channel;
+        END;
+    END $$""",
+    """CREATE FUNCTION seated_users(seats TEXT) RETURNS BIGINT[] LANGUAGE plpgsql IMMUTABLE AS $$
+    BEGIN
+        IF position('user_id' IN seats) = 0 THEN
+            RETURN '{}';
+        END IF;
+        BEGIN
+            RETURN ARRAY(
+                SELECT DISTINCT (e ->> 'user_id')::BIGINT FROM jsonb_array_elements(seats::jsonb) e
+                WHERE jsonb_typeof(e) = 'object' AND jsonb_typeof(e -> 'user_id') = 'number' ORDER BY 1
+            );  -- in order: two writes claiming the same people claim them in the same order
+        EXCEPTION WHEN others THEN
+            RETURN '{}';
+        END;
+    END $$""",
+    f"""INSERT INTO open_places (place_id, game_id)
+        SELECT game_place(g.channel_id, g.meta), g.id FROM games g WHERE g.status IN {_OPEN_CLAIMS}
+        ORDER BY g.id ON CONFLICT DO NOTHING""",
+    f"""INSERT INTO open_seats (guild_id, user_id, game_id)
+        SELECT g.guild_id, u, g.id FROM games g, unnest(seated_users(g.seats)) u
+        WHERE g.status IN {_OPEN_CLAIMS} ORDER BY g.id ON CONFLICT DO NOTHING""",
+    f"""CREATE FUNCTION games_claim() RETURNS trigger LANGUAGE plpgsql AS $$
+    DECLARE
+        place BIGINT;
+    BEGIN
+        IF TG_OP = 'INSERT' THEN
+            IF NEW.status IN {_OPEN_CLAIMS} THEN
+                INSERT INTO open_places (place_id, game_id) VALUES (game_place(NEW.channel_id, NEW.meta), NEW.id);
+                INSERT INTO open_seats (guild_id, user_id, game_id)
+                    SELECT NEW.guild_id, u, NEW.id FROM unnest(seated_users(NEW.seats)) u;
+            END IF;
+            RETURN NULL;
+        END IF;
+        IF NEW.status NOT IN {_OPEN_CLAIMS} THEN
+            DELETE FROM open_places WHERE game_id = NEW.id;
+            DELETE FROM open_seats WHERE game_id = NEW.id;
+            RETURN NULL;
+        END IF;
+        IF OLD.status NOT IN {_OPEN_CLAIMS} THEN
+            RETURN NULL;
+        END IF;
+        IF NEW.meta IS DISTINCT FROM OLD.meta THEN
+            place := game_place(NEW.channel_id, NEW.meta);
+            IF place IS DISTINCT FROM game_place(OLD.channel_id, OLD.meta) THEN
+                DELETE FROM open_places WHERE game_id = NEW.id;
+                INSERT INTO open_places (place_id, game_id) VALUES (place, NEW.id);
+            END IF;
+        END IF;
+        IF NEW.seats IS DISTINCT FROM OLD.seats THEN
+            DELETE FROM open_seats WHERE game_id = NEW.id AND NOT (user_id = ANY (seated_users(NEW.seats)));
+            INSERT INTO open_seats (guild_id, user_id, game_id)
+                SELECT NEW.guild_id, u, NEW.id FROM unnest(seated_users(NEW.seats)) u
+                WHERE NOT (u = ANY (seated_users(OLD.seats)));
+        END IF;
+        RETURN NULL;
+    END $$""",
+    """CREATE TRIGGER games_claim AFTER INSERT OR UPDATE OF seats, status, meta ON games
+        FOR EACH ROW EXECUTE FUNCTION games_claim()""",
+)
+
+# v8: each game's token, made when it is created and carried in its buttons' ids (bot/tables/custom_ids.py),
+# so a button of another game with the same number (a new or restored database numbers from 1 again)
+# is told apart. Additive and nullable: a game created before has none (its buttons keep working), and
+# a process of the previous release, which never names the column, goes on writing games during a
+# rolling upgrade (they have none either).
+_V8 = ("ALTER TABLE games ADD COLUMN token TEXT",)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, actions, results, bets, totals", _V1, _PG_V1),
     Migration(2, "stakes in any game's words", _V2, _PG_V2),
     Migration(3, "server settings", _V3, _PG_V3),
     Migration(4, "leases and routed clicks, for several processes", _V4, _PG_V4),
     Migration(5, "results renamed by an erasure", _V5, _PG_V5),
+    Migration(6, "endings told apart from results stored", _V6, _V6),
+    Migration(7, "one open game per place, one open table per person in a server", _V7, _PG_V7),
+    Migration(8, "a token per game for its buttons", _V8, _V8),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -34,6 +34,7 @@ class StoredGame:
     created_at: float
     updated_at: float
     damage: str | None = None
+    token: str | None = None  # what its buttons carry besides its id; None for a game from before tokens
 
 
 @dataclass

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import json
+import sqlite3
 import time
 from collections.abc import AsyncIterator, Callable, Sequence
 from contextlib import asynccontextmanager
@@ -24,9 +25,9 @@ from typing import Any, Self
 
 from bot.storage import erasure, standings
 from bot.storage.action_log import ActionLog
-from bot.storage.backend import SQLITE, Backend, TimedBackend, Tx
+from bot.storage.backend import SQLITE, Backend, TimedBackend, Tx, marks
 from bot.storage.erasure import Erasure
-from bot.storage.errors import StorageError
+from bot.storage.errors import AlreadyOpen, StorageError
 from bot.storage.leases import Leases, fence, take_new_game
 from bot.storage.location import database_location
 from bot.storage.migrations import SCHEMA_VERSION, migrate, schema_version
@@ -43,7 +44,9 @@ from bot.storage.records import (
 
 DEFAULT_BUSY_TIMEOUT = 5.0  # seconds to wait for another writer before giving up with StorageError
 
-_GAME_COLUMNS = "id, kind, guild_id, channel_id, seed, settings, seats, status, meta, created_at, updated_at"
+_GAME_COLUMNS = (
+    "id, kind, guild_id, channel_id, seed, settings, seats, status, meta, created_at, updated_at, token"
+)
 _OPEN = "status IN ('lobby', 'running')"  # literal, so the database can use the partial indexes
 
 
@@ -160,14 +163,45 @@ class Storage(Leases):
         seats: list[dict[str, Any]],
         status: str = "running",
         meta: dict[str, Any] | None = None,
+        token: str | None = None,
     ) -> int:
-        """Store a new game (no actions yet) and return its id."""
+        """Store a new game (no actions yet) and return its id.
+
+        ``token``: the random text its buttons carry besides its id (``bot.tables.custom_ids``), kept
+        with it; the table layer makes one for every game it opens.
+        """
         _check_open_status(status)
         now = self._clock()
+        try:
+            game_id = await self._insert_game(
+                kind, guild_id, channel_id, seed, settings, seats, status, meta, now, token
+            )
+        except StorageError as error:
+            thread = (meta or {}).get("thread_id")
+            place = int(thread) if isinstance(thread, int) and thread else channel_id
+            in_the_way = await self._in_the_way_of(error, guild_id, place, _people(seats), None)
+            if in_the_way is None:
+                raise
+            raise in_the_way from error
+        return game_id
+
+    async def _insert_game(
+        self,
+        kind: str,
+        guild_id: int,
+        channel_id: int,
+        seed: int,
+        settings: dict[str, Any],
+        seats: list[dict[str, Any]],
+        status: str,
+        meta: dict[str, Any] | None,
+        now: float,
+        token: str | None,
+    ) -> int:
         async with self._transaction(f"create a {kind} game", write=True) as tx:
             row = await tx.fetch_one(
                 "INSERT INTO games (kind, guild_id, channel_id, seed, settings, seats, status, meta, "
-                "created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                "created_at, updated_at, token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
                 (
                     kind,
                     guild_id,
@@ -179,6 +213,7 @@ class Storage(Leases):
                     _dump(meta or {}, "meta"),
                     float(now),
                     float(now),
+                    token,
                 ),
             )
             assert row is not None
@@ -232,6 +267,21 @@ class Storage(Leases):
         if settings is not None:
             changes["settings"] = _dump(settings, "settings")
         changes["updated_at"] = float(self._clock())
+        try:
+            await self._update_game(game_id, changes, status, settings)
+        except StorageError as error:
+            # New seats (a Join) or a new place (a thread) may be taken by another open game.
+            people = [] if seats is None else _people(seats)
+            thread = (meta or {}).get("thread_id")
+            place = int(thread) if isinstance(thread, int) and thread else None
+            in_the_way = await self._in_the_way_of(error, None, place, people, game_id)
+            if in_the_way is None:
+                raise
+            raise in_the_way from error
+
+    async def _update_game(
+        self, game_id: int, changes: dict[str, Any], status: str | None, settings: dict[str, Any] | None
+    ) -> None:
         async with self._transaction(f"update game {game_id}", write=True) as tx:
             current = await _status(tx, game_id)
             if status is not None and current not in OPEN_STATUSES:
@@ -243,6 +293,28 @@ class Storage(Leases):
                     raise StorageError(f"Game {game_id} has started; its settings can no longer change.")
             assignments = ", ".join(f"{column} = ?" for column in changes)
             await tx.execute(f"UPDATE games SET {assignments} WHERE id = ?", (*changes.values(), game_id))
+
+    async def _in_the_way_of(
+        self,
+        error: StorageError,
+        guild_id: int | None,
+        place_id: int | None,
+        people: list[int],
+        game_id: int | None,
+    ) -> AlreadyOpen | None:
+        """What ``error`` means when it is the database refusing a second claim (migration 7: one
+        open game per place, one open table per person in a server): the game in the way; else None."""
+        if not _claim_refused(error):
+            return None
+        try:
+            async with self._transaction("find the open game in the way", write=False) as tx:
+                if guild_id is None and game_id is not None:
+                    row = await tx.fetch_one("SELECT guild_id FROM games WHERE id = ?", (game_id,))
+                    guild_id = None if row is None else int(row[0])
+                in_the_way = await _in_the_way(tx, guild_id, place_id, people, game_id)
+        except StorageError:
+            return None
+        return in_the_way
 
     async def load_game(self, game_id: int) -> StoredGame | None:
         """The game with its whole action log, or None if there is no such game.
@@ -306,8 +378,20 @@ class Storage(Leases):
 
     # --- the end of a game ---------------------------------------------------------------------
 
-    async def finish_game(self, game_id: int, results: list[PlayerResult], status: str = "finished") -> bool:
+    async def finish_game(
+        self,
+        game_id: int,
+        results: list[PlayerResult],
+        status: str = "finished",
+        *,
+        announced: bool = True,
+    ) -> bool:
         """Settle a game: write its results and stakes and set its status, in ONE transaction.
+
+        ``announced``: whether its ending was posted already, or needs no posting (a game settled
+        late, after its final standings went out; a tool's or a test's game). False (a table that
+        settles, then posts): the game is listed by ``unannounced_games`` until ``mark_announced``,
+        so a process killed in between still has its ending told at the next start.
 
         Returns False and writes nothing if the game was settled before (resuming or replaying a
         finished game never pays twice) or was closed without results (cancelled/abandoned: a
@@ -368,10 +452,35 @@ class Storage(Leases):
                 ],
             )
             await tx.execute(
-                "UPDATE games SET status = ?, settled = 1, ended_at = ?, updated_at = ? WHERE id = ?",
-                (status, played, now, game_id),
+                "UPDATE games SET status = ?, settled = 1, announced = ?, ended_at = ?, updated_at = ? "
+                "WHERE id = ?",
+                (status, int(announced), played, now, game_id),
             )
         return True
+
+    async def mark_announced(self, game_id: int) -> None:
+        """The ending of a settled game was posted: it is no longer listed by ``unannounced_games``, and
+        this process's lease on it, kept until now (``renew_leases``), is let go."""
+        async with self._transaction(f"note that game {game_id} was announced", write=True) as tx:
+            await tx.execute("UPDATE games SET announced = 1 WHERE id = ? AND announced = 0", (game_id,))
+            if self.lease_owner is not None:
+                await tx.execute(
+                    "DELETE FROM leases WHERE game_id = ? AND owner = ?", (game_id, self.lease_owner)
+                )
+
+    async def unannounced_games(self) -> list[StoredGame]:
+        """Every settled game whose ending was never posted (its process stopped in between), oldest
+        first, with its action log: the next start posts the ending."""
+        async with self._transaction("list the endings not yet told", write=False) as tx:
+            rows = await tx.fetch_all(f"SELECT {_GAME_COLUMNS} FROM games WHERE announced = 0 ORDER BY id")
+            actions = await tx.fetch_all(
+                "SELECT game_id, seq, action FROM actions WHERE game_id IN "
+                "(SELECT id FROM games WHERE announced = 0) ORDER BY game_id, seq",
+            )
+        logs: dict[int, list[tuple[Any, Any]]] = {}
+        for game_id, seq, text in actions:
+            logs.setdefault(game_id, []).append((seq, text))
+        return [_read_game(row, logs.get(row[0], [])) for row in rows]
 
     async def close_game(self, game_id: int, status: str, reason: str) -> None:
         """End a game without results ("cancelled" or "abandoned"), noting why.
@@ -550,6 +659,60 @@ def _mapping(text: str) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
 
+def _people(seats: list[dict[str, Any]]) -> list[int]:
+    """The people seated (AI seats have no ``user_id``)."""
+    return [s["user_id"] for s in seats if isinstance(s, dict) and isinstance(s.get("user_id"), int)]
+
+
+def _claim_refused(error: BaseException) -> bool:
+    """Whether the database refused a write for a duplicate key (a claim of migration 7's tables)."""
+    cause = error.__cause__
+    if isinstance(cause, sqlite3.IntegrityError):
+        return "UNIQUE constraint failed: open_" in str(cause)
+    return getattr(cause, "sqlstate", None) == "23505" and getattr(cause, "table_name", None) in (
+        "open_places",
+        "open_seats",
+    )
+
+
+async def _in_the_way(
+    tx: Tx, guild_id: int | None, place_id: int | None, people: list[int], game_id: int | None
+) -> AlreadyOpen | None:
+    """The open game holding the place, or the seat of one of ``people`` in this server, other than
+    ``game_id`` itself; None if there is none (any more)."""
+    own = -1 if game_id is None else game_id
+    if place_id is not None:
+        row = await tx.fetch_one(
+            "SELECT game_id FROM open_places WHERE place_id = ? AND game_id <> ?", (place_id, own)
+        )
+        if row is not None:
+            return await _named(tx, int(row[0]), None, f"Place {place_id} already has an open game")
+    if people and guild_id is not None:
+        row = await tx.fetch_one(
+            f"SELECT user_id, game_id FROM open_seats WHERE guild_id = ? AND user_id IN ({marks(people)}) "
+            "AND game_id <> ? ORDER BY game_id",
+            (guild_id, *people, own),
+        )
+        if row is not None:
+            user = int(row[0])
+            return await _named(tx, int(row[1]), user, f"User {user} already sits at an open table here")
+    return None
+
+
+async def _named(tx: Tx, game_id: int, user_id: int | None, what: str) -> AlreadyOpen:
+    row = await tx.fetch_one("SELECT kind, channel_id, meta FROM games WHERE id = ?", (game_id,))
+    kind, channel, meta = (str(row[0]), int(row[1]), _mapping(row[2])) if row else ("", 0, {})
+    thread = meta.get("thread_id")
+    place = int(thread) if isinstance(thread, int) and thread else channel
+    return AlreadyOpen(
+        f"{what} (game {game_id}); nothing was written.",
+        game_id=game_id,
+        kind=kind,
+        place_id=place,
+        user_id=user_id,
+    )
+
+
 async def _status(tx: Tx, game_id: int) -> str:
     row = await tx.fetch_one(f"SELECT status FROM games WHERE id = ?{tx.for_update}", (game_id,))
     if row is None:
@@ -595,6 +758,7 @@ def _read_game(row: Sequence[Any], actions: Sequence[tuple[Any, Any]]) -> Stored
         meta=part("meta", lambda: _json(row[8], dict), {}),
         created_at=part("created_at", lambda: float(row[9]), 0.0),
         updated_at=part("updated_at", lambda: float(row[10]), 0.0),
+        token=row[11] if isinstance(row[11], str) else None,
     )
     for expected, (seq, text) in enumerate(actions):
         if seq != expected:

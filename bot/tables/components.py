@@ -108,14 +108,23 @@ def pages(controls: Controls) -> int:
     return max(1, -(-len(controls.choices) // MENU_SIZE))
 
 
-def add_controls(view: discord.ui.View, game_id: int, n: int, controls: Controls, page: int = 0) -> None:
-    """Buttons, or a menu showing ``page`` with Previous/Next buttons when the options do not fit."""
+def add_controls(
+    view: discord.ui.View,
+    game_id: int,
+    n: int,
+    controls: Controls,
+    page: int = 0,
+    *,
+    token: str | None = None,
+) -> None:
+    """Buttons, or a menu showing ``page`` with Previous/Next buttons when the options do not fit
+    (``token``: the game's, carried by every id)."""
     seat, kind = controls.seat, controls.kind
     if not controls.menu:
         for choice in controls.choices:
             view.add_item(
                 button(
-                    custom_ids.decision(game_id, seat, n, kind, choice.index),
+                    custom_ids.decision(game_id, seat, n, kind, choice.index, token=token),
                     choice.label,
                     style=choice.style,
                     emoji=choice.emoji,
@@ -131,11 +140,11 @@ def add_controls(view: discord.ui.View, game_id: int, n: int, controls: Controls
         for c in shown
     ]
     placeholder = controls.placeholder + (f" ({page + 1}/{count})" if count > 1 else "")  # page/pages
-    view.add_item(select(custom_ids.menu(game_id, seat, n, kind), options, placeholder, row=0))
+    view.add_item(select(custom_ids.menu(game_id, seat, n, kind, token=token), options, placeholder, row=0))
     if count > 1:
         view.add_item(
             button(
-                custom_ids.menu_page(game_id, seat, n, kind, page - 1),
+                custom_ids.menu_page(game_id, seat, n, kind, page - 1, token=token),
                 _("◀ Previous"),
                 disabled=page == 0,
                 row=1,
@@ -143,7 +152,7 @@ def add_controls(view: discord.ui.View, game_id: int, n: int, controls: Controls
         )
         view.add_item(
             button(
-                custom_ids.menu_page(game_id, seat, n, kind, page + 1),
+                custom_ids.menu_page(game_id, seat, n, kind, page + 1, token=token),
                 _("Next ▶"),
                 disabled=page + 1 >= count,
                 row=1,

@@ -1,6 +1,8 @@
 """Every ``custom_id`` the bot puts on a button or menu: built here, parsed here, nowhere else.
 
-Forms (all far under Discord's 100 characters; a choice is its index in the pending decision):
+Forms (under Discord's 100 characters: 83 at most, with a 20-digit game, a token, a 31-letter kind
+and a 7-digit step; a choice is its index in the pending decision; ``<game>`` is the game's number,
+then a dot and its token when it has one: ``17.k3x9q0ab``):
 
   ``g:<game>:d:<seat>:<n>:<kind>:i<index>``  a decision button, for ``seat`` after its n-th action
   ``gs:<game>:<seat>:<n>:<kind>``            a decision menu (any page of it); values ``i<index>``
@@ -11,6 +13,14 @@ Forms (all far under Discord's 100 characters; a choice is its index in the pend
   ``gs:<game>:lobby:kick``                   the lobby's kick menu; values are seat numbers
   ``g:0:page:lb:<scope>:<period>:<page>``    leaderboard pages
   ``g:0:privacy:<erase|keep>:<user>``         ``/privacy erase``'s confirm and cancel buttons, for ``user``
+
+The token (``new_token``: eight random letters and digits, made when the game is created and stored
+with it) is what ties a button to its game rather than to its number alone: a new or restored database
+numbers its games from 1 again, and a button of an old game 1 must not move the new one
+(``bot.tables.dispatch``). Ruling on ids without a token (every id posted before tokens, and the ids of
+a game created before them, which has none): they are read, and apply only to a game stored without a
+token; a game with one answers them as another game's buttons. So a game that was running during the
+upgrade goes on with its buttons, and no game made since can be moved by an old button.
 
 Ids posted by the bot before this module (a decision button whose last part is the choice as
 JSON, a menu whose values are the options as JSON) are still read: their choice is looked up among
@@ -24,6 +34,8 @@ from __future__ import annotations
 
 import json
 import re
+import secrets
+import string
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,14 +44,18 @@ from bot.games.base import JSON, Decision
 LOBBY_OPS = ("join", "leave", "ai", "start", "cancel")
 _NUM = r"(0|[1-9]\d{0,19})"
 _KIND = r"([a-z][a-z0-9_]{0,30})"
-_DECISION = re.compile(rf"g:{_NUM}:d:{_NUM}:{_NUM}:{_KIND}:i{_NUM}")
+TOKEN_LENGTH = 8
+_TOKEN_ALPHABET = string.digits + string.ascii_lowercase
+# A game's number and, after a dot, its token (two groups: the number, then the token or None).
+_GAME = rf"{_NUM}(?:\.([0-9a-z]{{{TOKEN_LENGTH}}}))?"
+_DECISION = re.compile(rf"g:{_GAME}:d:{_NUM}:{_NUM}:{_KIND}:i{_NUM}")
 _LEGACY_DECISION = re.compile(rf"g:{_NUM}:d:{_NUM}:{_NUM}:{_KIND}:(.+)", re.DOTALL)
-_MENU = re.compile(rf"gs:{_NUM}:{_NUM}:{_NUM}:{_KIND}")
-_MENU_PAGE = re.compile(rf"g:{_NUM}:m:{_NUM}:{_NUM}:{_KIND}:p{_NUM}")
-_HAND = re.compile(rf"g:{_NUM}:hand")
-_ASK = re.compile(rf"g:{_NUM}:ask:{_KIND}")
-_LOBBY = re.compile(rf"g:{_NUM}:lobby:([a-z]+)")
-_KICK = re.compile(rf"gs:{_NUM}:lobby:kick")
+_MENU = re.compile(rf"gs:{_GAME}:{_NUM}:{_NUM}:{_KIND}")
+_MENU_PAGE = re.compile(rf"g:{_GAME}:m:{_NUM}:{_NUM}:{_KIND}:p{_NUM}")
+_HAND = re.compile(rf"g:{_GAME}:hand")
+_ASK = re.compile(rf"g:{_GAME}:ask:{_KIND}")
+_LOBBY = re.compile(rf"g:{_GAME}:lobby:([a-z]+)")
+_KICK = re.compile(rf"gs:{_GAME}:lobby:kick")
 # A page number has at most 6 digits: a forged 20-digit one would overflow the database's offset.
 _BOARD = re.compile(r"g:0:page:lb:([a-z0-9_]{1,30}):([a-z]{1,10}):(0|[1-9][0-9]{0,5})")
 
@@ -76,6 +92,7 @@ class Decide:
     index: int | None = None
     choice: JSON = None
     legacy: bool = False
+    token: str | None = None
 
 
 @dataclass(frozen=True)
@@ -85,11 +102,13 @@ class MenuPage:
     n: int
     kind: str
     page: int
+    token: str | None = None
 
 
 @dataclass(frozen=True)
 class Hand:
     game: int
+    token: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +117,7 @@ class Ask:
 
     game: int
     topic: str
+    token: str | None = None
 
 
 @dataclass(frozen=True)
@@ -105,6 +125,7 @@ class Lobby:
     game: int
     op: str  # one of LOBBY_OPS, or "kick"
     seat: int | None = None  # the kicked seat
+    token: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,41 +136,52 @@ class BoardPage:
 
 
 Parsed = Unreadable | Decide | MenuPage | Hand | Ask | Lobby | BoardPage
+OfAGame = Decide | MenuPage | Hand | Ask | Lobby
+"""The ids that name a game (every one but a leaderboard page's)."""
 
 
 # --- building -------------------------------------------------------------------------
 
 
-def decision(game: int, seat: int, n: int, kind: str, index: int) -> str:
-    return f"g:{game}:d:{seat}:{n}:{kind}:i{index}"
+def new_token() -> str:
+    """A game's token, made once when it is created (``TOKEN_LENGTH`` random letters and digits)."""
+    return "".join(secrets.choice(_TOKEN_ALPHABET) for _ in range(TOKEN_LENGTH))
 
 
-def menu(game: int, seat: int, n: int, kind: str) -> str:
-    return f"gs:{game}:{seat}:{n}:{kind}"
+def _game(game: int, token: str | None) -> str:
+    return f"{game}.{token}" if token else str(game)
+
+
+def decision(game: int, seat: int, n: int, kind: str, index: int, *, token: str | None = None) -> str:
+    return f"g:{_game(game, token)}:d:{seat}:{n}:{kind}:i{index}"
+
+
+def menu(game: int, seat: int, n: int, kind: str, *, token: str | None = None) -> str:
+    return f"gs:{_game(game, token)}:{seat}:{n}:{kind}"
 
 
 def menu_value(index: int) -> str:
     return f"i{index}"
 
 
-def menu_page(game: int, seat: int, n: int, kind: str, page: int) -> str:
-    return f"g:{game}:m:{seat}:{n}:{kind}:p{page}"
+def menu_page(game: int, seat: int, n: int, kind: str, page: int, *, token: str | None = None) -> str:
+    return f"g:{_game(game, token)}:m:{seat}:{n}:{kind}:p{page}"
 
 
-def hand(game: int) -> str:
-    return f"g:{game}:hand"
+def hand(game: int, *, token: str | None = None) -> str:
+    return f"g:{_game(game, token)}:hand"
 
 
-def ask(game: int, topic: str) -> str:
-    return f"g:{game}:ask:{topic}"
+def ask(game: int, topic: str, *, token: str | None = None) -> str:
+    return f"g:{_game(game, token)}:ask:{topic}"
 
 
-def lobby(game: int, op: str) -> str:
-    return f"g:{game}:lobby:{op}"
+def lobby(game: int, op: str, *, token: str | None = None) -> str:
+    return f"g:{_game(game, token)}:lobby:{op}"
 
 
-def kick(game: int) -> str:
-    return f"gs:{game}:lobby:kick"
+def kick(game: int, *, token: str | None = None) -> str:
+    return f"gs:{_game(game, token)}:lobby:kick"
 
 
 def board_page(scope: str, period: str, page: int) -> str:
@@ -168,29 +200,30 @@ def parse(custom_id: object, values: list[str] | None = None) -> Parsed:
     """What a clicked component says; ``values`` are a menu's chosen values (None for a button)."""
     if not isinstance(custom_id, str) or len(custom_id) > 100:
         return Unreadable()
+    # Groups 1 and 2 of every form that names a game are its number and its token (or None).
     if m := _DECISION.fullmatch(custom_id):
-        return Decide(int(m[1]), int(m[2]), int(m[3]), m[4], index=int(m[5]))
+        return Decide(int(m[1]), int(m[3]), int(m[4]), m[5], index=int(m[6]), token=m[2])
     if m := _MENU.fullmatch(custom_id):
-        game, seat, n, kind = int(m[1]), int(m[2]), int(m[3]), m[4]
+        game, token, seat, n, kind = int(m[1]), m[2], int(m[3]), int(m[4]), m[5]
         if not values or not isinstance(values[0], str):
-            return Decide(game, seat, n, kind)  # nothing chosen
+            return Decide(game, seat, n, kind, token=token)  # nothing chosen
         if index := _INDEX.fullmatch(values[0]):
-            return Decide(game, seat, n, kind, index=int(index[1]))
+            return Decide(game, seat, n, kind, index=int(index[1]), token=token)
         choice = _json(values[0])
         if choice is _MISSING:
             return Unreadable()
-        return Decide(game, seat, n, kind, choice=choice, legacy=True)
+        return Decide(game, seat, n, kind, choice=choice, legacy=True, token=token)
     if m := _MENU_PAGE.fullmatch(custom_id):
-        return MenuPage(int(m[1]), int(m[2]), int(m[3]), m[4], int(m[5]))
+        return MenuPage(int(m[1]), int(m[3]), int(m[4]), m[5], int(m[6]), token=m[2])
     if m := _HAND.fullmatch(custom_id):
-        return Hand(int(m[1]))
+        return Hand(int(m[1]), token=m[2])
     if m := _ASK.fullmatch(custom_id):
-        return Ask(int(m[1]), m[2])
+        return Ask(int(m[1]), m[3], token=m[2])
     if m := _LOBBY.fullmatch(custom_id):
-        return Lobby(int(m[1]), m[2]) if m[2] in LOBBY_OPS else Unreadable()
+        return Lobby(int(m[1]), m[3], token=m[2]) if m[3] in LOBBY_OPS else Unreadable()
     if m := _KICK.fullmatch(custom_id):
         kicked = _plain_number(values)
-        return Lobby(int(m[1]), "kick", kicked)
+        return Lobby(int(m[1]), "kick", kicked, token=m[2])
     if m := _BOARD.fullmatch(custom_id):
         return BoardPage(m[1], m[2], int(m[3]))
     if m := _LEGACY_DECISION.fullmatch(custom_id):

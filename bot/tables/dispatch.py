@@ -1,5 +1,13 @@
 """Every click on a game's components, from its parsed id to the part of the table layer that answers
-it; whatever the id says, the clicker gets an answer."""
+it; whatever the id says, the clicker gets an answer.
+
+A click belongs to its place: it is applied only to the game its id names (number and token,
+``custom_ids``) and only where that game is (its server, and its channel or thread), so a button of
+another game with the same number (a new or restored database, another server) changes nothing and
+is answered privately. Rights read of the clicker (Manage Server, for the lobby) are then the game's
+own server's. A click in a DM (a private prompt, or a click another process passed on) has no place to
+compare: its token and the clicker's seat are what tie it to its game.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +17,10 @@ import discord
 
 from bot import logs
 from bot.tables import clicks, custom_ids
-from bot.tables.answers import GONE, UNREADABLE, reply
+from bot.tables.answers import GONE, NOT_THIS_GAME, UNREADABLE, reply
 from bot.tables.directory import Directory
 from bot.tables.lobby import on_lobby
+from bot.tables.table import Table
 
 PassOn = Callable[[discord.Interaction, custom_ids.Parsed], Awaitable[bool]]
 
@@ -37,6 +46,9 @@ class Dispatch:
             if self.pass_on is None or not await self.pass_on(interaction, click):
                 await reply(interaction, GONE)
             return
+        if not belongs(table, interaction, click):
+            await reply(interaction, NOT_THIS_GAME)
+            return
         logs.set_game(table.game_id, table.guild_id)  # this click's task: its lines name the game (bot.logs)
         if isinstance(click, custom_ids.Lobby):
             await on_lobby(self.directory, table, interaction, click.op, click.seat)
@@ -48,3 +60,16 @@ class Dispatch:
             await clicks.on_menu_page(table, interaction, click)
         else:
             await clicks.on_decision(table, interaction, click)
+
+
+def belongs(table: Table, interaction: discord.Interaction, click: custom_ids.OfAGame) -> bool:
+    """Whether a click is on this table's own components: its token, and its place (a click in a
+    server must be in the game's server and in its channel or its thread; a lobby is in a server)."""
+    if click.token != table.token:
+        return False
+    if interaction.guild_id is None:
+        return not isinstance(click, custom_ids.Lobby)
+    return interaction.guild_id == table.guild_id and interaction.channel_id in (
+        table.channel_id,
+        table.thread_id,
+    )

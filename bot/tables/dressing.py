@@ -14,18 +14,22 @@ from bot.tables import custom_ids
 from bot.tables.components import add_controls, button
 
 
-def dressed(out: Outgoing, game_id: int, acted: list[int], *, page: int = 0) -> Outgoing:
-    """``out`` with its components made (``acted``: each seat's actions so far), or ``out`` itself
-    when it has none to make."""
+def dressed(
+    out: Outgoing, game_id: int, acted: list[int], *, page: int = 0, token: str | None = None
+) -> Outgoing:
+    """``out`` with its components made (``acted``: each seat's actions so far; ``token``: the game's),
+    or ``out`` itself when it has none to make."""
     if out.controls is None and not out.hand_button and not out.asks:
         return out
     with speaking(out.language):  # the buttons speak the language of the message they are on
         view = out.view or discord.ui.View(timeout=None)
         if out.controls is not None:
             n = acted[out.controls.seat] if out.controls.seat < len(acted) else 0
-            add_controls(view, game_id, n, out.controls, page)
+            add_controls(view, game_id, n, out.controls, page, token=token)
         if out.hand_button:
-            view.add_item(button(custom_ids.hand(game_id), _("My hand"), emoji="🃏", row=out.hand_row))
+            hand = custom_ids.hand(game_id, token=token)
+            view.add_item(button(hand, _("My hand"), emoji="🃏", row=out.hand_row))
         for topic, label, emoji in out.asks:
-            view.add_item(button(custom_ids.ask(game_id, topic), label, emoji=emoji, row=out.hand_row))
+            asked = custom_ids.ask(game_id, topic, token=token)
+            view.add_item(button(asked, label, emoji=emoji, row=out.hand_row))
     return dataclasses.replace(out, view=view, controls=None, hand_button=False, asks=())

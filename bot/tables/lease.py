@@ -15,7 +15,7 @@ import contextlib
 import logging
 import secrets
 import socket
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Collection
 from typing import TYPE_CHECKING, Any
 
 from bot.storage import StorageError
@@ -41,11 +41,13 @@ class LeaseKeeper:
         directory: Directory,
         shards: tuple[int, ...],
         shard_count: int,
-        resume: Callable[[], Awaitable[None]] | None = None,
+        resume: Callable[[], Awaitable[Collection[int] | None]] | None = None,
     ) -> None:
         self.bot = bot
         self.directory = directory
-        self.resume = resume  # carries on the stored games this process may drive (the registry's)
+        # Carries on the stored games this process may drive (the registry's); returns the ids of
+        # those it gave up on for good (bot.tables.resuming.Resuming.given_up).
+        self.resume = resume
         self.shards = frozenset(shards)
         self.shard_count = shard_count
         # A new token every start: a restarted process takes its old games over like any other would.
@@ -53,7 +55,7 @@ class LeaseKeeper:
         self.after_tick: Callable[[], Awaitable[None]] | None = None  # the click router drains here
         self._task: asyncio.Task[None] | None = None
         self._taking = asyncio.Lock()
-        self._given_up: set[int] = set()
+        self._given_up: set[int] = set()  # damaged, or of an unknown kind: reported once, never retried
 
     def owns_guild(self, guild_id: int) -> bool:
         return shard_of(guild_id, self.shard_count) in self.shards
@@ -117,10 +119,12 @@ class LeaseKeeper:
         if free:
             async with self._taking:
                 if self.resume is not None:
-                    await self.resume()
-            # Free but still not resumed: damaged, of an unknown game, or another process was quicker.
-            # Tried once per process: a damaged game is reported once, not at every tick.
-            self._given_up.update(gid for gid in free if gid not in tables.by_id)
+                    # Given up only for what is wrong with the game itself (damaged, of an unknown
+                    # kind): reported once, not at every tick. A game still free because the database
+                    # failed while it was being taken over is tried again at the next tick (before,
+                    # one such error orphaned it until the process restarted); one another process
+                    # was quicker to is no longer free.
+                    self._given_up.update(await self.resume() or ())
         if self.after_tick is not None:
             await self.after_tick()
 

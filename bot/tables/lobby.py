@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from typing import Any
+from typing import Any, cast
 
 import discord
 
@@ -14,6 +14,7 @@ from bot.discord_io.outgoing import Outgoing, message_kwargs
 from bot.games.catalog import Start
 from bot.i18n import N_, _, _n, _p, speaking
 from bot.storage import StorageError
+from bot.storage.errors import AlreadyOpen
 from bot.tables import clock, custom_ids
 from bot.tables.answers import CANCEL_UNSAVED, SAVE_FAILED, reply
 from bot.tables.components import button, select
@@ -54,17 +55,22 @@ def _lobby_message(table: Table, note: str = "") -> Outgoing:
         )
     )
     view = discord.ui.View(timeout=None)
-    gid = table.game_id
+    gid, token = table.game_id, table.token
+
+    def op(name: str) -> str:
+        return custom_ids.lobby(gid, name, token=token)
+
     full = len(table.seats) >= capacity
-    view.add_item(button(custom_ids.lobby(gid, "join"), _p("button", "Join"), style="success", disabled=full))
-    view.add_item(button(custom_ids.lobby(gid, "leave"), _p("button", "Leave")))
-    view.add_item(button(custom_ids.lobby(gid, "ai"), _p("button", "Add AI"), disabled=full))
-    view.add_item(button(custom_ids.lobby(gid, "start"), _p("button", "Start"), style="primary"))
-    view.add_item(button(custom_ids.lobby(gid, "cancel"), _p("button", "Cancel"), style="danger"))
+    view.add_item(button(op("join"), _p("button", "Join"), style="success", disabled=full))
+    view.add_item(button(op("leave"), _p("button", "Leave")))
+    view.add_item(button(op("ai"), _p("button", "Add AI"), disabled=full))
+    view.add_item(button(op("start"), _p("button", "Start"), style="primary"))
+    view.add_item(button(op("cancel"), _p("button", "Cancel"), style="danger"))
     kickable = [(i, s) for i, s in enumerate(table.seats) if s.user_id != table.host_id]
     if kickable:  # at most 14 seats besides the host's: always one menu
         options = [discord.SelectOption(label=s.display_name[:100], value=str(i)) for i, s in kickable]
-        view.add_item(select(custom_ids.kick(gid), options, placeholder=_("Remove a seat (host only)")))
+        kick = custom_ids.kick(gid, token=token)
+        view.add_item(select(kick, options, placeholder=_("Remove a seat (host only)")))
     return Outgoing(content=note, embed=embed, view=view)
 
 
@@ -110,10 +116,7 @@ async def _lobby_change(
             return False
         other = directory.of_user(table.guild_id, user.id)
         if other is not None:
-            where = f"<#{other.place.place_id}>"
-            await reply(
-                interaction, _("You're already playing in {channel}; one game at a time.", channel=where)
-            )
+            await reply(interaction, _one_at_a_time(other.place.place_id))
             return False
         if len(seats) >= capacity:
             await reply(interaction, _("The table is full."))
@@ -167,6 +170,11 @@ async def _lobby_change(
         await table.host.storage.update_game(
             table.game_id, seats=[s.to_json() for s in seats], settings=settings
         )
+    except AlreadyOpen as taken:
+        # Seated at a table no process here knows of (another process's, or one whose owner crashed
+        # and whose lease has not run out): the database refused the seat, nothing changed.
+        await reply(interaction, _one_at_a_time(taken.place_id) if taken.user_id is not None else SAVE_FAILED)
+        return False
     except StorageError:
         await reply(interaction, SAVE_FAILED)  # nothing changed: not the seats, not the host
         return False
@@ -250,6 +258,11 @@ async def _engine_settings(table: Table) -> dict[str, Any]:
     return table.entry.engine_settings(start)
 
 
+def _one_at_a_time(place_id: int) -> str:
+    where = f"<#{place_id}>"
+    return _("You're already playing in {channel}; one game at a time.", channel=where)
+
+
 def _at_least(table: Table) -> str:
     return _n(
         "At least {n} player is needed (add an AI?).",
@@ -280,15 +293,31 @@ async def _close(
         )
 
 
+LOBBY_MESSAGE = "lobby_message"  # meta: the id of the lobby's message on show (for its expiry)
+
+
+def remember_lobby(table: Table, message: discord.Message | None) -> None:
+    """The lobby's message on show (opened, or posted again after a restart), so its expiry can take
+    its buttons away."""
+    if message is not None:
+        table.meta[LOBBY_MESSAGE] = message.id
+
+
 async def expire_lobby(directory: Directory, table: Table, seconds: float) -> None:
-    """An abandoned lobby closes by itself."""
+    """An abandoned lobby closes by itself; its message loses its buttons (one edit), so nobody is
+    left pressing a Join that can only answer that the game has ended."""
     await asyncio.sleep(seconds)
     if table.engine is None and not table.closed:
         await directory.close(table, "cancelled", "Nobody started the game in time.")
+        note = N_("🛑 The {game} lobby closed: nobody started it in time.")
+        home = table.place.home
+        shown_id = table.meta.get(LOBBY_MESSAGE)
+        if isinstance(shown_id, int) and isinstance(home, discord.TextChannel | discord.Thread):
+            closed = message_kwargs(lobby_message(table), editing=True)
+            with speaking(table.language):
+                closed["content"] = _(note, game=table.presenter.title)
+            shown = cast(discord.Message, home.get_partial_message(shown_id))  # its channel and id suffice
+            await table.voice.edit(shown, **{**closed, "view": None})
         with speaking(table.language):
-            out = Outgoing(
-                content=_(
-                    "🛑 The {game} lobby closed: nobody started it in time.", game=table.presenter.title
-                )
-            )
+            out = Outgoing(content=_(note, game=table.presenter.title))
         await table.send(out)

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.config import DEFAULT_MAX_GAMES_AT_ONCE
 from bot.discord_io import permissions
 from bot.discord_io.delivery import TRANSIENT
 from bot.discord_io.outgoing import message_kwargs
@@ -22,6 +23,8 @@ from bot.games.catalog import Entry
 from bot.i18n import _, _n
 from bot.server_settings import MAX_GAMES, MAX_HOSTED, WHERE
 from bot.storage import StorageError
+from bot.storage.errors import AlreadyOpen
+from bot.tables import custom_ids
 from bot.tables.answers import (
     RESTARTING,
     SAVE_FAILED,
@@ -32,7 +35,7 @@ from bot.tables.answers import (
     reply,
 )
 from bot.tables.directory import Directory
-from bot.tables.lobby import expire_lobby, lobby_message, start_game
+from bot.tables.lobby import expire_lobby, lobby_message, remember_lobby, start_game
 from bot.tables.seats import Seat, ai_seat
 from bot.tables.table import Table
 
@@ -61,6 +64,7 @@ class Opening:
         self.build = build
         self.stopping = stopping
         self.default_where = default_where
+        self._reserved = 0  # starts past the bot-wide cap's check whose table is not made yet
 
     async def open(
         self, interaction: discord.Interaction, kind: str, settings: dict[str, Any], bots: int
@@ -73,7 +77,8 @@ class Opening:
         if not await self.directory.ready_for(interaction):
             return None
         entry = self.catalog[kind]
-        refusal = self._seated_elsewhere(interaction)  # from memory: answered at once, privately
+        # From memory: answered at once, privately.
+        refusal = self._seated_elsewhere(interaction) or self._bot_is_full()
         if refusal is not None:
             await reply(interaction, refusal)
             return None
@@ -93,10 +98,17 @@ class Opening:
             lacking = self._lacking(interaction, str(settings["where"]))
             if refusal is None and required(lacking):
                 refusal = cannot_play_here([n.name for n in required(lacking)])
+            # Last, and with no wait between the check and the reservation: starts in other servers
+            # (other seating locks) cannot together pass the bot-wide cap.
+            refusal = refusal or self._bot_is_full()
             if refusal is not None:
                 await private_after_defer(interaction, refusal)
                 return None
-            table = await self._create(interaction, entry, settings, bots)
+            self._reserved += 1
+            try:
+                table = await self._create(interaction, entry, settings, bots)
+            finally:
+                self._reserved -= 1
             if table is None:
                 return None
         await self.host.languages.refresh(interaction.guild_id)  # the lobby speaks the server's language
@@ -109,6 +121,7 @@ class Opening:
         except (discord.HTTPException, *TRANSIENT):
             log.exception("Could not answer the start of game %s; posting its lobby", table.game_id)
             lobby = await table.send(lobby_message(table))  # retried, with a nonce
+        remember_lobby(table, lobby)  # its expiry takes its buttons away
         if any(n.flag == "attach_files" for n in lacking):  # the lobby opens; the host hears why no pictures
             with contextlib.suppress(discord.HTTPException):
                 await interaction.followup.send(no_pictures_here(), ephemeral=True)
@@ -138,6 +151,7 @@ class Opening:
         settings["host_id"] = interaction.user.id
         meta = {"lobby_closes": time.time() + self.host.timing.lobby_seconds}
         seed = secrets.randbits(48)
+        token = custom_ids.new_token()  # its buttons carry it: no other game's buttons move this one
         try:
             game_id = await self.host.storage.create_game(
                 entry.kind,
@@ -148,7 +162,15 @@ class Opening:
                 [s.to_json() for s in seats],
                 status="lobby",
                 meta=meta,
+                token=token,
             )
+        except AlreadyOpen as taken:
+            # Another process's game (one whose owner crashed, its lease not yet run out, is in no
+            # process's memory): the database refused it, nothing was written; the same words as
+            # the refusal from memory.
+            log.info("Game not created: %s", taken)
+            await private_after_defer(interaction, self._in_the_way(taken))
+            return None
         except StorageError:
             log.exception("Could not create a game")
             await private_after_defer(interaction, SAVE_FAILED)
@@ -163,6 +185,7 @@ class Opening:
             seats=seats,
             settings=settings,
             meta=meta,
+            token=token,
         )
         self.directory.by_id[game_id] = table
         return table
@@ -172,15 +195,31 @@ class Opening:
         assert interaction.guild_id is not None and interaction.channel_id is not None
         existing = self.directory.in_channel(interaction.channel_id)
         if existing is not None:
-            title = existing.presenter.title
-            return _(
-                "{game} is already being played here (game #{number}).", game=title, number=existing.game_id
-            )
+            return _played_here(existing.presenter.title, existing.game_id)
         other = self.directory.of_user(interaction.guild_id, interaction.user.id)
         if other is not None:
-            where = f"<#{other.place.place_id}>"
-            return _("You're already playing in {channel}; finish or leave that game first.", channel=where)
+            return _playing_elsewhere(other.place.place_id)
         return None
+
+    def _in_the_way(self, taken: AlreadyOpen) -> str:
+        """The refusal for a game the database found in the way (``Storage.create_game``)."""
+        if taken.user_id is not None:
+            return _playing_elsewhere(taken.place_id)
+        entry = self.catalog.get(taken.kind)
+        return _played_here(_(entry.title) if entry is not None else taken.kind, taken.game_id)
+
+    def _bot_is_full(self) -> str | None:
+        """Issue 26, point 10: a bot-wide cap (``MAX_GAMES_AT_ONCE``, bot.config) on the games this
+        process runs at once, lobbies included, whatever each server allows (`max_games`).
+
+        Ruling: counted per process, from memory (instant, so answered before anything waits): what a
+        process carries is what docs/scaling.md measured (its cores, its share of the global limit),
+        and a bot of one process is the common case. With several processes each has the cap."""
+        most = getattr(getattr(self.host, "settings", None), "max_games_at_once", DEFAULT_MAX_GAMES_AT_ONCE)
+        running = sum(1 for table in self.directory.by_id.values() if not table.closed)
+        if most is None or running + self._reserved < int(most):
+            return None
+        return _("I'm running as many games as I can right now; try again in a few minutes.")
 
     async def _default_where(self, guild_id: int) -> str:
         """The server's `/config` choice, else the bot's own default (``DEFAULT_WHERE``), else a thread."""
@@ -225,3 +264,12 @@ class Opening:
                 setting=MAX_GAMES.key,
             )
         return None
+
+
+def _played_here(title: str, number: int) -> str:
+    return _("{game} is already being played here (game #{number}).", game=title, number=number)
+
+
+def _playing_elsewhere(place_id: int) -> str:
+    where = f"<#{place_id}>"
+    return _("You're already playing in {channel}; finish or leave that game first.", channel=where)

@@ -126,8 +126,9 @@ class Tables:
     ) -> Table | None:
         return await self.opening.open(interaction, kind, settings, bots)
 
-    async def resume_all(self) -> None:
-        await self.resuming.resume_all()
+    async def resume_all(self) -> set[int]:
+        """Carry on the stored games; the ids of those given up for good (damaged, unknown kind)."""
+        return await self.resuming.resume_all()
 
     async def on_component(
         self, interaction: discord.Interaction, custom_id: object, values: list[str] | None

@@ -21,7 +21,7 @@ from bot.i18n import N_, _, speaking
 from bot.storage import StorageError, StoredGame
 from bot.tables.directory import Directory
 from bot.tables.endings import Endings
-from bot.tables.lobby import expire_lobby, lobby_message
+from bot.tables.lobby import expire_lobby, lobby_message, remember_lobby
 from bot.tables.opening import Builder
 from bot.tables.seats import Seat
 from bot.tables.table import Table
@@ -49,8 +49,11 @@ class Resuming:
         self.get_channel = get_channel
         self.pacer = pacer
         self.may_drive = may_drive  # several processes: only the games whose lease this one holds
+        # Games this process will not try again: damaged, or of a kind it does not know (told once).
+        # Not a game the database failed on while it was being taken over: that one is tried again.
+        self.given_up: set[int] = set()
 
-    async def resume_all(self) -> None:
+    async def resume_all(self) -> set[int]:
         """Carry on every stored game that had not ended; close the ones that can't go on.
 
         A game of a kind the catalog does not know, or one whose stored row could not be read, is
@@ -60,24 +63,43 @@ class Resuming:
             await self._resume_stored()
         finally:
             self.directory.resumed.set()
+        return set(self.given_up)
 
     async def _resume_stored(self) -> None:
         try:
             stored = await self.host.storage.unfinished_games()
+            stored += await self.host.storage.unannounced_games()  # ended, their ending never posted
         except StorageError:
             log.exception("Could not read the stored games; none were resumed")
             return
         for game in stored:
-            if game.id in self.directory.by_id:
+            if game.id in self.directory.by_id or game.id in self.given_up:
                 continue
             if self.may_drive is not None and not await self.may_drive(game):
                 continue  # another shard's game, or another process drives it (bot/tables/lease.py)
             try:
                 await self._resume_one(game)
+            except StorageError:
+                log.warning("Could not resume game %s now; trying again later", game.id, exc_info=True)
+                await self._let_go(game)
             except Exception:
                 log.exception("Could not resume game %s", game.id)
 
+    async def _let_go(self, game: StoredGame) -> None:
+        """A takeover the database failed: the lease taken for it goes, so the next tick of the lease
+        keeper finds the game free and tries again (kept, it would wait for the lease to run out)."""
+        if game.id in self.directory.by_id or not self.host.storage.shared:
+            return
+        try:
+            await self.host.storage.release_lease(game.id)
+        except StorageError:
+            pass  # it runs out by itself
+
     async def _resume_one(self, game: StoredGame) -> None:
+        if game.status not in ("lobby", "running") and (game.kind not in self.catalog or game.damage):
+            # An ending that cannot be replayed: its results stand, and it is not reported at every start.
+            await self.host.storage.mark_announced(game.id)
+            return
         if game.kind not in self.catalog:
             log.error(
                 "Stored game %s is of an unknown kind %r (known: %s); it was not resumed",
@@ -85,6 +107,7 @@ class Resuming:
                 game.kind,
                 ", ".join(sorted(self.catalog)),
             )
+            self.given_up.add(game.id)
             await self._say(
                 game, N_("⚠️ I can't resume game #{number}: I don't know its game."), number=game.id
             )
@@ -92,6 +115,7 @@ class Resuming:
         damage = getattr(game, "damage", None)
         if damage:
             log.error("Stored game %s could not be read (%s); it was not resumed", game.id, damage)
+            self.given_up.add(game.id)
             await self._say(
                 game,
                 N_("⚠️ I can't resume {game} #{number}: its saved data is damaged."),
@@ -109,9 +133,13 @@ class Resuming:
             seats=[Seat.from_json(s) for s in game.seats],
             settings=dict(game.settings),
             meta=dict(game.meta),
+            token=game.token,
         )
         if table.place.home is None:  # the channel it was opened in (its thread is fetched when needed)
-            await self.endings.abandon(table)
+            if game.status in ("lobby", "running"):
+                await self.endings.abandon(table)
+            else:  # an ending nobody can read any more: its results stand
+                await table.ledger.mark_announced()
             return
         await self.host.languages.refresh(game.guild_id)  # its messages speak the server's language
         with speaking(table.language):
@@ -138,6 +166,9 @@ class Resuming:
 
     async def _carry_on(self, table: Table, game: StoredGame) -> None:
         title = table.presenter.title
+        if game.status not in ("lobby", "running"):
+            await self._tell_ending(table, game)
+            return
         if time.time() - game.updated_at > self.host.timing.stale_after_seconds:
             if game.status != "lobby" and await self._settle_ended(table, game):
                 return
@@ -151,9 +182,15 @@ class Resuming:
             )
             return
         self.directory.by_id[game.id] = table
+        closes = table.meta.get("lobby_closes")
+        if game.status == "lobby" and isinstance(closes, int | float) and closes <= time.time():
+            # Its time ran out while no process drove it (or its close could not be stored before this
+            # process stopped): closed now, never shown again with live buttons.
+            await expire_lobby(self.directory, table, 0)
+            return
         if game.status == "lobby":
             await table.send(Outgoing(content=_("♻️ I restarted; here is the lobby again.")))
-            await table.send(lobby_message(table))
+            remember_lobby(table, await table.send(lobby_message(table)))  # its expiry drops its buttons
             left = max(5.0, float(table.meta.get("lobby_closes", 0)) - time.time())
             self.directory.lobby_timers[game.id] = asyncio.create_task(
                 expire_lobby(self.directory, table, left)
@@ -198,6 +235,31 @@ class Resuming:
                 snapshot = await table.presenter.snapshot(table.view())
             for out in snapshot:
                 await table.send(out)
+        table.run()
+
+    async def _tell_ending(self, table: Table, game: StoredGame) -> None:
+        """A game settled by a process that stopped before posting its ending (killed between storing
+        the results and posting them): its last batch (the last race's result, the final standings)
+        is posted now, once; the table then notes it as told and is forgotten (``Table._finish``)."""
+        try:
+            table.start_engine(game.actions)
+        except (GameError, ValueError, KeyError, TypeError):
+            log.exception("Game %s could not be replayed to post its ending", game.id)
+        if table.engine is None or not table.engine.is_over:
+            await table.ledger.mark_announced()  # nothing to tell: not asked again at every start
+            return
+        table.ledger.settled = True
+        self.directory.by_id[game.id] = table
+        await table.send(
+            Outgoing(
+                content=_(
+                    "♻️ I restarted; {game} #{number} carries on from where it stopped.",
+                    game=table.presenter.title,
+                    number=game.id,
+                )
+            )
+        )
+        await table.publish(table.ledger.last_events)
         table.run()
 
     async def _settle_ended(self, table: Table, game: StoredGame) -> bool:

@@ -66,8 +66,12 @@ class Table:
         seats: list[Seat],
         settings: dict[str, Any],
         meta: dict[str, Any] | None = None,
+        token: str | None = None,
     ) -> None:
         self.host, self.entry, self.presenter, self.place = host, entry, presenter, place
+        self.token = (
+            token  # what its buttons carry besides its id (bot.tables.custom_ids); None: made before tokens
+        )
         place.on_gone = lambda: self.end(GONE)
         self.game_id, self.guild_id, self.channel_id = game_id, guild_id, place.channel_id
         self.host_id, self.seed, self.seats, self.settings = host_id, seed, seats, settings
@@ -105,7 +109,10 @@ class Table:
 
     @property
     def pace(self) -> float:
-        return float(self.settings.get("pace", self.host.timing.default_pace))
+        pace = float(self.settings.get("pace", self.host.timing.default_pace))
+        if self.seats and all(seat.is_ai for seat in self.seats):  # nobody to wait for: a least pace
+            return max(pace, self.host.timing.ai_only_pace)  # (issue 26, point 10; bot.tables.timing)
+        return pace
 
     @property
     def thread_id(self) -> int | None:
@@ -410,19 +417,26 @@ class Table:
                 await self.host.storage.update_game(self.game_id, meta=self.meta)
 
     async def _finish(self) -> None:
+        """The game is over and its ending was posted (``publish`` of its last batch)."""
         if self.closed:
             return
         self.closed = True
+        if self.settled:
+            await self.ledger.mark_announced()  # first: a kill from here on does not post it twice
         await self.prompts.retire(self)
         if not self.settled:
-            await self.ledger.settle(self.seats)
-        self.end(OVER)  # the owner forgets the table, and keeps settling if the results are not stored
+            await self.ledger.settle(self.seats, announced=True)  # its final standings are out
+        # The owner forgets the table once both are stored; until then it keeps it (closed: neither
+        # driven nor resumed, its lease kept) and keeps trying (``bot.tables.endings``).
+        self.end(OVER)
         await self.place.finish_drawing()  # the last race's replay is added before the table goes
 
     # --- what people ask of the table ------------------------------------------------
 
     def check_click(self, user_id: int, click: custom_ids.Decide) -> Outcome | None:
         """A decision click refused at once, without waiting for the lock; None if it may go on."""
+        if click.token != self.token:  # another game's button with this one's number (custom_ids)
+            return Outcome(answers.NOT_THIS_GAME)
         mine = self.seat_of(user_id)
         if mine is None:
             return Outcome(answers.NOT_PLAYING)

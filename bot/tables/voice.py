@@ -25,6 +25,7 @@ class Speaker(Protocol):
     """What a voice reads of its table (``bot.tables.table.Table``) when it speaks."""
 
     seats: list[Seat]
+    token: str | None  # the game's token, carried by its buttons' ids (``custom_ids``)
 
     @property
     def acted(self) -> list[int]: ...
@@ -79,7 +80,7 @@ class Voice:
         return message_kwargs(self._dressed(out, page=page), editing=editing)
 
     def _dressed(self, out: Outgoing, *, page: int = 0) -> Outgoing:
-        return dressed(out, self.game_id, self.table.acted, page=page)
+        return dressed(out, self.game_id, self.table.acted, page=page, token=self.table.token)
 
 
 async def drawn(out: Outgoing) -> Outgoing:

@@ -104,7 +104,7 @@ async def play_one(
     host = people[0]
     ix = await fake.slash(host, channel, f"{kind} start", **(START[kind] | options))
     lobby: FakeMessage = await ix.reply()
-    game_id = int(re.search(r"g:(\d+):lobby", lobby.buttons[0].custom_id or "").group(1))  # type: ignore[union-attr]
+    game_id = int(re.search(r"g:(\d+)(?:\.[0-9a-z]+)?:lobby", lobby.buttons[0].custom_id or "").group(1))  # type: ignore[union-attr]
     for person in people[1:]:
         await (await fake.click_button(person, lobby, "Join")).wait_response()
 

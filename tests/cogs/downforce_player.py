@@ -11,11 +11,11 @@ from dataclasses import dataclass, field
 from tests.cogs.conftest import World
 from tests.fakediscord import FakeMessage, FakeUser, text_of
 
-CHANNEL_ID = re.compile(r"g:\d+:d:(\d+):(\d+):(move|wild|power|ignore|defensive):i\d+")
-BET_ID = re.compile(r"g:\d+:d:(\d+):(\d+):(bet|keep):i\d+")
-MENU_ID = re.compile(r"gs:\d+:(\d+):(\d+):(bid|play)")
-CHOICE_MENU_ID = re.compile(r"gs:\d+:(\d+):(\d+):(move)")
-HAND_ID = re.compile(r"g:\d+:hand")
+CHANNEL_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):(\d+):(move|wild|power|ignore|defensive):i\d+")
+BET_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):(\d+):(bet|keep):i\d+")
+MENU_ID = re.compile(r"gs:\d+(?:\.[0-9a-z]+)?:(\d+):(\d+):(bid|play)")
+CHOICE_MENU_ID = re.compile(r"gs:\d+(?:\.[0-9a-z]+)?:(\d+):(\d+):(move)")
+HAND_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:hand")
 # The few words the player reads to know where the game is, in the language the table speaks.
 ENGLISH = {
     "final": "Final scores",

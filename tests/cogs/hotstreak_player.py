@@ -9,9 +9,9 @@ from dataclasses import dataclass, field
 from tests.cogs.conftest import World
 from tests.fakediscord import FakeMessage, FakeUser, SelectMenu
 
-BET_ID = re.compile(r"g:\d+:d:(\d+):(\d+):bet:")
-HAND_ID = re.compile(r"g:\d+:hand")
-SELECT_ID = re.compile(r"gs:\d+:(\d+):(\d+):(submit|double)")
+BET_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):(\d+):bet:")
+HAND_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:hand")
+SELECT_ID = re.compile(r"gs:\d+(?:\.[0-9a-z]+)?:(\d+):(\d+):(submit|double)")
 
 
 @dataclass

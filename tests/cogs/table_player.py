@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 
 from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, ImpossibleAction
 
-DECISION = re.compile(r"g:\d+:d:(\d+):(\d+):([a-z0-9_]+):i\d+")
-MENU = re.compile(r"gs:\d+:(\d+):(\d+):([a-z0-9_]+)")
-HAND = re.compile(r"g:\d+:hand")
+DECISION = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):(\d+):([a-z0-9_]+):i\d+")
+MENU = re.compile(r"gs:\d+(?:\.[0-9a-z]+)?:(\d+):(\d+):([a-z0-9_]+)")
+HAND = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:hand")
 
 
 @dataclass

@@ -16,7 +16,7 @@ from tests.cogs.downforce_player import DownforceTable
 from tests.english import english_in, vocabulary
 from tests.fakediscord import FakeMessage, running_bot, text_of
 
-LOBBY = re.compile(r"g:\d+:lobby:(join|ai)")
+LOBBY = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:lobby:(join|ai)")
 TRACK = "Savanna Stretch"  # animals on the track; its name is a name, kept as the Portuguese rules keep it
 
 

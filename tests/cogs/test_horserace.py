@@ -17,7 +17,7 @@ from bot.tables import clock
 from tests.cogs.conftest import FAST, World, join, private_answer
 from tests.fakediscord import FakeMessage, running_bot
 
-ROLL_ID = re.compile(r"g:\d+:d:(\d+):\d+:roll:")
+ROLL_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):\d+:roll:")
 
 
 @pytest.fixture

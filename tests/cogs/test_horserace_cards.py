@@ -25,7 +25,7 @@ from tests.fakediscord import FakeMessage, text_of
 __all__ = ["bot"]  # the horse-race-only bot fixture
 
 CARDS = "Cards held"
-ROLL_ID = re.compile(r"g:\d+:d:(\d+):\d+:roll:")
+ROLL_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):\d+:roll:")
 
 
 def boards(world: World) -> list[FakeMessage]:

@@ -16,7 +16,7 @@ from tests.cogs.conftest import World, private_answer
 from tests.english import english_in, vocabulary
 from tests.fakediscord import FakeMessage, ImpossibleAction, running_bot, text_of
 
-ROLL_ID = re.compile(r"g:\d+:d:(\d+):\d+:roll:")
+ROLL_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):\d+:roll:")
 PLAYERS = ("alice", "bob")
 
 
@@ -123,11 +123,11 @@ async def test_a_whole_game_in_portuguese_shows_no_english(world: World, bot: Ra
         world.users["alice"], world.channel, "horserace start", races=2, rolls="manual", pace=0.0
     )
     lobby = await ix.reply()
-    game = int(lobby.buttons[0].custom_id.split(":")[1])  # type: ignore[union-attr]
-    await (await world.fake.click(world.users["bob"], lobby, f"g:{game}:lobby:join")).wait_response()
+    lobby_ids = (lobby.buttons[0].custom_id or "").rsplit(":", 1)[0]  # g:<game>.<token>:lobby
+    await (await world.fake.click(world.users["bob"], lobby, f"{lobby_ids}:join")).wait_response()
     await world.fake.wait_for(lambda: world.users["bob"].mention in lobby.text, timeout=5)
-    await (await world.fake.click(world.users["alice"], lobby, f"g:{game}:lobby:ai")).wait_response()
-    await (await world.fake.click(world.users["alice"], lobby, f"g:{game}:lobby:start")).wait_response()
+    await (await world.fake.click(world.users["alice"], lobby, f"{lobby_ids}:ai")).wait_response()
+    await (await world.fake.click(world.users["alice"], lobby, f"{lobby_ids}:start")).wait_response()
     hands: list[str] = []
     await play_by_hand(world, bot, hands)
     final = standings(world)

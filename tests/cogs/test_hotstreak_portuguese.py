@@ -26,7 +26,7 @@ from tests.fakediscord import FakeMessage, running_bot, text_of
 from tests.fakediscord.screenshot import render_messages
 
 MASCOTS = ("Gobbler", "Hurley", "Dangle", "Mum")
-LOBBY = re.compile(r"g:\d+:lobby:(join|ai|start)")
+LOBBY = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:lobby:(join|ai|start)")
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from bot.client import RaceBot
 from tests.cogs.conftest import World, join
 from tests.fakediscord import FakeMessage, running_bot
 
-ROLL_ID = re.compile(r"g:\d+:d:(\d+):\d+:roll:")
+ROLL_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):\d+:roll:")
 NAMES = ("@everyone", "@here", "<@&1234>", "**bold**")
 
 

@@ -19,7 +19,7 @@ from tests.cogs.conftest import World, join, private_answer
 from tests.cogs.timings import FAST
 from tests.fakediscord import FakeChannel, FakeMessage, running_bot, text_of
 
-ROLL_ID = re.compile(r"g:\d+:d:(\d+):\d+:roll:")
+ROLL_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):\d+:roll:")
 NAMES = {n.flag: n.name for n in NEEDED}
 REQUIRED = [n.flag for n in NEEDED if n.required]
 # The pause looks again 5 times a second; the bot waits long enough for a test to give a permission back.

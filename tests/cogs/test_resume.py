@@ -26,11 +26,13 @@ SEATS = [
 ]
 
 
-def seats_for(world: World) -> list[dict]:
-    return [{**SEATS[0], "user_id": world.users["alice"].id}, SEATS[1]]
+def seats_for(world: World, player: str = "alice") -> list[dict]:
+    return [{**SEATS[0], "user_id": world.users[player].id}, SEATS[1]]
 
 
-async def store_game(world: World, channel_id: int, *, age: float = 0.0, status: str = "running") -> int:
+async def store_game(
+    world: World, channel_id: int, *, age: float = 0.0, status: str = "running", player: str = "alice"
+) -> int:
     storage = await Storage.open(str(world.db), clock=lambda: time.time() - age)
     try:
         settings = {
@@ -40,7 +42,7 @@ async def store_game(world: World, channel_id: int, *, age: float = 0.0, status:
             "engine": {"first_better": 0},
         }
         return await storage.create_game(
-            "hotstreak", world.guild.id, channel_id, 7, settings, seats_for(world), status=status
+            "hotstreak", world.guild.id, channel_id, 7, settings, seats_for(world, player), status=status
         )
     finally:
         await storage.close()
@@ -245,7 +247,7 @@ async def test_a_stored_game_of_an_unknown_kind_is_reported_and_the_others_resum
     other = world.guild.add_text_channel("other")
     async with await Storage.open(str(world.db)) as storage:
         unknown = await storage.create_game(
-            "chess", world.guild.id, other.id, 1, {"host_id": 1}, seats_for(world), status="running"
+            "chess", world.guild.id, other.id, 1, {"host_id": 1}, seats_for(world, "bob"), status="running"
         )
     await store_game(world, world.channel.id)
     with caplog.at_level(logging.ERROR):
@@ -262,7 +264,7 @@ async def test_a_damaged_stored_game_is_reported_and_the_others_resume(
     world: World, caplog: pytest.LogCaptureFixture
 ) -> None:
     other = world.guild.add_text_channel("other")
-    damaged = await store_game(world, other.id)
+    damaged = await store_game(world, other.id, player="bob")  # one open table per person (migration 7)
     await store_game(world, world.channel.id)
     with closing(sqlite3.connect(world.db)) as db, db:
         db.execute("UPDATE games SET settings = '{not json' WHERE id = ?", (damaged,))

@@ -33,7 +33,7 @@ from tests.cogs.test_restart import ROOT, uninterrupted
 from tests.cogs.timings import FAST
 from tests.fakediscord import FakeDiscord, FakeGuild, FakeInteraction, FakeUser
 
-SELECT_ID = re.compile(r"gs:(\d+):(\d+):(\d+):(submit|double)$")
+SELECT_ID = re.compile(r"gs:(\d+)(?:\.[0-9a-z]+)?:(\d+):(\d+):(submit|double)$")
 
 
 @pytest.fixture(scope="module")

@@ -32,9 +32,9 @@ from tests.fakediscord.model import EPHEMERAL, LOADING, FakeChannel, FakeMessage
 if TYPE_CHECKING:
     from tests.fakediscord.interactions import FakeInteraction
 
-_DECISION = re.compile(r"g:\d+:d:\d+:\d+:([a-z0-9_]+):")
-_MENU = re.compile(r"gs:\d+:\d+:\d+:([a-z0-9_]+)")
-_OTHER = re.compile(r"gs?:\d+:(hand|ask:[a-z0-9_]+|lobby:[a-z]+|m:\d+:\d+:[a-z0-9_]+)")
+_DECISION = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:\d+:\d+:([a-z0-9_]+):")
+_MENU = re.compile(r"gs:\d+(?:\.[0-9a-z]+)?:\d+:\d+:([a-z0-9_]+)")
+_OTHER = re.compile(r"gs?:\d+(?:\.[0-9a-z]+)?:(hand|ask:[a-z0-9_]+|lobby:[a-z]+|m:\d+:\d+:[a-z0-9_]+)")
 
 
 def click_kind(custom_id: str | None) -> str:

@@ -13,7 +13,8 @@ GUILD = 111
 
 
 async def game_with_actions(storage: Storage, channel: int, actions: int = 2) -> int:
-    game_id = await storage.create_game("hotstreak", GUILD, channel, 7, {"races": 3}, seats(5, 6))
+    # A server of its own per game: a person sits at one open table per server (migration 7).
+    game_id = await storage.create_game("hotstreak", GUILD + channel, channel, 7, {"races": 3}, seats(5, 6))
     for seq in range(actions):
         await storage.append_action(game_id, seq, {"player": seq % 2, "choice": seq})
     return game_id
@@ -69,7 +70,7 @@ async def test_a_damaged_game_keeps_what_could_be_read(storage: Storage, databas
     (game,) = await storage.unfinished_games()
     assert game.damage is not None
     assert game.damage.startswith("meta: Expecting value") and "; action 2: " in game.damage
-    assert (game.id, game.guild_id, game.channel_id, game.seed) == (game_id, GUILD, 4, 7)
+    assert (game.id, game.guild_id, game.channel_id, game.seed) == (game_id, GUILD + 4, 4, 7)
     assert game.settings == {"races": 3} and game.seats == seats(5, 6) and game.meta == {}
     assert game.actions == [
         {"player": 0, "choice": 0},

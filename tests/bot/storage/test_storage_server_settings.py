@@ -58,14 +58,15 @@ async def test_open_tables_hosted_count_lobbies_and_running_games_even_after_the
     def hosted_by(user: int) -> dict:
         return {"host_id": user, "players": 4}
 
-    lobby = await storage.create_game("hotstreak", GUILD, 1, 1, hosted_by(5), seats(5, None), status="lobby")
+    # In this order: a person sits at one open table per server (migration 7).
     running = await storage.create_game("horserace", GUILD, 2, 1, hosted_by(5), seats(5, None))
     await storage.update_game(running, seats=seats(None, None))  # the host left: AI seats only
     finished = await storage.create_game("hotstreak", GUILD, 3, 1, hosted_by(5), seats(5))
     await storage.finish_game(finished, [result(0, 5, 1, won=True)])
     cancelled = await storage.create_game("hotstreak", GUILD, 4, 1, hosted_by(5), seats(5), status="lobby")
     await storage.close_game(cancelled, "cancelled", "host cancelled")
-    await storage.create_game("hotstreak", GUILD, 5, 1, hosted_by(6), seats(6, 5))  # 5 only plays here
+    lobby = await storage.create_game("hotstreak", GUILD, 1, 1, hosted_by(5), seats(5, None), status="lobby")
+    await storage.create_game("hotstreak", GUILD, 5, 1, hosted_by(6), seats(6, 7))  # 7 only plays here
     await storage.create_game("hotstreak", OTHER, 6, 1, hosted_by(5), seats(5))  # another server
     assert await storage.count_open_tables_hosted(GUILD, 5) == 2
     assert await storage.count_open_tables_hosted(GUILD, 6) == 1

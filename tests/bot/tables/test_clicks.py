@@ -71,3 +71,19 @@ async def test_a_long_menu_turns_its_pages_in_place_and_an_old_page_button_is_st
     stranger = Answers(user_id=99)
     await on_menu_page(table, stranger, custom_ids.MenuPage(1, seat, 0, decision.kind, 1))  # type: ignore[arg-type]
     assert stranger.edited == [] and "isn't yours" in stranger.said[0]
+
+
+def test_a_decision_click_with_another_game_s_token_is_refused_before_anything_else() -> None:
+    """The check every decision click passes, a click passed on by another process too
+    (``bot.tables.routing``): the token its id carries must be the game's."""
+    table = a_table("hotstreak", [Seat("alice", user_id=1), Seat("bob", user_id=2)], {})
+    table.token = "k3x9q0ab"
+    table.start_engine([])
+    assert table.engine is not None
+    decision = table.engine.pending()[0]
+    assert decision.player is not None
+    seat, kind = decision.player, decision.kind
+    assert table.check_click(seat + 1, custom_ids.Decide(1, seat, 0, kind, 0, token="k3x9q0ab")) is None
+    for other in (None, "zzzzzzzz"):  # a button from before tokens, another database's game 1
+        refused = table.check_click(seat + 1, custom_ids.Decide(1, seat, 0, kind, 0, token=other))
+        assert refused is not None and "belongs to another game" in refused.answer

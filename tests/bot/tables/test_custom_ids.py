@@ -113,3 +113,66 @@ def test_parsing_is_total_on_random_text() -> None:
 def test_no_json_value_reads_as_a_menu_index() -> None:
     for value in (0, 12, "i3", ["i3"], {"i": 1}, None, True):
         assert not json.dumps(value).startswith("i")
+
+
+def test_a_game_s_token_rides_in_every_id_that_names_it_and_reads_back() -> None:
+    token = ids.new_token()
+    assert len(token) == ids.TOKEN_LENGTH and token.isalnum() and token == token.lower()
+    assert ids.new_token() != token  # 36**8 of them
+    assert ids.decision(12, 3, 4, "bet", 7, token=token) == f"g:12.{token}:d:3:4:bet:i7"
+    assert ids.parse(ids.decision(12, 3, 4, "bet", 7, token=token)) == Decide(12, 3, 4, "bet", 7, token=token)
+    assert ids.parse(ids.menu(5, 1, 2, "submit", token=token), ["i3"]) == Decide(
+        5, 1, 2, "submit", 3, token=token
+    )
+    assert ids.parse(ids.menu_page(5, 1, 2, "submit", 1, token=token)) == MenuPage(
+        5, 1, 2, "submit", 1, token
+    )
+    assert ids.parse(ids.hand(5, token=token)) == Hand(5, token)
+    assert ids.parse(ids.ask(5, "odds", token=token)) == Ask(5, "odds", token)
+    for op in ids.LOBBY_OPS:
+        assert ids.parse(ids.lobby(5, op, token=token)) == Lobby(5, op, token=token)
+    assert ids.parse(ids.kick(5, token=token), ["2"]) == Lobby(5, "kick", 2, token)
+    # An id from before tokens reads with none; a token of the wrong shape is no id of ours.
+    assert ids.parse("g:5:lobby:join") == Lobby(5, "join")
+    for bad in ("g:5.ABCDEFGH:lobby:join", "g:5.abc:hand", "g:5.abcdefghi:hand", "g:5.:hand"):
+        assert ids.parse(bad) == Unreadable(), bad
+
+
+def test_every_id_the_games_make_stays_under_discords_100_characters() -> None:
+    """Each form at the widest its parser reads (a 20-digit game, a token, a 31-letter kind or topic,
+    the widest seat, step, index and page the games reach and more), so whatever decision, menu,
+    question or lobby the three games show, its id fits; and every kind they name fits the parser."""
+    game, token, kind = 10**20 - 1, "z" * ids.TOKEN_LENGTH, "k" * 31
+    seat, n, index, page = 99, 10**7 - 1, 10**5 - 1, 10**4 - 1
+    built = [
+        ids.decision(game, seat, n, kind, index, token=token),
+        ids.menu(game, seat, n, kind, token=token),
+        ids.menu_page(game, seat, n, kind, page, token=token),
+        ids.hand(game, token=token),
+        ids.ask(game, kind, token=token),
+        *(ids.lobby(game, op, token=token) for op in ids.LOBBY_OPS),
+        ids.kick(game, token=token),
+        ids.board_page("k" * 30, "month", 999_999),
+        ids.privacy("erase", 2**64 - 1),
+    ]
+    assert max(len(i) for i in built) <= 100 and all(
+        not isinstance(ids.parse(i), Unreadable) for i in built[:-1]
+    )
+    from bot.games.catalog import CATALOG
+
+    named = {kind for entry in CATALOG.values() for kind in entry.private}
+    named |= {
+        "bet",
+        "defensive",
+        "flip",
+        "ignore",
+        "play",
+        "submit",
+        "wild",
+        "roll",
+        "double",
+        "odds",
+        "cards",
+    }
+    for each in sorted(named):
+        assert ids.parse(ids.decision(game, seat, n, each, index, token=token)) != Unreadable(), each

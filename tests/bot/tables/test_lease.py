@@ -7,8 +7,12 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
 
-from bot.storage import Storage, StoredGame
+from bot.games.catalog import CATALOG
+from bot.storage import Storage, StorageError, StoredGame
+from bot.tables.directory import Directory
+from bot.tables.endings import Endings
 from bot.tables.lease import LeaseKeeper, shard_of
+from bot.tables.resuming import Resuming
 
 SHARD_1_OF_2 = (1 << 22) * 3  # (id >> 22) % 2 == 1
 
@@ -104,5 +108,51 @@ async def test_a_game_that_stored_its_results_and_still_announces_them_is_not_ta
         await storage.release_lease(lost)  # as if another process had taken it over
         await keeper.tick()
         assert tables.forgotten == [lost] and ending in tables.by_id
+    finally:
+        await storage.close()
+
+
+async def test_a_database_error_during_a_takeover_is_retried_and_only_a_bad_game_is_given_up(
+    tmp_path: Path,
+) -> None:
+    """Issue 26, point 6: the database failing while a free game is taken over does not orphan the
+    game (it is tried again at the next tick); a game of an unknown kind is given up, once."""
+    storage = await Storage.open(str(tmp_path / "bot.db"))
+    try:
+        unknown = await storage.create_game("chess", 5, 10, 7, {}, [])  # made with no lease: free
+        sound = await storage.create_game("hotstreak", 5, 11, 7, {}, [])
+
+        async def refresh(guild_id: int) -> str:
+            return "en"
+
+        host = SimpleNamespace(storage=storage, languages=SimpleNamespace(refresh=refresh))
+        directory = Directory(host)
+        keeper = LeaseKeeper(host, directory, (0,), 1)
+        resuming = Resuming(
+            directory,
+            Endings(directory),
+            dict(CATALOG),
+            lambda *a, **k: None,  # type: ignore[arg-type]
+            get_channel=lambda channel_id: None,
+            pacer=None,  # type: ignore[arg-type]
+            may_drive=keeper.may_drive,
+        )
+        keeper.resume = resuming.resume_all
+        storage.hold_leases_as(keeper.owner, 20)
+        take = storage.acquire_lease
+        tried: list[int] = []
+
+        async def take_but_fail_on_the_sound_one(game_id: int) -> bool:
+            tried.append(game_id)
+            if game_id == sound:
+                raise StorageError("Could not take the lease: the database is down.")
+            return await take(game_id)
+
+        storage.acquire_lease = take_but_fail_on_the_sound_one  # type: ignore[method-assign]
+        await keeper.tick()
+        await storage.release_lease(unknown)  # its lease runs out: free again, but given up
+        await keeper.tick()
+        assert tried == [unknown, sound, sound]
+        assert resuming.given_up == {unknown} and keeper._given_up == {unknown}
     finally:
         await storage.close()
