@@ -309,7 +309,7 @@ async def expire_lobby(directory: Directory, table: Table, seconds: float) -> No
     await asyncio.sleep(seconds)
     if table.engine is None and not table.closed:
         await directory.close(table, "cancelled", "Nobody started the game in time.")
-        note = N_("🛑 The {game} lobby closed: nobody started it in time.")
+        note = N_("🛑 {game}: lobby closed, nobody started it in time.")
         home = table.place.home
         shown_id = table.meta.get(LOBBY_MESSAGE)
         if isinstance(shown_id, int) and isinstance(home, discord.TextChannel | discord.Thread):

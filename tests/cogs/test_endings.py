@@ -193,8 +193,7 @@ async def test_a_lobby_closed_while_postgresql_is_down_stays_closed(database: Da
         said = texts(fake, channel)
         assert not any("here is the lobby again" in t for t in said), said
         assert await stored_closed()
-        pressed = await fake.click_button(dave, lobby, "Start")
-        await pressed.wait_response(timeout=10)
+        assert not lobby.buttons  # nothing left to start it with
         assert not any("game has started" in t.lower() for t in texts(fake, channel))
         assert not await database.fetch("SELECT 1 FROM actions")
 
