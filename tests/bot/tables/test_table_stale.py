@@ -29,10 +29,10 @@ async def until(condition: Any, what: str) -> None:
         await asyncio.sleep(0.01)
 
 
-async def a_table_on(storage: Storage) -> Table:
+async def a_table_on(storage: Storage, channel: int) -> Table:
     seats = [Seat("alice", user_id=1), Seat("bob", user_id=2)]
     settings = {"rolls": "auto", "pace": 0.0, "engine": {"races": 1}}
-    game_id = await storage.create_game("horserace", 1, 1, 5, settings, [s.to_json() for s in seats])
+    game_id = await storage.create_game("horserace", 1, channel, 5, settings, [s.to_json() for s in seats])
     host = QuietHost(timing=dataclasses.replace(Timing(), storage_retry_seconds=0.05))
     host.storage = storage  # type: ignore[assignment]
     entry = CATALOG["horserace"]
@@ -57,7 +57,7 @@ async def test_a_table_behind_its_stored_log_catches_up_and_one_ended_elsewhere_
 ) -> None:
     storage = await Storage.open(str(tmp_path / "bot.db"))
     try:
-        behind = await a_table_on(storage)
+        behind = await a_table_on(storage, 1)
         # The previous owner's last move landed after this table loaded the game.
         await storage.append_action(behind.game_id, 0, NEXT_RACE.to_json())
         behind.run()
@@ -67,7 +67,8 @@ async def test_a_table_behind_its_stored_log_catches_up_and_one_ended_elsewhere_
         assert stored is not None and len(stored.actions) == behind.seq
         assert [a["kind"] for a in stored.actions].count("next_race") == 1  # the late move, not a second
 
-        ended = await a_table_on(storage)
+        await storage.close_game(behind.game_id, "cancelled", "Done here.")  # its players may sit again
+        ended = await a_table_on(storage, 2)
         endings: list[str] = []
         ended.on_end = lambda table, why: endings.append(why)
         await storage.close_game(ended.game_id, "cancelled", "Cancelled in another process.")
