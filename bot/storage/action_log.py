@@ -8,20 +8,27 @@ behind each other on the one connection. One transaction for everything waiting 
 trips whatever the number of actions, and one sync to disk. An action alone is stored at once.
 
 Each action is checked as ``append_action`` promises (its game exists and is open, it is the next
-in the log, this process holds the game's lease) and is refused alone; a transaction that fails
-fails every action in it, and none of them is stored.
+in the log, this process holds the game's live lease, locked: ``bot.storage.leases.fence``) and is
+refused alone. One game does not hold up the others (PostgreSQL): a game whose row or lease another
+transaction holds locked is skipped (``SKIP LOCKED``) and tried again in the next batch, until the
+busy wait has passed, while the rest commit; a batch that fails on one game's data (a constraint, a
+trigger) is stored again game by game, so only that game's actions fail. A batch that fails on the
+connection (the server is down) fails every action in it, and none of them is stored.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sqlite3
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from bot.storage.backend import Backend, Tx, marks
+from bot.storage.backend import POSTGRES, Backend, Tx, marks
 from bot.storage.errors import StaleAction, StorageError
-from bot.storage.leases import LeaseLost, check_holder
+from bot.storage.leases import DB_NOW, LeaseLost, check_holder
 from bot.storage.records import OPEN_STATUSES
+
+LOCKED_RETRY_SECONDS = 0.02  # the pause before a batch of only locked games is tried again
 
 
 @dataclass
@@ -30,22 +37,38 @@ class _Waiting:
     seq: int
     text: str
     now: float
+    deadline: float  # the event loop's time after which a game still locked fails
     done: asyncio.Future[None] = field(default_factory=lambda: asyncio.get_running_loop().create_future())
+
+
+class _Locked(StorageError):
+    """This batch could not lock the game's rows (another transaction holds them): try it again."""
+
+
+@dataclass
+class _Slot:
+    status: str
+    count: int
+    holder: str | None = None  # who holds the lease (None: no lease row)
+    live: bool = True  # the lease has not run out (PostgreSQL, on the server's clock)
+    locked: bool = False
 
 
 class ActionLog:
     """One writer of actions per ``Storage``: callers wait while it stores what they queued."""
 
-    def __init__(self, backend: Backend, owner: Callable[[], str | None]) -> None:
+    def __init__(self, backend: Backend, owner: Callable[[], str | None], busy_timeout: float = 5.0) -> None:
         self._backend = backend
         self._owner = owner  # the lease owner of this process, read at each write
+        self._busy_timeout = busy_timeout
         self._queue: list[_Waiting] = []
         self._writer: asyncio.Task[None] | None = None
         self.transactions = 0  # for the figures: how many commits stored how many actions
         self.stored = 0
 
     async def append(self, game_id: int, seq: int, text: str, now: float) -> None:
-        waiting = _Waiting(game_id, seq, text, now)
+        deadline = asyncio.get_running_loop().time() + self._busy_timeout
+        waiting = _Waiting(game_id, seq, text, now, deadline)
         self._queue.append(waiting)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.create_task(self._write(), name="store-actions")
@@ -60,11 +83,7 @@ class ActionLog:
             if not batch:
                 continue
             try:
-                refusals = await self._store(batch)
-            except Exception as error:
-                for waiting in batch:
-                    _settle(waiting, error)
-                continue
+                refusals = await self._store_isolated(batch)
             except BaseException:  # the writer itself cancelled (the bot is closing): nothing was committed
                 for waiting in batch:
                     closing = (
@@ -72,9 +91,36 @@ class ActionLog:
                     )
                     _settle(waiting, StorageError(closing))
                 raise
-            self.transactions += 1
+            again: list[_Waiting] = []
+            now = asyncio.get_running_loop().time()
             for waiting, refusal in zip(batch, refusals, strict=True):
-                _settle(waiting, refusal)
+                if isinstance(refusal, _Locked) and now < waiting.deadline:
+                    again.append(waiting)
+                else:
+                    _settle(waiting, refusal)
+            if again:
+                # Before what came meanwhile: a game's actions stay in their order.
+                self._queue = again + self._queue
+                if len(self._queue) == len(again):
+                    await asyncio.sleep(LOCKED_RETRY_SECONDS)
+
+    async def _store_isolated(self, batch: list[_Waiting]) -> list[BaseException | None]:
+        """Store a batch; if it fails on one game's data, store each game alone so only that one fails."""
+        try:
+            return list(await self._store(batch))
+        except Exception as error:
+            games = sorted({w.game_id for w in batch})
+            if len(games) == 1 or not _about_the_data(error):
+                return [error] * len(batch)
+        outcomes: dict[int, BaseException | None] = {}
+        for game in games:
+            alone = [w for w in batch if w.game_id == game]
+            try:
+                results: list[BaseException | None] = list(await self._store(alone))
+            except Exception as error:
+                results = [error] * len(alone)
+            outcomes.update({id(w): r for w, r in zip(alone, results, strict=True)})
+        return [outcomes[id(w)] for w in batch]
 
     async def _store(self, batch: list[_Waiting]) -> list[StorageError | None]:
         if len(batch) == 1:
@@ -85,13 +131,13 @@ class ActionLog:
         refusals: list[StorageError | None] = []
         accepted: list[_Waiting] = []
         async with self._backend.transaction(doing, write=True) as tx:
-            slots = await _slots(tx, sorted({w.game_id for w in batch}))
+            slots = await _slots(tx, sorted({w.game_id for w in batch}), owner is not None)
             for waiting in batch:
-                refusal = _refusal(waiting, slots.get(waiting.game_id), owner)
+                slot = slots.get(waiting.game_id)
+                refusal = _refusal(waiting, slot, owner, tx.dialect)
                 refusals.append(refusal)
-                if refusal is None:
-                    status, count, holder = slots[waiting.game_id]
-                    slots[waiting.game_id] = (status, count + 1, holder)
+                if refusal is None and slot is not None:
+                    slot.count += 1
                     accepted.append(waiting)
             if accepted:
                 await tx.executemany(
@@ -103,6 +149,7 @@ class ActionLog:
                     "UPDATE games SET updated_at = ? WHERE id = ?",
                     [(t, g) for g, t in sorted(latest.items())],
                 )
+        self.transactions += 1
         self.stored += len(accepted)
         return refusals
 
@@ -112,65 +159,102 @@ def _settle(waiting: _Waiting, outcome: BaseException | None) -> None:
         return
     if outcome is None:
         waiting.done.set_result(None)
+    elif isinstance(outcome, _Locked):
+        waiting.done.set_exception(
+            StorageError(
+                f"Could not store action {waiting.seq} of game {waiting.game_id}: the game is locked by "
+                "another process or connection and stayed locked past the wait."
+            )
+        )
     else:
         waiting.done.set_exception(outcome)
 
 
-def _refusal(
-    waiting: _Waiting, slot: tuple[str, int, str | None] | None, owner: str | None
-) -> StorageError | None:
+def _about_the_data(error: BaseException) -> bool:
+    """A failure caused by what one game's rows hold (a constraint, a trigger), not by the connection."""
+    cause = error.__cause__
+    state = str(getattr(cause, "sqlstate", "") or "")
+    if state:
+        return state[:2] in ("22", "23", "P0")  # data exception, integrity violation, raised by PL/pgSQL
+    return isinstance(cause, sqlite3.IntegrityError | sqlite3.DataError)
+
+
+def _refusal(waiting: _Waiting, slot: _Slot | None, owner: str | None, dialect: str) -> StorageError | None:
     """Why this action may not be stored (the same order and words as a single ``append_action``)."""
     game_id, seq = waiting.game_id, waiting.seq
     if slot is None:
         return StorageError(f"Game {game_id} does not exist; action {seq} was not stored.")
-    status, count, holder = slot
-    if seq < count:
+    if slot.locked:
+        return _Locked(f"Game {game_id} is locked by another transaction.")
+    if seq < slot.count:
         return StaleAction(f"Action {seq} of game {game_id} was already stored (a double click or a replay).")
-    if status not in OPEN_STATUSES:
-        return StaleAction(f"Game {game_id} has ended ({status}); action {seq} came too late.")
+    if slot.status not in OPEN_STATUSES:
+        return StaleAction(f"Game {game_id} has ended ({slot.status}); action {seq} came too late.")
     try:
-        check_holder(game_id, owner, holder)
+        if dialect == POSTGRES and owner is not None and slot.holder is None:
+            raise LeaseLost(f"This process holds no lease on game {game_id}; it stopped driving the game.")
+        check_holder(game_id, owner, slot.holder, slot.live)
     except LeaseLost as lost:
         return lost
-    if seq > count:
+    if seq > slot.count:
         return StorageError(
-            f"Action {seq} of game {game_id} would leave a gap: only {count} actions are stored."
+            f"Action {seq} of game {game_id} would leave a gap: only {slot.count} actions are stored."
         )
     return None
 
 
-async def _slots(tx: Tx, game_ids: list[int]) -> dict[int, tuple[str, int, str | None]]:
-    """Each game's status, how many actions it has stored and who holds its lease.
+async def _slots(tx: Tx, game_ids: list[int], fenced: bool) -> dict[int, _Slot]:
+    """Each game's status, how many actions it has stored and its lease (``fenced``: only if asked).
 
-    On PostgreSQL the games' rows are read (and locked against other processes, in id order) first,
-    then, in statements of their own, the logs and the leases: a statement that waited for a lock sees
-    what the other process wrote. SQLite's ``BEGIN IMMEDIATE`` already holds the file's one write
-    lock, so one statement reads all three.
+    On PostgreSQL the games' rows are locked first (``FOR UPDATE``, in id order), then their lease rows
+    (``FOR SHARE``: a takeover waits for this write), in statements of their own, so a statement sees
+    what another process committed before the lock was ours. A game whose row or lease another
+    transaction holds is skipped (``SKIP LOCKED``) and marked ``locked``: the batch never waits on one
+    game. SQLite's ``BEGIN IMMEDIATE`` already holds the file's one write lock, so one statement reads
+    all of it.
     """
     ids = marks(game_ids)
-    if tx.for_update:
+    if tx.dialect != POSTGRES:
         rows = await tx.fetch_all(
-            f"SELECT id, status FROM games WHERE id IN ({ids}) ORDER BY id{tx.for_update}", game_ids
-        )
-        counts = dict(
-            await tx.fetch_all(
-                f"SELECT game_id, MAX(seq) + 1 FROM actions WHERE game_id IN ({ids}) GROUP BY game_id",
-                game_ids,
-            )
-        )
-        owners = dict(
-            await tx.fetch_all(f"SELECT game_id, owner FROM leases WHERE game_id IN ({ids})", game_ids)
+            "SELECT id, status, (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = games.id), "
+            f"(SELECT owner FROM leases WHERE game_id = games.id) FROM games WHERE id IN ({ids})",
+            game_ids,
         )
         return {
-            int(game): (str(status), int(counts.get(game) or 0), _text(owners.get(game)))
-            for game, status in rows
+            int(game): _Slot(str(status), int(count), _text(owner)) for game, status, count, owner in rows
         }
     rows = await tx.fetch_all(
-        "SELECT id, status, (SELECT COALESCE(MAX(seq) + 1, 0) FROM actions WHERE game_id = games.id), "
-        f"(SELECT owner FROM leases WHERE game_id = games.id) FROM games WHERE id IN ({ids})",
-        game_ids,
+        f"SELECT id, status FROM games WHERE id IN ({ids}) ORDER BY id FOR UPDATE SKIP LOCKED", game_ids
     )
-    return {int(game): (str(status), int(count), _text(owner)) for game, status, count, owner in rows}
+    slots = {int(game): _Slot(str(status), 0) for game, status in rows}
+    skipped = [game for game in game_ids if game not in slots]
+    if skipped:  # locked by another transaction, or no such game
+        for (game,) in await tx.fetch_all(f"SELECT id FROM games WHERE id IN ({marks(skipped)})", skipped):
+            slots[int(game)] = _Slot("", 0, locked=True)
+    mine = [game for game, slot in slots.items() if not slot.locked]
+    if not mine:
+        return slots
+    held = marks(mine)
+    counts = await tx.fetch_all(
+        f"SELECT game_id, MAX(seq) + 1 FROM actions WHERE game_id IN ({held}) GROUP BY game_id", mine
+    )
+    for game, count in counts:
+        slots[int(game)].count = int(count or 0)
+    if fenced:
+        leases = await tx.fetch_all(
+            f"SELECT game_id, owner, expires_at >= {DB_NOW} FROM leases WHERE game_id IN ({held}) "
+            "ORDER BY game_id FOR SHARE SKIP LOCKED",
+            mine,
+        )
+        for game, holder, live in leases:
+            slots[int(game)].holder, slots[int(game)].live = _text(holder), bool(live)
+        unread = [game for game in mine if slots[game].holder is None]
+        if unread:  # no lease row, or one another transaction holds (a takeover under way)
+            for (game,) in await tx.fetch_all(
+                f"SELECT game_id FROM leases WHERE game_id IN ({marks(unread)})", unread
+            ):
+                slots[int(game)].locked = True
+    return slots
 
 
 def _text(value: object) -> str | None:

@@ -43,13 +43,18 @@ class Backend(ABC):
     where: str  # "the database at data/bot.db", "the PostgreSQL database postgresql://bot@db/bot"
 
     @abstractmethod
-    def transaction(self, doing: str, *, write: bool) -> AbstractAsyncContextManager[Tx]:
-        """One transaction, serialised with every other use of this backend.
+    def transaction(self, doing: str, *, write: bool, aside: bool = False) -> AbstractAsyncContextManager[Tx]:
+        """One transaction.
 
         Commits when the block ends, rolls back if it raises; a driver error leaves as
         ``StorageError`` saying it could not ``doing`` and why, with the driver error as its cause.
         ``write`` transactions take the write lock first (SQLite), so a busy database fails
         before anything is written.
+
+        Where they run: SQLite serialises every transaction on its one connection. PostgreSQL runs
+        the game writes one at a time on one connection (the order of a process's writes stays
+        obvious), and reads and ``aside`` writes (the lease keeper's, routed clicks) on a small pool
+        of connections of their own, so they never queue behind a game write that waits for a lock.
         """
 
     @abstractmethod
@@ -74,13 +79,13 @@ class TimedBackend(Backend):
         return getattr(self.inner, name)
 
     @asynccontextmanager
-    async def transaction(self, doing: str, *, write: bool) -> AsyncIterator[Tx]:
+    async def transaction(self, doing: str, *, write: bool, aside: bool = False) -> AsyncIterator[Tx]:
         from bot import metrics
 
         with metrics.timed(
             metrics.STORAGE_CALL_SECONDS, metrics.STORAGE_ERRORS, "write" if write else "read"
         ):
-            async with self.inner.transaction(doing, write=write) as tx:
+            async with self.inner.transaction(doing, write=write, aside=aside) as tx:
                 yield tx
 
     async def close(self) -> None:

@@ -1,9 +1,13 @@
 """The PostgreSQL backend (asyncpg): for several bot processes sharing one database.
 
-* One connection per bot process, used by one transaction at a time (an ``asyncio.Lock``), as with
-  SQLite: the bot's writes are human-paced, and one connection keeps the order of a process's
-  writes obvious. Other processes are kept out of a game's rows by row locks: every write that
-  reads a game first reads it ``FOR UPDATE``.
+* One connection per bot process for the game writes, used by one transaction at a time (an
+  ``asyncio.Lock``), as with SQLite: the bot's writes are human-paced, and one connection keeps the
+  order of a process's writes obvious. Other processes are kept out of a game's rows by row locks:
+  every write that reads a game first reads it ``FOR UPDATE``, and its lease ``FOR SHARE``
+  (``bot.storage.leases.fence``).
+* Reads and the lease keeper's writes run on a small pool of connections of their own
+  (``POOL_SIZE``): a game write waiting for another process's lock must not make the lease keeper
+  miss its renewal (its games would be taken over) or a leaderboard wait.
 * Commits are synchronous (``synchronous_commit = on`` for the bot's connection, whatever the
   server's default): a call returns only once the server has the change on disk, so an announced
   move is a stored move.
@@ -32,6 +36,7 @@ CONNECT_TIMEOUT = 10.0  # seconds to reach the server and log in at start
 # this): a click must get its "couldn't save that" answer while Discord still waits for one.
 RECONNECT_TIMEOUT = 2.0
 COMMAND_TIMEOUT = 15.0  # seconds one statement may take before the call fails (a hung server)
+POOL_SIZE = 3  # connections for reads and the lease keeper, made when first needed
 
 
 class PostgresTx(Tx):
@@ -68,6 +73,7 @@ class PostgresBackend(Backend):
         self._connected_once = False
         self._closed = False
         self._lock = asyncio.Lock()
+        self._pool: asyncpg.Pool | None = None
 
     @classmethod
     async def open(cls, url: PostgresUrl, *, busy_timeout: float, read_only: bool = False) -> PostgresBackend:
@@ -75,6 +81,15 @@ class PostgresBackend(Backend):
         backend = cls(url, busy_timeout, read_only)
         async with backend._lock:
             await backend._connection("open the database")
+        # No connection is made here (min_size 0): the first read or renewal makes one.
+        backend._pool = await asyncpg.create_pool(
+            url.dsn,
+            min_size=0,
+            max_size=POOL_SIZE,
+            timeout=max(busy_timeout, RECONNECT_TIMEOUT),
+            command_timeout=COMMAND_TIMEOUT,
+            server_settings=backend._settings(),
+        )
         return backend
 
     async def _connection(self, doing: str) -> asyncpg.Connection:
@@ -83,6 +98,22 @@ class PostgresBackend(Backend):
         if self._conn is not None and not self._conn.is_closed():
             return self._conn
         self._conn = None
+        try:
+            timeout = max(self._busy_timeout, RECONNECT_TIMEOUT) if self._connected_once else CONNECT_TIMEOUT
+            self._conn = await asyncpg.connect(
+                self.url.dsn,
+                timeout=timeout,
+                command_timeout=COMMAND_TIMEOUT,
+                server_settings=self._settings(),
+            )
+        except BaseException as error:
+            if is_driver_error(error):
+                raise explain(error, doing, self.url) from error
+            raise
+        self._connected_once = True
+        return self._conn
+
+    def _settings(self) -> dict[str, str]:
         settings = {
             "application_name": "racing-bets-bot",
             # Whatever the server's default: a commit returns once it is on the server's disk, so
@@ -93,40 +124,62 @@ class PostgresBackend(Backend):
         }
         if self._read_only:
             settings["default_transaction_read_only"] = "on"
+        return settings
+
+    @asynccontextmanager
+    async def transaction(self, doing: str, *, write: bool, aside: bool = False) -> AsyncIterator[Tx]:
+        # Reads see one snapshot across their statements (a board and its total agree).
+        options = {} if write else {"isolation": "repeatable_read", "readonly": True}
+        if write and not aside:
+            async with self._lock:
+                conn = await self._connection(doing)
+                try:
+                    async with conn.transaction(**options):
+                        yield PostgresTx(conn)
+                except BaseException as error:
+                    if _connection_unusable(error) or conn.is_closed():
+                        self._conn = None
+                        conn.terminate()
+                    if is_driver_error(error):
+                        raise explain(error, doing, self.url) from error
+                    raise
+            return
+        pool = self._side_pool(doing)
         try:
-            timeout = max(self._busy_timeout, RECONNECT_TIMEOUT) if self._connected_once else CONNECT_TIMEOUT
-            self._conn = await asyncpg.connect(
-                self.url.dsn,
-                timeout=timeout,
-                command_timeout=COMMAND_TIMEOUT,
-                server_settings=settings,
-            )
+            conn = await pool.acquire(timeout=max(self._busy_timeout, RECONNECT_TIMEOUT) + COMMAND_TIMEOUT)
         except BaseException as error:
             if is_driver_error(error):
                 raise explain(error, doing, self.url) from error
             raise
-        self._connected_once = True
-        return self._conn
-
-    @asynccontextmanager
-    async def transaction(self, doing: str, *, write: bool) -> AsyncIterator[Tx]:
-        async with self._lock:
-            conn = await self._connection(doing)
+        try:
+            async with conn.transaction(**options):
+                yield PostgresTx(conn)
+        except BaseException as error:
+            if _connection_unusable(error) or conn.is_closed():
+                conn.terminate()  # the pool makes a new one when next asked
+            if is_driver_error(error):
+                raise explain(error, doing, self.url) from error
+            raise
+        finally:
             try:
-                # Reads see one snapshot across their statements (a board and its total agree).
-                options = {} if write else {"isolation": "repeatable_read", "readonly": True}
-                async with conn.transaction(**options):
-                    yield PostgresTx(conn)
-            except BaseException as error:
-                if _connection_unusable(error) or conn.is_closed():
-                    self._conn = None
-                    conn.terminate()
-                if is_driver_error(error):
-                    raise explain(error, doing, self.url) from error
-                raise
+                await pool.release(conn, timeout=5)
+            except Exception:  # noqa: BLE001 - a connection that cannot be reset is dropped
+                conn.terminate()
+
+    def _side_pool(self, doing: str) -> asyncpg.Pool:
+        """The pool for reads and the lease keeper (made at ``open``; its connections when first needed)."""
+        if self._closed or self._pool is None:
+            raise StorageError(f"Could not {doing}: the storage for {self.where} is closed.")
+        return self._pool
 
     async def close(self) -> None:
         self._closed = True
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            try:
+                await asyncio.wait_for(pool.close(), timeout=5)
+            except Exception:  # noqa: BLE001 - a server already gone cannot be said goodbye to
+                pool.terminate()
         async with self._lock:
             conn, self._conn = self._conn, None
             if conn is not None:

@@ -95,7 +95,8 @@ class SqliteBackend(Backend):
         return cls(db, path, lock)
 
     @asynccontextmanager
-    async def transaction(self, doing: str, *, write: bool) -> AsyncIterator[Tx]:
+    async def transaction(self, doing: str, *, write: bool, aside: bool = False) -> AsyncIterator[Tx]:
+        # ``aside`` changes nothing here: the file has one writer at a time whatever the connection.
         async with self._lock:
             db = self._db
             if db is None:

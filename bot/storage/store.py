@@ -28,7 +28,7 @@ from bot.storage.action_log import ActionLog
 from bot.storage.backend import SQLITE, Backend, TimedBackend, Tx, marks
 from bot.storage.erasure import Erasure
 from bot.storage.errors import AlreadyOpen, StorageError
-from bot.storage.leases import Leases, take_new_game
+from bot.storage.leases import Leases, fence, take_new_game
 from bot.storage.location import database_location
 from bot.storage.migrations import SCHEMA_VERSION, migrate, schema_version
 from bot.storage.records import (
@@ -53,12 +53,14 @@ _OPEN = "status IN ('lobby', 'running')"  # literal, so the database can use the
 class Storage(Leases):
     """The bot's persistent state: games and their action logs, results, leaderboards, server settings."""
 
-    def __init__(self, backend: Backend, clock: Callable[[], float]) -> None:
+    def __init__(
+        self, backend: Backend, clock: Callable[[], float], busy_timeout: float = DEFAULT_BUSY_TIMEOUT
+    ) -> None:
         # Use Storage.open(); this only wires an already-migrated backend.
         backend = TimedBackend(backend)  # every transaction timed and its failures counted (bot.metrics)
         self._backend = backend
         self._clock = clock
-        self._actions = ActionLog(backend, lambda: self.lease_owner)
+        self._actions = ActionLog(backend, lambda: self.lease_owner, busy_timeout)
 
     # --- lifetime ---------------------------------------------------------------------------
 
@@ -106,7 +108,7 @@ class Storage(Leases):
         except BaseException:
             await backend.close()
             raise
-        return cls(backend, clock)
+        return cls(backend, clock, busy_timeout)
 
     @property
     def action_figures(self) -> dict[str, int]:
@@ -145,8 +147,8 @@ class Storage(Leases):
         await self.close()
 
     @asynccontextmanager
-    async def _transaction(self, doing: str, *, write: bool) -> AsyncIterator[Tx]:
-        async with self._backend.transaction(doing, write=write) as tx:
+    async def _transaction(self, doing: str, *, write: bool, aside: bool = False) -> AsyncIterator[Tx]:
+        async with self._backend.transaction(doing, write=write, aside=aside) as tx:
             yield tx
 
     # --- games and their action logs ---------------------------------------------------------
@@ -215,7 +217,7 @@ class Storage(Leases):
                 ),
             )
             assert row is not None
-            await take_new_game(tx, int(row[0]), self.lease_owner, float(now) + self.lease_seconds)
+            await take_new_game(tx, int(row[0]), self.lease_owner, self.lease_seconds, float(now))
         return int(row[0])
 
     async def append_action(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
@@ -248,6 +250,10 @@ class Storage(Leases):
 
         Ruling: ending a game goes through ``finish_game`` or ``close_game`` only, and an ended game
         cannot be reopened (StorageError); its seats and meta may still change (e.g. a message id).
+
+        Fenced (``bot.storage.leases.fence``): a change to an open game is refused with ``LeaseLost``
+        unless this process holds its live lease. Ruling: a change to an ended game is not fenced (no
+        process drives it any more, its lease is let go, and its status can no longer change).
         """
         if status is not None:
             _check_open_status(status)
@@ -280,6 +286,8 @@ class Storage(Leases):
             current = await _status(tx, game_id)
             if status is not None and current not in OPEN_STATUSES:
                 raise StorageError(f"Game {game_id} has ended ({current}); it cannot be set to {status!r}.")
+            if current in OPEN_STATUSES:
+                await fence(tx, game_id, self.lease_owner)
             if settings is not None:
                 if await tx.fetch_one("SELECT 1 FROM actions WHERE game_id = ? LIMIT 1", (game_id,)):
                     raise StorageError(f"Game {game_id} has started; its settings can no longer change.")
@@ -389,6 +397,9 @@ class Storage(Leases):
         finished game never pays twice) or was closed without results (cancelled/abandoned: a
         closed game stays closed). Raises StorageError for a missing game.
 
+        Fenced: raises ``LeaseLost`` and writes nothing unless this process holds the game's live
+        lease (a process that lost it must not settle a game with results of its own).
+
         Any open game can be settled, however old (a game that ended just before a crash is
         settled at the next start, even days later). Ruling: its results count from when it was
         played, the time of its last stored action, so a game that ended last week is on last
@@ -409,6 +420,7 @@ class Storage(Leases):
             guild_id, kind, current, settled = row
             if settled or current not in OPEN_STATUSES:
                 return False
+            await fence(tx, game_id, self.lease_owner)
             last = await tx.fetch_one("SELECT MAX(created_at) FROM actions WHERE game_id = ?", (game_id,))
             played = float(last[0]) if last and last[0] is not None else now
             await tx.executemany(
@@ -474,7 +486,8 @@ class Storage(Leases):
         """End a game without results ("cancelled" or "abandoned"), noting why.
 
         Ruling: closing a game that has already ended changes nothing (a finished game keeps its
-        status and results), so a late timeout cannot undo a settlement.
+        status and results), so a late timeout cannot undo a settlement. Closing an open game is
+        fenced: ``LeaseLost`` unless this process holds its live lease.
         """
         if status not in ("cancelled", "abandoned"):
             raise ValueError(f"close_game ends a game as 'cancelled' or 'abandoned', not {status!r}")
@@ -482,6 +495,7 @@ class Storage(Leases):
         async with self._transaction(f"close game {game_id}", write=True) as tx:
             if await _status(tx, game_id) not in OPEN_STATUSES:
                 return
+            await fence(tx, game_id, self.lease_owner)
             await tx.execute(
                 "UPDATE games SET status = ?, end_reason = ?, ended_at = ?, updated_at = ? WHERE id = ?",
                 (status, reason, now, now, game_id),

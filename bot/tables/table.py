@@ -44,6 +44,10 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+# A table whose step meets a log that moved on without it (``StaleAction``) reads the game again and
+# carries on; this many times in a row and it lets the game go instead (never retries forever).
+STALE_CATCH_UPS = 3
+
 __all__ = ["BLOCKED", "BROKEN", "GONE", "LOST", "OVER", "EngineFailed", "Outcome", "Table"]
 
 
@@ -82,6 +86,7 @@ class Table:
         self.on_end: Callable[[Table, str], None] | None = None  # set by whoever made the table
         self.steps = Steps()  # the pace of the table's own steps
         self._storage_warned = False
+        self._behind = False  # a click found the stored log ahead of this table: catch up first
         permission_notes.wire(self)  # a channel that refuses the bot pauses the game (bot.discord_io.pause)
 
     # --- the record and who is who ---------------------------------------------------------
@@ -197,13 +202,31 @@ class Table:
 
     async def _drive(self) -> None:
         log.debug("Driving %s game %d", self.entry.kind, self.game_id)
-        failures = 0
+        failures = stale = 0
         while not self.closed:
             try:
+                if self._behind:
+                    self._behind = False
+                    raise StaleAction(f"A click on game {self.game_id} found its stored log ahead.")
                 finished = await self._step()
             except LeaseLost:  # another process drives this game now (bot/tables/lease.py)
                 self.end(LOST)
                 return
+            except StaleAction:
+                # The stored log moved on without this table (a move stored by a process that had the
+                # game before) or the game ended elsewhere: retrying the same step would fail forever.
+                stale += 1
+                caught_up = stale <= STALE_CATCH_UPS and await self._catch_up()
+                if caught_up is None:  # the game could not be read now: try again after a pause
+                    await asyncio.sleep(self.host.timing.storage_retry_seconds)
+                    continue
+                if not caught_up:
+                    log.warning(
+                        "Game %s: its stored log moved on without this table; letting it go", self.game_id
+                    )
+                    self.end(LOST)  # forgotten here; on a shared database the lease keeper resumes it
+                    return
+                continue
             except StorageError:  # nothing was applied: the engine only moves on once its action is stored
                 log.exception("Game %s could not store its next step; retrying", self.game_id)
                 if not self._storage_warned:
@@ -218,9 +241,30 @@ class Table:
                 log.exception("Game %s hit an error (%d in a row); carrying on", self.game_id, failures)
                 await asyncio.sleep(min(60.0, self.host.timing.send_retry_seconds * 2**failures))
                 continue
-            failures, self._storage_warned = 0, False
+            failures, stale, self._storage_warned = 0, 0, False
             if finished:
                 return
+
+    async def _catch_up(self) -> bool | None:
+        """Read the game again and carry on from its stored log (seats and actions): True if it goes on
+        here, False if it cannot (ended or closed elsewhere, gone, unreadable), None if the storage
+        could not be read just now."""
+        try:
+            stored = await self.host.storage.load_game(self.game_id)
+        except StorageError:
+            log.exception("Game %s could not be read again to catch up with its log", self.game_id)
+            return None
+        if stored is None or stored.status != "running":
+            return False
+        async with self.lock:
+            try:
+                self.seats = [Seat.from_json(seat) for seat in stored.seats]
+                self.start_engine(stored.actions)
+            except Exception:
+                log.exception("Game %s could not be replayed from its stored log", self.game_id)
+                return False
+        log.warning("Game %s caught up with its stored log (%d actions)", self.game_id, self.seq)
+        return True
 
     async def _step(self) -> bool:
         """Move the game on by one automatic step, one round of AI choices, or one wait for people."""
@@ -438,7 +482,13 @@ class Table:
             events = await self.commit(Action(click.seat, click.kind, choice))
         except IllegalAction as error:
             return Outcome(_("Not allowed: {reason}", reason=error)), []
-        except (StaleAction, StorageError):
+        except StaleAction:
+            self._behind = True  # the loop reads the game again before its next step
+            return Outcome(answers.STALE), []
+        except LeaseLost:
+            self.end(LOST)  # another process drives the game now; it shows the prompts again
+            return Outcome(answers.SAVE_FAILED), []
+        except StorageError:
             log.exception("Could not store an action of game %s", self.game_id)
             return Outcome(answers.SAVE_FAILED), []
         except EngineFailed:

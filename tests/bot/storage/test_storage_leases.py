@@ -1,10 +1,14 @@
 """Leases: one process drives a game at a time. A lease is taken, renewed, lost to nobody while it lasts,
 taken over once it ran out (its process crashed), and a process that lost one can no longer store moves
-to that game. Run on SQLite and on PostgreSQL (each test models processes as lease owners)."""
+to that game. Run on SQLite and on PostgreSQL (each test models processes as lease owners).
+
+On PostgreSQL lease times are on the database server's clock, not the storage's (``bot.storage.leases``):
+a test runs a lease out by writing its ``expires_at`` into the past (``run_out``)."""
 
 from __future__ import annotations
 
 import asyncio
+import time
 
 import pytest
 
@@ -15,6 +19,20 @@ from tests.bot.storage.storage_support import Clock
 A, B = "process-a", "process-b"
 
 
+def lease_now(storage: Storage, clock: Clock) -> float:
+    """Now on the lease clock: the database server's (PostgreSQL, about the machine's), the storage's (SQLite)."""
+    return time.time() if storage.dialect == "postgres" else clock.now
+
+
+def until(storage: Storage, clock: Clock, seconds: float) -> object:
+    return pytest.approx(lease_now(storage, clock) + seconds, abs=5 if storage.dialect == "postgres" else 0)
+
+
+async def run_out(database: Database, game: int) -> None:
+    """The game's lease runs out (its process crashed or hung): written into the past, behind the storage's back."""
+    await database.execute("UPDATE leases SET expires_at = expires_at - 1000 WHERE game_id = ?", game)
+
+
 async def a_game(storage: Storage) -> int:
     channel = 10 + len(await storage.unfinished_games())  # one open game per channel (migration 7)
     return await storage.create_game("hotstreak", 1 << 22, channel, 7, {}, [{"name": "x"}])
@@ -23,7 +41,7 @@ async def a_game(storage: Storage) -> int:
 async def test_a_new_game_is_leased_to_the_process_that_made_it(storage: Storage, clock: Clock) -> None:
     storage.hold_leases_as(A, 20)
     game = await a_game(storage)
-    assert await storage.lease_of(game) == (A, clock.now + 20)
+    assert await storage.lease_of(game) == (A, until(storage, clock, 20))
     storage.hold_leases_as(B, 20)
     assert not await storage.acquire_lease(game)
     assert await storage.free_games() == []
@@ -40,15 +58,15 @@ async def test_a_lease_is_renewed_while_its_process_runs(storage: Storage, clock
 
 
 async def test_an_expired_lease_is_taken_over_and_the_old_owner_learns_it(
-    storage: Storage, clock: Clock
+    storage: Storage, clock: Clock, database: Database
 ) -> None:
     storage.hold_leases_as(A, 20)
     game = await a_game(storage)
-    clock.advance(21)  # A crashed, or hung: no renewal
+    await run_out(database, game)  # A crashed, or hung: no renewal
     storage.hold_leases_as(B, 20)
     assert await storage.free_games() == [(game, 1 << 22)]
     assert await storage.acquire_lease(game)
-    assert await storage.lease_of(game) == (B, clock.now + 20)
+    assert await storage.lease_of(game) == (B, until(storage, clock, 20))
     storage.hold_leases_as(A, 20)  # A wakes up
     assert await storage.renew_leases([game]) == set()
     with pytest.raises(LeaseLost):
@@ -58,11 +76,11 @@ async def test_an_expired_lease_is_taken_over_and_the_old_owner_learns_it(
 
 
 async def test_a_lease_that_ran_out_but_was_not_taken_stays_with_its_owner(
-    storage: Storage, clock: Clock
+    storage: Storage, database: Database
 ) -> None:
     storage.hold_leases_as(A, 20)
     game = await a_game(storage)
-    clock.advance(60)
+    await run_out(database, game)
     assert await storage.renew_leases([game]) == {game}
     assert await storage.acquire_lease(game)
 

@@ -67,9 +67,10 @@ async def test_rows_locked_by_another_process_past_the_wait_refuse_the_action(pg
         transaction = other.transaction()
         await transaction.start()
         await other.execute("SELECT id FROM games WHERE id = $1 FOR UPDATE", game_id)
-        with pytest.raises(StorageError, match="locked by another process") as caught:
+        # The batch skips the locked game and tries it again until the busy wait has passed (one locked
+        # game never holds up the others' moves: test_storage_fencing.py); then it is refused alone.
+        with pytest.raises(StorageError, match="locked by another process"):
             await storage.append_action(game_id, 0, {"choice": "mum:safe"})
-        assert isinstance(caught.value.__cause__, asyncpg.PostgresError)
         game = await storage.load_game(game_id)  # reading still works while another writes
         assert game is not None and game.actions == []
         await transaction.rollback()
