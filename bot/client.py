@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import emojis, metrics
+from bot import emojis, metrics, workers
 from bot.config import Settings
 from bot.discord_io import permissions
 from bot.discord_io.global_pacer import GlobalPacer, install, limit_from_env
@@ -72,6 +72,7 @@ class RaceBot(commands.Bot):
             **shards,
         )
         self.settings = settings
+        workers.time_limits(settings.worker_timeout, settings.ai_timeout)  # every worker call's limit
         self.timing = timing or Timing()
         self.pacer = ChannelPacer(self.timing.channel_burst, self.timing.channel_window)
         self.requests = GlobalPacer(limit_from_env())  # Discord's global limit, kept by the bot itself

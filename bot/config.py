@@ -44,6 +44,10 @@ class Settings:
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
     log_format: str = "text"  # LOG_FORMAT: text, or json (one object per line; bot.logs)
+    # Seconds a call may run in a worker before the worker is replaced (bot.workers): WORKER_TIMEOUT for
+    # pictures, odds and replays, AI_TIMEOUT for an AI decision (then the easy AI decides in-process).
+    worker_timeout: float = 30.0
+    ai_timeout: float = 5.0
 
     @property
     def own_shards(self) -> tuple[int, ...]:
@@ -85,6 +89,8 @@ class Settings:
         port = os.environ.get("METRICS_PORT", "").strip()
         if port and not (port.isascii() and port.isdigit() and int(port) <= 65535):
             raise ConfigError(f"METRICS_PORT must be a port number (1 to 65535), not {port!r}.")
+        worker_timeout = seconds_setting("WORKER_TIMEOUT", 30.0)
+        ai_timeout = seconds_setting("AI_TIMEOUT", 5.0)
         log_format = os.environ.get("LOG_FORMAT", "text").strip().lower() or "text"
         if log_format not in ("text", "json"):
             raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
@@ -112,6 +118,8 @@ class Settings:
             metrics_port=int(port) if port else None,
             metrics_host=os.environ.get("METRICS_HOST", "").strip() or "127.0.0.1",
             log_format=log_format,
+            worker_timeout=worker_timeout,
+            ai_timeout=ai_timeout,
         )
 
 
@@ -141,6 +149,16 @@ def shard_settings(count_text: str, ids_text: str) -> tuple[int | None, tuple[in
     if len(set(ids)) != len(ids):
         raise ConfigError(f"SHARD_IDS {ids_text!r} names a shard twice.")
     return count, tuple(sorted(ids))
+
+
+def seconds_setting(name: str, default: float) -> float:
+    """A positive number of seconds from the environment variable ``name``; ``default`` when unset."""
+    text = os.environ.get(name, "").strip()
+    if not text:
+        return default
+    if not _positive_number(text):
+        raise ConfigError(f"{name} must be a number of seconds above 0 (e.g. {default:g}), not {text!r}.")
+    return float(text)
 
 
 def _positive_number(text: str) -> bool:
