@@ -8,6 +8,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot import rate_limit
 from bot.storage.location import database_location
 
 TOKEN_HELP = (
@@ -48,6 +49,9 @@ class Settings:
     # pictures, odds and replays, AI_TIMEOUT for an AI decision (then the easy AI decides in-process).
     worker_timeout: float = 30.0
     ai_timeout: float = 5.0
+    # Actions (commands, clicks) a person may take in a window of seconds (USER_RATE_LIMIT, e.g. 8/5;
+    # bot.rate_limit); None: no limit.
+    user_rate_limit: tuple[int, float] | None = (8, 5.0)
 
     @property
     def own_shards(self) -> tuple[int, ...]:
@@ -91,6 +95,13 @@ class Settings:
             raise ConfigError(f"METRICS_PORT must be a port number (1 to 65535), not {port!r}.")
         worker_timeout = seconds_setting("WORKER_TIMEOUT", 30.0)
         ai_timeout = seconds_setting("AI_TIMEOUT", 5.0)
+        limit_text = os.environ.get("USER_RATE_LIMIT", "").strip()
+        try:
+            user_rate_limit = rate_limit.parse(limit_text) if limit_text else (8, 5.0)
+        except ValueError:
+            raise ConfigError(
+                f"USER_RATE_LIMIT must be actions/seconds (e.g. 8/5) or off, not {limit_text!r}."
+            ) from None
         log_format = os.environ.get("LOG_FORMAT", "text").strip().lower() or "text"
         if log_format not in ("text", "json"):
             raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
@@ -120,6 +131,7 @@ class Settings:
             log_format=log_format,
             worker_timeout=worker_timeout,
             ai_timeout=ai_timeout,
+            user_rate_limit=user_rate_limit,
         )
 
 
