@@ -97,7 +97,9 @@ class RaceBot(commands.Bot):
         self.exit_code = 0  # bot.health sets 3 when it stops an unhealthy process
         self.metrics_server: MetricsServer | None = None
         limit = settings.user_rate_limit
-        self.rate_limit = RateLimit(*limit) if limit is not None else None
+        self.rate_limit = (
+            RateLimit(limit[0], self.timing.user_window or limit[1]) if limit is not None else None
+        )
         self._answering: set[asyncio.Task[None]] = set()
         self.gate_interactions()
 

@@ -14,6 +14,7 @@ FAST = Timing(
     countdown_seconds=0.0,
     channel_burst=5,
     channel_window=0.25,
+    user_window=0.25,  # the per-user rate limit's 5 s, scaled down by 20 too (8 actions in 0.25 s)
     storage_retry_seconds=0.05,
     send_retry_seconds=0.02,
     request_timeout=2.0,
