@@ -116,8 +116,10 @@ class RaceBot(commands.Bot):
                 user = (data.get("member") or {}).get("user") or data.get("user") or {}
                 verdict = self.rate_limit.check(int(user.get("id", 0)))
                 if verdict != ALLOWED:
-                    log.info("A %s from user %s refused: too many actions", data.get("type"), user.get("id"))
-                    if verdict == REFUSED:
+                    if verdict == REFUSED:  # logged and answered once per window; the rest are dropped
+                        log.info(
+                            "User %s is going too fast; their actions are refused for now", user.get("id")
+                        )
                         answer = discord.Interaction(data=data, state=self._connection)
                         task = asyncio.create_task(self._too_fast(answer), name="too-fast")
                         self._answering.add(task)
