@@ -93,8 +93,8 @@ class Settings:
         port = os.environ.get("METRICS_PORT", "").strip()
         if port and not (port.isascii() and port.isdigit() and int(port) <= 65535):
             raise ConfigError(f"METRICS_PORT must be a port number (1 to 65535), not {port!r}.")
-        worker_timeout = seconds_setting("WORKER_TIMEOUT", 30.0)
-        ai_timeout = seconds_setting("AI_TIMEOUT", 5.0)
+        worker_timeout = seconds_setting("WORKER_TIMEOUT", os.environ.get("WORKER_TIMEOUT", ""), 30.0)
+        ai_timeout = seconds_setting("AI_TIMEOUT", os.environ.get("AI_TIMEOUT", ""), 5.0)
         limit_text = os.environ.get("USER_RATE_LIMIT", "").strip()
         try:
             user_rate_limit = rate_limit.parse(limit_text) if limit_text else (8, 5.0)
@@ -163,9 +163,9 @@ def shard_settings(count_text: str, ids_text: str) -> tuple[int | None, tuple[in
     return count, tuple(sorted(ids))
 
 
-def seconds_setting(name: str, default: float) -> float:
-    """A positive number of seconds from the environment variable ``name``; ``default`` when unset."""
-    text = os.environ.get(name, "").strip()
+def seconds_setting(name: str, text: str, default: float) -> float:
+    """A positive number of seconds, from ``text`` (the setting ``name``); ``default`` when unset."""
+    text = text.strip()
     if not text:
         return default
     if not _positive_number(text):
