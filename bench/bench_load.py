@@ -660,6 +660,8 @@ async def bench(
             # The bot paces itself to the limit the fake enforces; without one, as a bot whose limit
             # Discord raised (large bots ask for that), so the run measures what one process carries.
             "DISCORD_GLOBAL_LIMIT": f"{global_limit:g}" if global_limit else "none",
+            # The bot-wide cap on games at once (bot.config): the run's own count, so none is refused.
+            "MAX_GAMES_AT_ONCE": str(games),
             "PYTHONPATH": str(ROOT),
         }
         bot = await asyncio.create_subprocess_exec(

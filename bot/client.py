@@ -14,7 +14,7 @@ from discord.ext import commands
 from bot import emojis, metrics, workers
 from bot.config import Settings
 from bot.discord_io import permissions
-from bot.discord_io.global_pacer import GlobalPacer, install, limit_from_env
+from bot.discord_io.global_pacer import GlobalPacer, guild_finder, install, limit_from_env
 from bot.discord_io.outbox import PictureOutbox
 from bot.discord_io.pacer import ChannelPacer
 from bot.games.catalog import ENTRIES
@@ -78,7 +78,7 @@ class RaceBot(commands.Bot):
         self.timing = timing or Timing()
         self.pacer = ChannelPacer(self.timing.channel_burst, self.timing.channel_window)
         self.requests = GlobalPacer(limit_from_env())  # Discord's global limit, kept by the bot itself
-        install(self.http, self.requests)
+        install(self.http, self.requests, guild_finder(self))  # servers take turns (issue 26, point 10)
         self.outbox = PictureOutbox(self.requests, self.pacer)
         self.languages = Languages(self)  # who reads which language (bot.i18n)
         self.tables = Tables(self)

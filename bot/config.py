@@ -17,6 +17,9 @@ TOKEN_HELP = (
     "(see .env.example)."
 )
 LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL")
+#: Games (lobbies included) one bot process runs at once, unless MAX_GAMES_AT_ONCE says otherwise: the
+#: most docs/scaling.md measured one 2-core process carrying with every latency target met (500).
+DEFAULT_MAX_GAMES_AT_ONCE = 500
 
 
 class ConfigError(Exception):
@@ -52,6 +55,9 @@ class Settings:
     # Actions (commands, clicks) a person may take in a window of seconds (USER_RATE_LIMIT, e.g. 8/5;
     # bot.rate_limit); None: no limit.
     user_rate_limit: tuple[int, float] | None = (8, 5.0)
+    # MAX_GAMES_AT_ONCE: the most games (lobbies included) this process runs at once, whatever the
+    # servers allow each (`/config`'s max_games); a start beyond it is refused. None: no cap.
+    max_games_at_once: int | None = DEFAULT_MAX_GAMES_AT_ONCE
 
     @property
     def own_shards(self) -> tuple[int, ...]:
@@ -105,6 +111,15 @@ class Settings:
         log_format = os.environ.get("LOG_FORMAT", "text").strip().lower() or "text"
         if log_format not in ("text", "json"):
             raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
+        max_running = os.environ.get("MAX_GAMES_AT_ONCE", "").strip().lower()
+        if (
+            max_running
+            and max_running not in ("none", "off")
+            and not (max_running.isascii() and max_running.isdigit() and int(max_running) > 0)
+        ):
+            raise ConfigError(
+                f"MAX_GAMES_AT_ONCE must be a number of games (e.g. 500) or none, not {max_running!r}."
+            )
         database_url = os.environ.get("DATABASE_URL") or None
         try:
             # Checked here so a wrong URL stops the bot before it connects, not inside setup_hook.
@@ -132,6 +147,13 @@ class Settings:
             worker_timeout=worker_timeout,
             ai_timeout=ai_timeout,
             user_rate_limit=user_rate_limit,
+            max_games_at_once=(
+                None
+                if max_running in ("none", "off")
+                else int(max_running)
+                if max_running
+                else DEFAULT_MAX_GAMES_AT_ONCE
+            ),
         )
 
 

@@ -8,7 +8,8 @@
 * Nothing logged shows a secret, whatever logged it (discord.py's own lines included): the bot's
   token and the database URL's password are replaced by ``[redacted]``, as is anything shaped like
   a bot token, a URL's password or an interaction's or webhook's token in a path. Redaction runs on
-  the finished line (message, arguments and traceback), in both formats.
+  the finished line (message, arguments and traceback), in both formats. discord.py's DEBUG dump of
+  every gateway event (interaction tokens, messages) is not written at all (``NoEventDumps``).
 """
 
 from __future__ import annotations
@@ -37,7 +38,8 @@ _PATTERNS = (
     # A bot token: base64 user id, a timestamp, an HMAC (three dot-separated parts).
     (re.compile(r"[A-Za-z\d_-]{23,28}\.[A-Za-z\d_-]{6,7}\.[A-Za-z\d_-]{27,}"), REDACTED),
     # A URL's password: scheme://user:password@host
-    (re.compile(r"(\w+://[^:/@\s\"']+:)[^@\s\"'/]+@"), rf"\g<1>{REDACTED}@"),
+    # (the password may hold '/', '?' or '#' too: issue 26, point 11).
+    (re.compile(r"(\w+://[^:/@\s\"']+:)[^@\s\"']+@"), rf"\g<1>{REDACTED}@"),
     # An interaction's or a webhook's token in a path: /interactions/<id>/<token>/, /webhooks/<id>/<token>
     (re.compile(r"(/(?:interactions|webhooks)/\d+/)[A-Za-z\d_.-]{20,}"), rf"\g<1>{REDACTED}"),
     # Authorization headers and token= / password= pairs.
@@ -76,6 +78,13 @@ def about_game(game_id: int, guild_id: int | None) -> Iterator[None]:
         _game.reset(token)
 
 
+def guild() -> int | None:
+    """The server of the game whose task (or click) is running, if any: the global pacer takes turns
+    between servers by it (``bot.discord_io.global_pacer``)."""
+    game = _game.get()
+    return game[1] if game is not None else None
+
+
 def set_game(game_id: int, guild_id: int | None) -> None:
     """``about_game`` for the rest of the current task (a click's handler, which runs in a task of its own)."""
     _game.set((game_id, guild_id))
@@ -93,6 +102,19 @@ class GameContext(logging.Filter):
         )  # a string, as Discord's API gives ids
         record.shard = (guild_id >> 22) % _shard_count[0] if guild_id is not None else None
         return True
+
+
+class NoEventDumps(logging.Filter):
+    """Drops discord.py's DEBUG dump of every gateway event it receives (``WebSocket Event: {...}``).
+
+    Issue 26, point 15: the dump holds each interaction's token (valid 15 minutes: enough to answer as
+    the bot) and every message's text and every member's data. Redaction would catch the token's key,
+    but the rest is nobody's business either, and the events it shows are told by the bot's own lines.
+    Ruling: dropped at every level, not redacted; the rest of discord.py's DEBUG lines stay (redacted).
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not (record.name == "discord.gateway" and "WebSocket Event:" in str(record.msg))
 
 
 class RedactingText(logging.Formatter):
@@ -134,6 +156,7 @@ def setup(
     handler = logging.StreamHandler(stream or sys.stderr)
     handler.setFormatter(formatter(log_format))
     handler.addFilter(GameContext())
+    handler.addFilter(NoEventDumps())
     root = logging.getLogger()
     for old in list(root.handlers):
         root.removeHandler(old)
@@ -146,5 +169,6 @@ def password_of(url: str | None) -> str | None:
     """The password in a database URL, if it has one."""
     if not url:
         return None
-    match = re.match(r"\w+://[^:/@\s]+:([^@\s/]+)@", url)
+    # Up to the last '@' of the server part: a password may hold '/', '?', '#' or '@' (issue 26, point 11).
+    match = re.match(r"\w+://[^:/@\s]+:([^\s]+)@", url)
     return unquote(match.group(1)) if match else None

@@ -7,7 +7,13 @@ meters its own requests instead:
 - Interaction answers (``/interactions/...`` callbacks and ``/webhooks/...`` followups) are exempt,
   as Discord exempts them: a click is always acknowledged at once.
 - Every other request waits for a slot. Waiting work is served by urgency: prompts, turn messages, DMs
-  and edits (``URGENT``) before race pictures (``PICTURE``), oldest first within each.
+  and edits (``URGENT``) before race pictures (``PICTURE``); within an urgency, servers take turns
+  (round robin: one request of each server with work waiting, then again), oldest first within a
+  server. So one busy server (many games, all-AI games at pace 0) cannot take most of the budget: it
+  gets its turn like every other server that has work waiting (issue 26, point 10). A request counts
+  for the server of the game it is made for (the game's tasks and clicks carry it: ``bot.logs``), else
+  the server its route names, else its channel's. While requests wait they are granted one per
+  ``window / limit`` seconds, so the turns hold as each slot frees (see ``_spaced_at``).
 - A race picture still waiting when the next picture of the same channel comes is stale: the two are
   merged (the text of both, the newer picture) and only one message is sent (``bot.discord_io.outbox``).
 
@@ -21,14 +27,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-import heapq
-import itertools
 import logging
 import os
 import time
-from collections import deque
-from collections.abc import AsyncIterator
+from collections import OrderedDict, deque
+from collections.abc import AsyncIterator, Callable, Hashable
 from typing import Any
+
+from bot import logs
 
 log = logging.getLogger(__name__)
 
@@ -61,7 +67,7 @@ def exempt(path: str) -> bool:
 
 
 class GlobalPacer:
-    """At most ``limit`` requests per ``window`` seconds across the bot, urgent ones first."""
+    """At most ``limit`` requests per ``window`` seconds across the bot, urgent ones first, servers in turn."""
 
     def __init__(self, limit: float | None, window: float = 1.0) -> None:
         self.limit = limit
@@ -70,20 +76,32 @@ class GlobalPacer:
         self.waited = 0  # requests that had to queue (for the bench's figures)
         self.granted = 0
         self._done: deque[float] = deque()
-        self._queue: list[tuple[int, int, asyncio.Future[None]]] = []
-        self._order = itertools.count()
+        # urgency -> the servers with requests waiting at that urgency, in turn order -> their requests
+        self._turns: dict[int, OrderedDict[Hashable, deque[asyncio.Future[None]]]] = {}
+        self._waiting = 0
         self._timer: asyncio.TimerHandle | None = None
+        # While requests wait, they are granted one per ``window / limit`` seconds, not all at once as
+        # the window frees: otherwise the window's slots free together and are taken together by what
+        # waits at that instant (each server's one waiting request), and a server that queues its next
+        # one a moment later waits a whole window, however the turns go. Spaced, every server with work
+        # waiting gets its turn as each slot frees. The rate stays ``limit`` per ``window``.
+        self._spaced_at = 0.0
 
     def figures(self) -> dict[str, Any]:
-        return {"granted": self.granted, "waited": self.waited, "waiting": len(self._queue)}
+        return {"granted": self.granted, "waited": self.waited, "waiting": self._waiting}
 
     @contextlib.asynccontextmanager
-    async def slot(self, urgency: int | None = None) -> AsyncIterator[None]:
-        """Hold one request's slot; inside a slot already held (see PictureOutbox), pass straight through."""
+    async def slot(self, urgency: int | None = None, *, share: Hashable = None) -> AsyncIterator[None]:
+        """Hold one request's slot; inside a slot already held (see PictureOutbox), pass straight through.
+
+        ``share``: whose turn it is taken in (a server's id); by default the server of the game whose
+        task asks (``bot.logs.about_game``), else one share for all that name none."""
         if self.limit is None or _granted.get():
             yield
             return
-        await self._acquire(URGENT if urgency is None else urgency)
+        await self._acquire(
+            URGENT if urgency is None else urgency, share if share is not None else logs.guild()
+        )
         token = _granted.set(True)
         try:
             yield
@@ -91,12 +109,17 @@ class GlobalPacer:
             _granted.reset(token)
             self._release()
 
-    async def _acquire(self, urgency: int) -> None:
-        if not self._queue and self._has_room():
+    async def _acquire(self, urgency: int, share: Hashable) -> None:
+        if not self._waiting and self._has_room():
             self._take()
             return
         future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        heapq.heappush(self._queue, (urgency, next(self._order), future))
+        turns = self._turns.setdefault(urgency, OrderedDict())
+        queue = turns.get(share)
+        if queue is None:  # a server with nothing waiting joins at the end of the turn order
+            queue = turns[share] = deque()
+        queue.append(future)
+        self._waiting += 1
         self.waited += 1
         self._pump()
         try:
@@ -123,34 +146,98 @@ class GlobalPacer:
         self._done.append(asyncio.get_running_loop().time())
         self._pump()
 
+    def _next(self) -> asyncio.Future[None] | None:
+        """The next waiting request: the most urgent level with any; in it, the server whose turn it is
+        (then it goes to the back of the turn order), and that server's oldest request."""
+        for urgency in sorted(self._turns):
+            turns = self._turns[urgency]
+            while turns:
+                share, queue = next(iter(turns.items()))
+                future = queue.popleft()
+                self._waiting -= 1
+                if queue:
+                    turns.move_to_end(share)
+                else:
+                    del turns[share]
+                if not future.done():  # a cancelled one gives its place to the next
+                    return future
+            del self._turns[urgency]
+        return None
+
     def _pump(self) -> None:
-        """Grant waiting requests, most urgent first, while there is room; else wake when there will be."""
-        while self._queue and self._has_room():
-            _, _, future = heapq.heappop(self._queue)
-            if not future.done():
-                self._take()
-                future.set_result(None)
-        if self._queue and self._done and self._timer is None:
-            loop = asyncio.get_running_loop()
-            self._timer = loop.call_at(self._done[0] + self.window, self._on_timer)
+        """Grant waiting requests in turn while there is room, at most one per ``window / limit`` (see
+        ``_spaced_at``); else wake when there will be room."""
+        loop = asyncio.get_running_loop()
+        while self._waiting and self._has_room():
+            now = loop.time()
+            if now < self._spaced_at:
+                break
+            future = self._next()
+            if future is None:
+                break
+            self._take()
+            future.set_result(None)
+            assert self.limit is not None
+            self._spaced_at = now + self.window / self.limit
+        if not self._waiting:
+            return
+        if self._has_room():
+            wake: float | None = self._spaced_at
+        elif self._done:
+            wake = self._done[0] + self.window
+        else:
+            wake = None  # all in flight: the next release pumps
+        if wake is not None and (self._timer is None or self._timer.when() > wake):
+            if self._timer is not None:
+                self._timer.cancel()
+            self._timer = loop.call_at(wake, self._on_timer)
 
     def _on_timer(self) -> None:
         self._timer = None
         self._pump()
 
 
-def install(http: Any, pacer: GlobalPacer) -> None:
-    """Route every REST request of discord.py's HTTP client (``bot.http``) through ``pacer``."""
+def install(http: Any, pacer: GlobalPacer, guild_of: Callable[[int], int | None] | None = None) -> None:
+    """Route every REST request of discord.py's HTTP client (``bot.http``) through ``pacer``.
+
+    ``guild_of`` finds a channel's server (from the client's cache) for a request made outside any
+    game's task whose route names a channel only."""
     original = http.request
 
     async def request(route: Any, **kwargs: Any) -> Any:
         if pacer.limit is None or exempt(route.path):
             return await original(route, **kwargs)
-        async with pacer.slot(URGENT):
+        async with pacer.slot(URGENT, share=share_of(route, guild_of)):
             return await original(route, **kwargs)
 
     http.request = request
     sweep_buckets_now_and_then(http)
+
+
+def share_of(route: Any, guild_of: Callable[[int], int | None] | None) -> Hashable:
+    """Whose turn a request takes: the game's server (its task's), the route's server, else its
+    channel's server, else the channel itself (a DM outside any game's task), else one common share."""
+    guild = logs.guild() or getattr(route, "guild_id", None)
+    if guild is not None:
+        return guild
+    channel = getattr(route, "channel_id", None)
+    if channel is None:
+        return None
+    if guild_of is not None:
+        found = guild_of(int(channel))
+        if found is not None:
+            return found
+    return ("channel", channel)
+
+
+def guild_finder(client: Any) -> Callable[[int], int | None]:
+    """A channel's (or thread's) server from ``client``'s cache, for ``install``."""
+
+    def guild_of(channel_id: int) -> int | None:
+        guild = getattr(client.get_channel(channel_id), "guild", None)
+        return getattr(guild, "id", None)
+
+    return guild_of
 
 
 BUCKET_SWEEP_SECONDS = 10.0

@@ -39,16 +39,26 @@ class LeaseLost(StorageError):
 
 @dataclass(frozen=True)
 class RoutedClick:
-    """A click on a game driven by another process, as the owner needs it to apply and answer it."""
+    """A click on a game driven by another process: only what its owner needs to apply and answer it.
+
+    Issue 26, point 15: who clicked (``user_id``, to find their seat), what (``custom_id``, ``values``)
+    and the interaction's ``token`` with the bot's ``application_id`` (a followup is sent to
+    ``/webhooks/<application_id>/<token>``); not the clicker's name, nor where they clicked. The token
+    answers as the bot for 15 minutes (``TOKEN_LIFETIME``): the row is deleted as soon as the owner
+    handled the click, when its game ends, and after 15 minutes at most; past that it is never read.
+    """
 
     id: int  # the interaction's id: a click is routed at most once
     game_id: int
     user_id: int
-    user_name: str
     custom_id: str
     values: list[str] | None
     application_id: int
     token: str
+
+
+#: Discord's interaction tokens last 15 minutes: a click stored longer could not be answered any more.
+TOKEN_LIFETIME = 15 * 60.0
 
 
 class _Host(Protocol):
@@ -87,9 +97,11 @@ class Leases:
         owner, now = self._owner(), float(self._clock())
         ids = list(game_ids)
         async with self._transaction("renew the game leases", write=True) as tx:
-            # Leases of games that ended are of no more use to anyone.
+            # Leases of games that ended are of no more use to anyone, once their ending was posted
+            # (until then the lease says who posts it: ``Storage.unannounced_games``).
             await tx.execute(
-                f"DELETE FROM leases WHERE owner = ? AND game_id IN (SELECT id FROM games WHERE NOT {_OPEN})",
+                "DELETE FROM leases WHERE owner = ? AND game_id IN "
+                f"(SELECT id FROM games WHERE NOT {_OPEN} AND COALESCE(announced, 1) = 1)",
                 (owner,),
             )
             if not ids:
@@ -115,17 +127,20 @@ class Leases:
         return None if row is None else (str(row[0]), float(row[1]))
 
     async def free_games(self: Any) -> list[tuple[int, int]]:
-        """``(game id, guild id)`` of every unfinished game without a live lease: nobody drives it.
+        """``(game id, guild id)`` of every unfinished game without a live lease: nobody drives it;
+        and of every ended game whose ending nobody posted (its process was killed in between).
 
         A live lease of this process's own is not "free": this process drives that game, or is
         opening it right now.
         """
         now = float(self._clock())
         async with self._transaction("list the games free to drive", write=False) as tx:
+            # Two selects, each on a partial index, rather than one OR that would read every game.
+            free = "SELECT g.id, g.guild_id FROM games g LEFT JOIN leases l ON l.game_id = g.id WHERE "
+            unleased = "(l.game_id IS NULL OR l.expires_at < ?)"
             rows = await tx.fetch_all(
-                f"SELECT g.id, g.guild_id FROM games g LEFT JOIN leases l ON l.game_id = g.id "
-                f"WHERE g.{_OPEN} AND (l.game_id IS NULL OR l.expires_at < ?) ORDER BY g.id",
-                (now,),
+                f"{free}g.{_OPEN} AND {unleased} UNION {free}g.announced = 0 AND {unleased} ORDER BY 1",
+                (now, now),
             )
         return [(int(game_id), int(guild_id)) for game_id, guild_id in rows]
 
@@ -148,7 +163,8 @@ class Leases:
                     click.id,
                     click.game_id,
                     click.user_id,
-                    click.user_name,
+                    "",  # Ruling: the name is not stored (the owner never needs it); the column stays
+                    # for a process of the previous release during a rolling restart (migration-free).
                     click.custom_id,
                     json.dumps(click.values),
                     click.application_id,
@@ -161,20 +177,19 @@ class Leases:
         return True
 
     async def routed_clicks(self: Any, game_ids: Sequence[int]) -> list[RoutedClick]:
-        """The clicks waiting for these games, oldest first."""
+        """The clicks waiting for these games, oldest first; none older than ``TOKEN_LIFETIME`` (its
+        token could not answer any more)."""
         if not game_ids:
             return []
         ids = list(game_ids)
         async with self._transaction("read the clicks passed on", write=False) as tx:
             rows = await tx.fetch_all(
-                "SELECT id, game_id, user_id, user_name, custom_id, picked, application_id, token "
-                f"FROM routed_clicks WHERE game_id IN ({marks(ids)}) ORDER BY created_at, id",
-                ids,
+                "SELECT id, game_id, user_id, custom_id, picked, application_id, token FROM routed_clicks "
+                f"WHERE game_id IN ({marks(ids)}) AND created_at >= ? ORDER BY created_at, id",
+                [*ids, float(self._clock()) - TOKEN_LIFETIME],
             )
         return [
-            RoutedClick(
-                int(r[0]), int(r[1]), int(r[2]), str(r[3]), str(r[4]), json.loads(r[5]), int(r[6]), str(r[7])
-            )
+            RoutedClick(int(r[0]), int(r[1]), int(r[2]), str(r[3]), json.loads(r[4]), int(r[5]), str(r[6]))
             for r in rows
         ]
 
@@ -182,11 +197,14 @@ class Leases:
         async with self._transaction("forget a click passed on", write=True) as tx:
             await tx.execute("DELETE FROM routed_clicks WHERE id = ?", (click_id,))
 
-    async def drop_old_routed_clicks(self: Any, older_than: float) -> None:
-        """Clicks nobody applied in time (their token lasts 15 minutes) are of no more use."""
+    async def drop_old_routed_clicks(self: Any, older_than: float = TOKEN_LIFETIME) -> None:
+        """Clicks nobody applied in time (their token lasts 15 minutes), and those of games that have
+        ended (nobody will apply them), are of no more use: their tokens are deleted."""
         async with self._transaction("forget old clicks passed on", write=True) as tx:
             await tx.execute(
-                "DELETE FROM routed_clicks WHERE created_at < ?", (float(self._clock()) - older_than,)
+                "DELETE FROM routed_clicks WHERE created_at < ? "
+                f"OR game_id NOT IN (SELECT id FROM games WHERE {_OPEN})",
+                (float(self._clock()) - older_than,),
             )
 
     async def listen_for_clicks(self: Any, wake: Callable[[], None]) -> Callable[[], Any] | None:
@@ -245,4 +263,12 @@ async def take_new_game(tx: Tx, game_id: int, owner: str | None, until: float) -
         )
 
 
-__all__ = ["CLICK_CHANNEL", "LeaseLost", "Leases", "RoutedClick", "check_holder", "take_new_game"]
+__all__ = [
+    "CLICK_CHANNEL",
+    "TOKEN_LIFETIME",
+    "LeaseLost",
+    "Leases",
+    "RoutedClick",
+    "check_holder",
+    "take_new_game",
+]

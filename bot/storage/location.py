@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
@@ -64,11 +65,28 @@ def database_path(url: str | None) -> Path:
 
 
 def _postgres(url: str) -> PostgresUrl:
+    """Issue 26, point 11: no message made here holds the password. The user info (everything between
+    ``://`` and the last ``@``, as a password may hold any character) is cut out before anything is
+    parsed, a password holding ``/``, ``?`` or ``#`` (which end a URL's host part, so every parser,
+    asyncpg's too, would read the rest of it as a host, a port or a database) is refused with a hint to
+    percent-encode it, and a parser's own error, which may quote any part of the URL, is never echoed."""
+    shown = redacted(url)
+    scheme, _, rest = url.partition("://")
+    userinfo, at, _hostpart = rest.rpartition("@")
+    user, colon, password = userinfo.partition(":")
+    # Ruling: only a password is looked at (a URL without one may hold '@' in its query's options).
+    if at and colon and not any(c in user for c in "/?#") and any(c in password for c in "/?#"):
+        raise ValueError(
+            "DATABASE_URL's user name or password holds '/', '?' or '#', which end a URL's server part; "
+            f"write them percent-encoded (%2F, %3F, %23): {shown}"
+        )
     try:
         parts = urlsplit(url)
         parts.port  # noqa: B018 - raises ValueError for a port that is not a number
-    except ValueError as error:
-        raise ValueError(f"DATABASE_URL is not a valid PostgreSQL URL ({error})") from None
+    except ValueError:
+        raise ValueError(
+            f"DATABASE_URL is not a valid PostgreSQL URL (is its port a number?): {shown}"
+        ) from None
     database = parts.path.lstrip("/")
     if not database:
         raise ValueError(
@@ -77,5 +95,18 @@ def _postgres(url: str) -> PostgresUrl:
     netloc = parts.netloc.rpartition("@")[2]
     if parts.username:
         netloc = f"{parts.username}@{netloc}"
-    shown = urlunsplit((parts.scheme, netloc, parts.path, "", ""))
-    return PostgresUrl(dsn=url, shown=shown)
+    return PostgresUrl(dsn=url, shown=urlunsplit((parts.scheme, netloc, parts.path, "", "")))
+
+
+def redacted(url: str) -> str:
+    """``url`` with the password of its user info (up to the last ``@``) replaced by ``***``, and without
+    its query string and fragment (options such as ``password=`` may sit there)."""
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        return "***"
+    userinfo, at, hostpart = rest.rpartition("@")
+    hostpart = re.split(r"[?#]", hostpart, maxsplit=1)[0]
+    if not at:
+        return f"{scheme}://{hostpart}"
+    user, colon, _password = userinfo.partition(":")
+    return f"{scheme}://{user}{':***' if colon else ''}@{hostpart}"

@@ -407,12 +407,24 @@ _PG_V5 = (
         EXECUTE FUNCTION results_are_final()""",
 )
 
+# v6: an ending is told once. ``settled`` says the results are stored; ``announced`` says whether the
+# game's ending (its last result and final standings) was posted: 0 from the settlement by a bot of
+# this version until it has posted them, 1 after. A process killed between the two leaves 0, and the
+# next start posts the ending (bot/tables/resuming.py). Additive only, so a process of the previous
+# release keeps working while one of this release runs (a rolling restart): it never writes the
+# column, and NULL (every game settled before v6 or by that process) counts as told.
+_V6 = (
+    "ALTER TABLE games ADD COLUMN announced INTEGER CHECK (announced IN (0, 1))",
+    "CREATE INDEX games_unannounced ON games (id) WHERE announced = 0",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, actions, results, bets, totals", _V1, _PG_V1),
     Migration(2, "stakes in any game's words", _V2, _PG_V2),
     Migration(3, "server settings", _V3, _PG_V3),
     Migration(4, "leases and routed clicks, for several processes", _V4, _PG_V4),
     Migration(5, "results renamed by an erasure", _V5, _PG_V5),
+    Migration(6, "endings told apart from results stored", _V6, _V6),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -298,8 +298,20 @@ class Storage(Leases):
 
     # --- the end of a game ---------------------------------------------------------------------
 
-    async def finish_game(self, game_id: int, results: list[PlayerResult], status: str = "finished") -> bool:
+    async def finish_game(
+        self,
+        game_id: int,
+        results: list[PlayerResult],
+        status: str = "finished",
+        *,
+        announced: bool = True,
+    ) -> bool:
         """Settle a game: write its results and stakes and set its status, in ONE transaction.
+
+        ``announced``: whether its ending was posted already, or needs no posting (a game settled
+        late, after its final standings went out; a tool's or a test's game). False (a table that
+        settles, then posts): the game is listed by ``unannounced_games`` until ``mark_announced``,
+        so a process killed in between still has its ending told at the next start.
 
         Returns False and writes nothing if the game was settled before (resuming or replaying a
         finished game never pays twice) or was closed without results (cancelled/abandoned: a
@@ -356,10 +368,35 @@ class Storage(Leases):
                 ],
             )
             await tx.execute(
-                "UPDATE games SET status = ?, settled = 1, ended_at = ?, updated_at = ? WHERE id = ?",
-                (status, played, now, game_id),
+                "UPDATE games SET status = ?, settled = 1, announced = ?, ended_at = ?, updated_at = ? "
+                "WHERE id = ?",
+                (status, int(announced), played, now, game_id),
             )
         return True
+
+    async def mark_announced(self, game_id: int) -> None:
+        """The ending of a settled game was posted: it is no longer listed by ``unannounced_games``, and
+        this process's lease on it, kept until now (``renew_leases``), is let go."""
+        async with self._transaction(f"note that game {game_id} was announced", write=True) as tx:
+            await tx.execute("UPDATE games SET announced = 1 WHERE id = ? AND announced = 0", (game_id,))
+            if self.lease_owner is not None:
+                await tx.execute(
+                    "DELETE FROM leases WHERE game_id = ? AND owner = ?", (game_id, self.lease_owner)
+                )
+
+    async def unannounced_games(self) -> list[StoredGame]:
+        """Every settled game whose ending was never posted (its process stopped in between), oldest
+        first, with its action log: the next start posts the ending."""
+        async with self._transaction("list the endings not yet told", write=False) as tx:
+            rows = await tx.fetch_all(f"SELECT {_GAME_COLUMNS} FROM games WHERE announced = 0 ORDER BY id")
+            actions = await tx.fetch_all(
+                "SELECT game_id, seq, action FROM actions WHERE game_id IN "
+                "(SELECT id FROM games WHERE announced = 0) ORDER BY game_id, seq",
+            )
+        logs: dict[int, list[tuple[Any, Any]]] = {}
+        for game_id, seq, text in actions:
+            logs.setdefault(game_id, []).append((seq, text))
+        return [_read_game(row, logs.get(row[0], [])) for row in rows]
 
     async def close_game(self, game_id: int, status: str, reason: str) -> None:
         """End a game without results ("cancelled" or "abandoned"), noting why.

@@ -11,7 +11,7 @@ import logging
 
 import discord
 
-from bot.storage import StorageError
+from bot.storage import LeaseLost, StorageError
 from bot.tables.answers import STARTING, reply
 from bot.tables.host import Host
 from bot.tables.table import Table
@@ -25,6 +25,7 @@ class Directory:
         self.by_id: dict[int, Table] = {}
         self.lobby_timers: dict[int, asyncio.Task[None]] = {}
         self._seating: dict[int, asyncio.Lock] = {}
+        self._closing: dict[int, asyncio.Task[None]] = {}  # closes waiting for the database
         # Set once the stored games are back: before that, a channel that looks free may hold a
         # stored game, and a player who looks free may be seated in one.
         self.resumed = asyncio.Event()
@@ -73,20 +74,50 @@ class Directory:
 
     async def close(self, table: Table, status: str, why: str, *, keep_if_unsaved: bool = False) -> bool:
         """End a game without results. The end is stored first: with ``keep_if_unsaved`` (a cancel), a
-        game whose end could not be stored goes on and False says so, since after a restart it would
-        come back; otherwise (a gone channel, an idle game) the table stops anyway and the next start
-        closes it again."""
+        game whose end could not be stored goes on and False says so; otherwise (a gone channel, an
+        expired lobby, an idle game) the table stops anyway and stays listed, closed, until its end
+        is stored: its lease kept and nothing resuming it. Forgotten at once, a lobby announced as
+        closed while PostgreSQL was down came back (and could be started) when it returned (issue 26,
+        point 12); the next start closes it again if this process stops before then."""
         try:
             await self.host.storage.close_game(table.game_id, status, why)
         except StorageError:
             log.exception("Could not mark game %s as %s", table.game_id, status)
             if keep_if_unsaved:
                 return False
+            await table.stop()
+            self._close_later(table, status, why)
+            return True
         await table.stop()
         self.forget(table)
         return True
 
+    def _close_later(self, table: Table, status: str, why: str) -> None:
+        if table.game_id in self._closing:
+            return
+        task = asyncio.create_task(self._keep_closing(table, status, why), name=f"close-{table.game_id}")
+        self._closing[table.game_id] = task
+        task.add_done_callback(lambda _task: self._closing.pop(table.game_id, None))
+
+    async def _keep_closing(self, table: Table, status: str, why: str) -> None:
+        pause = self.host.timing.storage_retry_seconds
+        while True:
+            await asyncio.sleep(pause)
+            try:
+                await self.host.storage.close_game(table.game_id, status, why)
+            except LeaseLost:  # another process took the game over: its end is that process's now
+                self.forget(table)
+                return
+            except StorageError:
+                pause = min(pause * 2, 300.0)
+                continue
+            log.info("Game %s is stored as %s now", table.game_id, status)
+            self.forget(table)
+            return
+
     async def stop_all(self) -> None:
+        for task in list(self._closing.values()):
+            task.cancel()
         for table in list(self.by_id.values()):
             await table.stop()
         for timer in self.lobby_timers.values():

@@ -16,6 +16,7 @@ from typing import Any
 
 from bot.discord_io.outgoing import Outgoing
 from bot.i18n import N_, _, _n, speaking
+from bot.storage import LeaseLost
 from bot.tables.answers import permission_names
 from bot.tables.directory import Directory
 from bot.tables.table import BLOCKED, BROKEN, GONE, LOST, OVER, Table
@@ -36,9 +37,10 @@ class Endings:
     def on_end(self, table: Table, why: str) -> None:
         """The hook every table is given (``Table.on_end``)."""
         if why == OVER:
-            self.directory.forget(table)
-            if not table.settled:
-                self.settle_later(table)
+            if table.settled and table.ledger.announced:
+                self.directory.forget(table)
+            else:
+                self.settle_later(table)  # listed (closed) until both are stored
         elif why == GONE:
             self._aside(self.thread_gone(table) if table.thread_id else self.abandon(table), why, table)
         elif why == BROKEN:
@@ -140,8 +142,14 @@ class Endings:
             await table.dm(index, out)
 
     def settle_later(self, table: Table) -> None:
-        """The results of an ended game could not be stored: keep trying while the bot runs (the next
-        start settles it otherwise, whatever its age), and tell the channel both ways."""
+        """The results of an ended game, or the note that its ending was posted, could not be stored:
+        keep trying while the bot runs (the next start settles it otherwise, whatever its age), and
+        tell the channel both ways about the results.
+
+        Until both are stored the table stays listed, closed: the lease keeper keeps its lease and
+        nothing resumes it. Forgotten at once, its lease ran out during a database outage and the
+        game (still "running" in storage) was resumed here when the database came back: its final
+        standings posted twice and a false "I restarted" (issue 26, point 4)."""
         if table.game_id in self._settling:
             return
         task = asyncio.create_task(self._keep_settling(table), name=f"settle-{table.game_id}")
@@ -149,20 +157,33 @@ class Endings:
         task.add_done_callback(lambda _task: self._settling.pop(table.game_id, None))
 
     async def _keep_settling(self, table: Table) -> None:
-        await table.say(
-            N_("⚠️ I couldn't save the results of {game} #{number} yet; I'll keep trying."),
-            game=table.presenter.title,
-            number=table.game_id,
-        )
+        title = table.presenter.title
+        if not table.settled:
+            await table.say(
+                N_("⚠️ I couldn't save the results of {game} #{number} yet; I'll keep trying."),
+                game=title,
+                number=table.game_id,
+            )
         pause = self.host.timing.storage_retry_seconds
         while not self.stopping:
             await asyncio.sleep(pause)
-            if await table.ledger.settle(table.seats):
-                await table.say(
-                    N_("✅ The results of {game} #{number} are saved now."),
-                    game=table.presenter.title,
-                    number=table.game_id,
-                )
+            if not table.settled:
+                # Its final standings are out (``Table._finish``): only the results were waiting.
+                try:
+                    stored = await table.ledger.settle(table.seats, announced=True)
+                except LeaseLost:  # another process took the game over: it settles it
+                    self.directory.forget(table)
+                    return
+                if stored:
+                    await table.say(
+                        N_("✅ The results of {game} #{number} are saved now."),
+                        game=title,
+                        number=table.game_id,
+                    )
+            elif not table.ledger.announced:
+                await table.ledger.mark_announced()
+            if table.settled and table.ledger.announced:
+                self.directory.forget(table)
                 return
             pause = min(pause * 2, 300.0)
 

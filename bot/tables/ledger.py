@@ -13,7 +13,7 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from bot.games.base import Action, Event, Game
-from bot.storage import PlayerResult, StorageError
+from bot.storage import LeaseLost, PlayerResult, StorageError
 from bot.tables.host import Host
 from bot.tables.results import result_row
 from bot.tables.seats import Seat
@@ -39,6 +39,7 @@ class Ledger:
         self.acted: list[int] = []  # each seat's actions so far (a button's step is its seat's count)
         self.last_events: list[Event] = []  # what the last replayed action caused (for a resume)
         self.settled = False  # the results are stored (presenters say "Results saved" only then)
+        self.announced = False  # stored that the ending was posted (``Storage.mark_announced``)
 
     def start(self, seats: int, settings: dict[str, Any], actions: list[dict[str, Any]] | None) -> None:
         """Build the engine from the seed and replay the stored actions (the game's whole history)."""
@@ -74,16 +75,37 @@ class Ledger:
         assert self.engine is not None
         return [result_row(seats, r) for r in self.engine.results()]
 
-    async def settle(self, seats: list[Seat]) -> bool:
+    async def settle(self, seats: list[Seat], *, announced: bool = False) -> bool:
         """Write the results once (the storage refuses a second write, so calling this again is safe).
 
-        True once they are stored. If not, the caller keeps trying, and the action log holds the whole
-        game, so the next start writes them whatever the game's age.
+        ``announced``: the ending was posted already (results saved after the final standings went
+        out). True once they are stored. If not, the caller keeps trying, and the action log holds the
+        whole game, so the next start writes them whatever the game's age.
         """
         try:
-            await self.host.storage.finish_game(self.game_id, self.results(seats))
+            stored = await self.host.storage.finish_game(
+                self.game_id, self.results(seats), announced=announced
+            )
+        except LeaseLost:
+            raise  # another process drives the game now: it settles it, and says so
         except StorageError:
             log.exception("Could not store the results of game %s; retrying", self.game_id)
             return False
         self.settled = True
+        if announced and stored:
+            self.announced = True
+        elif announced:  # settled before (a try whose answer was lost): the note is stored on its own
+            await self.mark_announced()
+        return True
+
+    async def mark_announced(self) -> bool:
+        """Store that the ending of this settled game was posted; True once it is."""
+        if self.announced:
+            return True
+        try:
+            await self.host.storage.mark_announced(self.game_id)
+        except StorageError:
+            log.exception("Could not note that the ending of game %s was posted; retrying", self.game_id)
+            return False
+        self.announced = True
         return True

@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 import discord
 
+from bot.config import DEFAULT_MAX_GAMES_AT_ONCE
 from bot.discord_io import permissions
 from bot.discord_io.delivery import TRANSIENT
 from bot.discord_io.outgoing import message_kwargs
@@ -61,6 +62,7 @@ class Opening:
         self.build = build
         self.stopping = stopping
         self.default_where = default_where
+        self._reserved = 0  # starts past the bot-wide cap's check whose table is not made yet
 
     async def open(
         self, interaction: discord.Interaction, kind: str, settings: dict[str, Any], bots: int
@@ -73,7 +75,8 @@ class Opening:
         if not await self.directory.ready_for(interaction):
             return None
         entry = self.catalog[kind]
-        refusal = self._seated_elsewhere(interaction)  # from memory: answered at once, privately
+        # From memory: answered at once, privately.
+        refusal = self._seated_elsewhere(interaction) or self._bot_is_full()
         if refusal is not None:
             await reply(interaction, refusal)
             return None
@@ -93,10 +96,17 @@ class Opening:
             lacking = self._lacking(interaction, str(settings["where"]))
             if refusal is None and required(lacking):
                 refusal = cannot_play_here([n.name for n in required(lacking)])
+            # Last, and with no wait between the check and the reservation: starts in other servers
+            # (other seating locks) cannot together pass the bot-wide cap.
+            refusal = refusal or self._bot_is_full()
             if refusal is not None:
                 await private_after_defer(interaction, refusal)
                 return None
-            table = await self._create(interaction, entry, settings, bots)
+            self._reserved += 1
+            try:
+                table = await self._create(interaction, entry, settings, bots)
+            finally:
+                self._reserved -= 1
             if table is None:
                 return None
         await self.host.languages.refresh(interaction.guild_id)  # the lobby speaks the server's language
@@ -181,6 +191,19 @@ class Opening:
             where = f"<#{other.place.place_id}>"
             return _("You're already playing in {channel}; finish or leave that game first.", channel=where)
         return None
+
+    def _bot_is_full(self) -> str | None:
+        """Issue 26, point 10: a bot-wide cap (``MAX_GAMES_AT_ONCE``, bot.config) on the games this
+        process runs at once, lobbies included, whatever each server allows (`max_games`).
+
+        Ruling: counted per process, from memory (instant, so answered before anything waits): what a
+        process carries is what docs/scaling.md measured (its cores, its share of the global limit),
+        and a bot of one process is the common case. With several processes each has the cap."""
+        most = getattr(getattr(self.host, "settings", None), "max_games_at_once", DEFAULT_MAX_GAMES_AT_ONCE)
+        running = sum(1 for table in self.directory.by_id.values() if not table.closed)
+        if most is None or running + self._reserved < int(most):
+            return None
+        return _("I'm running as many games as I can right now; try again in a few minutes.")
 
     async def _default_where(self, guild_id: int) -> str:
         """The server's `/config` choice, else the bot's own default (``DEFAULT_WHERE``), else a thread."""

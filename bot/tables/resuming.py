@@ -64,6 +64,7 @@ class Resuming:
     async def _resume_stored(self) -> None:
         try:
             stored = await self.host.storage.unfinished_games()
+            stored += await self.host.storage.unannounced_games()  # ended, their ending never posted
         except StorageError:
             log.exception("Could not read the stored games; none were resumed")
             return
@@ -78,6 +79,10 @@ class Resuming:
                 log.exception("Could not resume game %s", game.id)
 
     async def _resume_one(self, game: StoredGame) -> None:
+        if game.status not in ("lobby", "running") and (game.kind not in self.catalog or game.damage):
+            # An ending that cannot be replayed: its results stand, and it is not reported at every start.
+            await self.host.storage.mark_announced(game.id)
+            return
         if game.kind not in self.catalog:
             log.error(
                 "Stored game %s is of an unknown kind %r (known: %s); it was not resumed",
@@ -111,7 +116,10 @@ class Resuming:
             meta=dict(game.meta),
         )
         if table.place.home is None:  # the channel it was opened in (its thread is fetched when needed)
-            await self.endings.abandon(table)
+            if game.status in ("lobby", "running"):
+                await self.endings.abandon(table)
+            else:  # an ending nobody can read any more: its results stand
+                await table.ledger.mark_announced()
             return
         await self.host.languages.refresh(game.guild_id)  # its messages speak the server's language
         with speaking(table.language):
@@ -138,6 +146,9 @@ class Resuming:
 
     async def _carry_on(self, table: Table, game: StoredGame) -> None:
         title = table.presenter.title
+        if game.status not in ("lobby", "running"):
+            await self._tell_ending(table, game)
+            return
         if time.time() - game.updated_at > self.host.timing.stale_after_seconds:
             if game.status != "lobby" and await self._settle_ended(table, game):
                 return
@@ -151,6 +162,12 @@ class Resuming:
             )
             return
         self.directory.by_id[game.id] = table
+        closes = table.meta.get("lobby_closes")
+        if game.status == "lobby" and isinstance(closes, int | float) and closes <= time.time():
+            # Its time ran out while no process drove it (or its close could not be stored before this
+            # process stopped): closed now, never shown again with live buttons.
+            await expire_lobby(self.directory, table, 0)
+            return
         if game.status == "lobby":
             await table.send(Outgoing(content=_("♻️ I restarted; here is the lobby again.")))
             await table.send(lobby_message(table))
@@ -198,6 +215,31 @@ class Resuming:
                 snapshot = await table.presenter.snapshot(table.view())
             for out in snapshot:
                 await table.send(out)
+        table.run()
+
+    async def _tell_ending(self, table: Table, game: StoredGame) -> None:
+        """A game settled by a process that stopped before posting its ending (killed between storing
+        the results and posting them): its last batch (the last race's result, the final standings)
+        is posted now, once; the table then notes it as told and is forgotten (``Table._finish``)."""
+        try:
+            table.start_engine(game.actions)
+        except (GameError, ValueError, KeyError, TypeError):
+            log.exception("Game %s could not be replayed to post its ending", game.id)
+        if table.engine is None or not table.engine.is_over:
+            await table.ledger.mark_announced()  # nothing to tell: not asked again at every start
+            return
+        table.ledger.settled = True
+        self.directory.by_id[game.id] = table
+        await table.send(
+            Outgoing(
+                content=_(
+                    "♻️ I restarted; {game} #{number} carries on from where it stopped.",
+                    game=table.presenter.title,
+                    number=game.id,
+                )
+            )
+        )
+        await table.publish(table.ledger.last_events)
         table.run()
 
     async def _settle_ended(self, table: Table, game: StoredGame) -> bool:

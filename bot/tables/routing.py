@@ -25,16 +25,15 @@ import discord
 
 from bot.i18n import speaking
 from bot.storage import RoutedClick, StorageError
+from bot.storage.leases import TOKEN_LIFETIME
 from bot.tables import clicks, custom_ids
-from bot.tables.answers import ELSEWHERE, SAVE_FAILED, followup
+from bot.tables.answers import ELSEWHERE, GONE, SAVE_FAILED, followup
 from bot.tables.directory import Directory
 
 if TYPE_CHECKING:
     from bot.tables.host import Host
 
 log = logging.getLogger(__name__)
-
-TOKEN_LIFETIME = 15 * 60.0  # Discord's interaction tokens last 15 minutes
 
 
 async def pass_on(bot: Host, interaction: discord.Interaction, click: custom_ids.Parsed) -> bool:
@@ -60,7 +59,6 @@ async def pass_on(bot: Host, interaction: discord.Interaction, click: custom_ids
                 id=interaction.id,
                 game_id=game_id,
                 user_id=interaction.user.id,
-                user_name=interaction.user.display_name,
                 custom_id=str(data.get("custom_id", "")),
                 values=data.get("values"),
                 application_id=int(interaction.application_id),
@@ -112,9 +110,9 @@ class RoutedInteraction:
     # (``bot.tables.clicks``), never an edit of the clicked message, which may be a public prompt.
     routed = True
 
-    def __init__(self, bot: Any, click: RoutedClick) -> None:
+    def __init__(self, bot: Any, click: RoutedClick, name: str = "") -> None:
         self.id = click.id
-        self.user = _User(click.user_id, click.user_name)
+        self.user = _User(click.user_id, name)  # the name is not passed on: the seat's, if any
         payload: Any = {"id": click.application_id, "type": 3, "token": click.token}
         self.followup = discord.Webhook.from_state(data=payload, state=bot._connection)
         self.response = _Answered(self.followup)
@@ -129,14 +127,24 @@ class Router:
         self._lock = asyncio.Lock()
         self._stop_listening: Any = None
         self._waking: asyncio.Task[None] | None = None
+        # Set by every wake-up, cleared as a drain begins: a wake-up that comes while a drain runs (a
+        # click stored just after that drain read the waiting ones) makes it drain once more, at once.
+        # Without it the click waited for the lease keeper's next tick, up to 5 s (issue 26, point 13).
+        self._woken = False
         self._swept = 0.0
 
     async def start(self) -> None:
         self._stop_listening = await self.bot.storage.listen_for_clicks(self.wake)
 
     def wake(self) -> None:
+        self._woken = True
         if self._waking is None or self._waking.done():
-            self._waking = asyncio.create_task(self.drain(), name="routed-clicks")
+            self._waking = asyncio.create_task(self._drain_while_woken(), name="routed-clicks")
+
+    async def _drain_while_woken(self) -> None:
+        while self._woken:
+            self._woken = False
+            await self.drain()
 
     async def stop(self) -> None:
         if self._waking is not None:
@@ -156,11 +164,13 @@ class Router:
                 return
             for routed in waiting:
                 table = tables.by_id.get(routed.game_id)
-                if table is None or table.closed:
+                if table is None:
                     continue  # the game's next owner applies it
                 click = custom_ids.parse(routed.custom_id, routed.values)
-                if isinstance(click, custom_ids.Decide):
-                    interaction: Any = RoutedInteraction(self.bot, routed)
+                if isinstance(click, custom_ids.Decide) and not table.closed:
+                    seat = table.seat_of(routed.user_id)
+                    name = table.seats[seat].name if seat is not None else ""
+                    interaction: Any = RoutedInteraction(self.bot, routed, name)
                     # Ruling: the clicker's locale is not stored with the click (a schema change for
                     # one sentence); it is answered in their language as known here, else the server's.
                     try:
@@ -168,7 +178,10 @@ class Router:
                             await clicks.on_decision(table, interaction, click)
                     except discord.HTTPException:
                         log.warning("Could not answer a click passed on for game %s", routed.game_id)
-                try:
+                elif isinstance(click, custom_ids.Decide):  # the game ended since: say so, once
+                    with speaking(self.bot.languages.person(routed.user_id, table.guild_id)):
+                        await followup(RoutedInteraction(self.bot, routed), GONE)  # type: ignore[arg-type]
+                try:  # handled (or its game is over): its token is deleted at once
                     await self.bot.storage.drop_routed_click(routed.id)
                 except StorageError:
                     log.warning("Could not forget a click passed on; it will be answered as stale")

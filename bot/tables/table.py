@@ -100,7 +100,10 @@ class Table:
 
     @property
     def pace(self) -> float:
-        return float(self.settings.get("pace", self.host.timing.default_pace))
+        pace = float(self.settings.get("pace", self.host.timing.default_pace))
+        if self.seats and all(seat.is_ai for seat in self.seats):  # nobody to wait for: a least pace
+            return max(pace, self.host.timing.ai_only_pace)  # (issue 26, point 10; bot.tables.timing)
+        return pace
 
     @property
     def thread_id(self) -> int | None:
@@ -394,13 +397,18 @@ class Table:
                 await self.host.storage.update_game(self.game_id, meta=self.meta)
 
     async def _finish(self) -> None:
+        """The game is over and its ending was posted (``publish`` of its last batch)."""
         if self.closed:
             return
         self.closed = True
+        if self.settled:
+            await self.ledger.mark_announced()  # first: a kill from here on does not post it twice
         await self.prompts.retire(self)
         if not self.settled:
-            await self.ledger.settle(self.seats)
-        self.end(OVER)  # the owner forgets the table, and keeps settling if the results are not stored
+            await self.ledger.settle(self.seats, announced=True)  # its final standings are out
+        # The owner forgets the table once both are stored; until then it keeps it (closed: neither
+        # driven nor resumed, its lease kept) and keeps trying (``bot.tables.endings``).
+        self.end(OVER)
         await self.place.finish_drawing()  # the last race's replay is added before the table goes
 
     # --- what people ask of the table ------------------------------------------------

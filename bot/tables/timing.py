@@ -11,6 +11,9 @@ class Timing:
     phase_seconds: float = 150.0  # a simultaneous phase (secret picks, doubles)
     lobby_seconds: float = 15 * 60.0  # an unstarted lobby closes after this
     default_pace: float = 2.5  # seconds between flipped cards / rolls
+    # The least pace of a game with no person seated (all left, the AI plays on): at pace 0 such games
+    # took most of the bot's request budget (issue 26, point 10). Its one request a card costs 1/s.
+    ai_only_pace: float = 1.0
     countdown_seconds: float = 1.0  # per step of the "3, 2, 1" before a race
     storage_retry_seconds: float = 5.0  # a failed save is retried this often
     # A request that failed in transit (dropped connection, timeout, 5xx) is retried after this, doubling.

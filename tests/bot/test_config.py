@@ -193,3 +193,16 @@ def test_docs_url_that_is_not_a_web_address_is_refused_by_name(tmp_path: Path) -
     os.environ.update({"DISCORD_TOKEN": "t", "DOCS_URL": "example.org"})
     with pytest.raises(ConfigError, match="DOCS_URL"):
         Settings.from_env(no_env_file(tmp_path))
+
+
+def test_the_bots_cap_on_games_at_once_is_read_and_checked(tmp_path: Path) -> None:
+    os.environ["DISCORD_TOKEN"] = "t"
+    assert Settings.from_env(no_env_file(tmp_path)).max_games_at_once == 500  # docs/scaling.md's most
+    os.environ["MAX_GAMES_AT_ONCE"] = " 40 "
+    assert Settings.from_env(no_env_file(tmp_path)).max_games_at_once == 40
+    os.environ["MAX_GAMES_AT_ONCE"] = "none"
+    assert Settings.from_env(no_env_file(tmp_path)).max_games_at_once is None
+    for bad in ("0", "-3", "lots", "²"):
+        os.environ["MAX_GAMES_AT_ONCE"] = bad
+        with pytest.raises(ConfigError, match="MAX_GAMES_AT_ONCE must be a number of games"):
+            Settings.from_env(no_env_file(tmp_path))

@@ -131,3 +131,40 @@ def test_plain_text_stays_the_default_and_names_the_game_too(
     assert " WARNING bot.tables.table: slow [game 7 server " in line and "shard 1 pid" in line
     with pytest.raises(json.JSONDecodeError):
         json.loads(line)
+
+
+def test_discord_pys_dump_of_gateway_events_is_never_written(logged: tuple[io.StringIO, list[str]]) -> None:
+    """Issue 26, point 15: at DEBUG discord.py logs every event it receives, an interaction's token
+    (valid 15 minutes) and every message's text included; that dump is dropped, the rest is kept."""
+    stream, _ = logged
+    event = {
+        "t": "INTERACTION_CREATE",
+        "d": {"id": "1", "token": INTERACTION_TOKEN, "data": {"custom_id": "x"}},
+    }
+
+    def emit() -> None:
+        gateway = logging.getLogger("discord.gateway")
+        gateway.debug("For Shard ID %s: WebSocket Event: %s", 0, event)
+        gateway.debug("Shard ID %s has sent the IDENTIFY payload.", 0)
+
+    logs.setup("DEBUG", "text", stream=stream)
+    emit()
+    text = stream.getvalue()
+    assert "IDENTIFY" in text  # discord.py's other DEBUG lines stay
+    assert "WebSocket Event" not in text and "INTERACTION_CREATE" not in text
+
+
+def test_a_database_password_holding_slashes_or_question_marks_is_never_written(
+    logged: tuple[io.StringIO, list[str]],
+) -> None:
+    """Issue 26, point 11: a password with '/', '?' or '#' (not percent-encoded) is still found and
+    redacted, by its value and by its place in any URL."""
+    stream, _ = logged
+    for password in ("s3cr3tPart/2ndHalf", "123/xyzSECRET", "a?b#c"):
+        url = f"postgresql://bot:{password}@db:5432/racing"
+        assert logs.password_of(url) == password
+        logs.setup("INFO", "text", secrets=(logs.password_of(url),), stream=stream)
+        logging.getLogger("bot.test").warning("could not reach %s", url)
+        logging.getLogger("bot.test").warning("rejected %s", password)
+        text = stream.getvalue()
+        assert password not in text and password.split("/")[-1] not in text, text

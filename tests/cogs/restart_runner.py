@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import sys
+from typing import Any
 
 from bot.client import make_bot
 from bot.config import Settings
@@ -17,8 +19,26 @@ from bot.discord_endpoints import use_endpoints
 from tests.cogs.timings import RESTART, SHARDS
 
 
+def die_after_settling() -> None:
+    """``KILL_AFTER_SETTLING=1``: the process kills itself (SIGKILL) the moment a table has stored a
+    game's results and before it posts them: the window test_endings.py needs, hit every time."""
+    from bot.storage import Storage
+
+    original = Storage.finish_game
+
+    async def finish_then_die(self: Storage, *args: Any, **kwargs: Any) -> bool:
+        stored = await original(self, *args, **kwargs)
+        if stored and not kwargs.get("announced", False):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return stored
+
+    Storage.finish_game = finish_then_die  # type: ignore[method-assign]
+
+
 def main() -> int:
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    if os.environ.get("KILL_AFTER_SETTLING"):
+        die_after_settling()
     settings = Settings.from_env(env_file=None)
     use_endpoints(settings.api_base, settings.gateway_url)
     timing = SHARDS if os.environ.get("TEST_TIMING") == "shards" else RESTART

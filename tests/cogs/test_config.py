@@ -3,11 +3,14 @@ from storage (so a game another bot process opened on the same database counts t
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from bot.client import RaceBot
 from tests.cogs.conftest import World
-from tests.fakediscord import FakeChannel, FakeInteraction, ImpossibleAction, text_of
+from tests.cogs.timings import FAST
+from tests.fakediscord import FakeChannel, FakeInteraction, ImpossibleAction, running_bot, text_of
 
 
 async def a_channel(world: World, bot: RaceBot, name: str) -> FakeChannel:
@@ -92,3 +95,16 @@ async def test_a_server_runs_at_most_its_cap_of_games(world: World, bot: RaceBot
     answer = await private(refused)
     assert "This server already has 1 open game," in answer and "max_running_games" in answer
     assert world.fake.channel_messages(world.channel) == []
+
+
+async def test_a_start_beyond_the_bots_own_cap_is_refused_privately(world: World) -> None:
+    """Issue 26, point 10: whatever each server allows, the process runs at most MAX_GAMES_AT_ONCE
+    games (lobbies included); a start beyond it gets a short private answer and opens nothing."""
+    settings = dataclasses.replace(world.bot().settings, max_games_at_once=1)
+    async with running_bot(world.fake, RaceBot(settings, timing=FAST)) as bot:
+        lobby = await (await world.fake.slash(world.users["alice"], world.channel, "hotstreak start")).reply()
+        assert "lobby" in lobby.text
+        elsewhere = await a_channel(world, bot, "elsewhere")
+        refused = await world.fake.slash(world.users["bob"], elsewhere, "horserace start")
+        assert "running as many games as I can right now" in await private(refused)
+        assert world.fake.channel_messages(elsewhere) == [] and len(bot.tables.by_id) == 1

@@ -11,6 +11,7 @@ FAST = Timing(
     phase_seconds=20.0,
     lobby_seconds=600.0,
     default_pace=0.0,
+    ai_only_pace=0.0,  # games the AI plays alone run as fast as the others here
     countdown_seconds=0.0,
     channel_burst=5,
     channel_window=0.25,

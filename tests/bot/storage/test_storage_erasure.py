@@ -27,7 +27,7 @@ async def test_erasure_keeps_the_others_standings_under_one_pseudonym(
     storage: Storage, database: Database
 ) -> None:
     first, second = await finished(storage), await finished(storage)
-    await storage.route_click(RoutedClick(99, first, ALICE, "alice", "x", None, 5, "token"))
+    await storage.route_click(RoutedClick(99, first, ALICE, "x", None, 5, "token"))
     before = await storage.leaderboard(1, "hotstreak", None, 0, 10)
 
     erased = await storage.erase_player(ALICE)

@@ -88,7 +88,7 @@ async def test_leases_of_ended_games_are_dropped(storage: Storage, database: Dat
 async def test_a_routed_click_is_stored_once_and_read_for_its_game(storage: Storage, clock: Clock) -> None:
     storage.hold_leases_as(A, 20)
     game = await a_game(storage)
-    click = RoutedClick(1234567890123456789, game, 42, "alice", f"gs:{game}:0:0:submit", ["i2"], 99, "tok")
+    click = RoutedClick(1234567890123456789, game, 42, f"gs:{game}:0:0:submit", ["i2"], 99, "tok")
     assert await storage.route_click(click)
     assert not await storage.route_click(click)  # the same interaction again
     assert await storage.routed_clicks([game]) == [click]
@@ -135,3 +135,23 @@ async def test_two_postgresql_processes_racing_for_one_lease_get_it_once(postgre
         finally:
             await first.close()
             await second.close()
+
+
+async def test_a_routed_click_keeps_only_what_its_owner_needs_and_its_token_lives_15_minutes_at_most(
+    storage: Storage, database: Database, clock: Clock
+) -> None:
+    """Issue 26, point 15: no name is stored; a click older than the token's 15 minutes is never read,
+    and the sweep deletes it, and at once those of games that ended (nobody will apply them)."""
+    storage.hold_leases_as(A, 20)
+    game, ended = await a_game(storage), await a_game(storage)
+    click = RoutedClick(11, game, 42, f"gs:{game}:0:0:submit", ["i2"], 99, "tok-11")
+    await storage.route_click(click)
+    await storage.route_click(RoutedClick(12, ended, 42, f"gs:{ended}:0:0:submit", None, 99, "tok-12"))
+    assert await database.fetch("SELECT user_name FROM routed_clicks") == [("",), ("",)]
+    await storage.close_game(ended, "cancelled", "test")
+    await storage.drop_old_routed_clicks()
+    assert await database.fetch("SELECT token FROM routed_clicks") == [("tok-11",)]  # the ended game's: gone
+    clock.advance(15 * 60 + 1)
+    assert await storage.routed_clicks([game]) == []  # its token could not answer any more
+    await storage.drop_old_routed_clicks()
+    assert await database.count_rows("routed_clicks") == 0

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from bot.config import ConfigError, Settings
 from bot.storage import Storage
 from bot.storage.location import PostgresUrl, database_location, database_path
 
@@ -74,3 +75,40 @@ def test_a_postgresql_url_names_a_server_and_its_password_is_never_shown() -> No
 def test_bad_database_urls_are_refused_clearly(url: str, message: str) -> None:
     with pytest.raises(ValueError, match=message):
         database_location(url)
+
+
+@pytest.mark.parametrize(
+    ("password", "hidden"),
+    [
+        ("s3cr3tPart/2ndHalf", "s3cr3tPart"),  # was "...cast to integer value as 's3cr3tPart'"
+        ("123/xyzSECRET", "xyzSECRET"),  # was the whole URL, password included
+        ("abc?SECRETxyz", "SECRETxyz"),
+        ("abc#SECRETxyz", "SECRETxyz"),
+    ],
+)
+def test_a_password_holding_slashes_or_question_marks_is_never_in_the_message(
+    password: str, hidden: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 26, point 11: such a password is refused with a hint to percent-encode it, and neither
+    it nor a parser's error quoting it is in the message (the one ``python -m bot`` prints)."""
+    url = f"postgresql://bot:{password}@db:5432/racing"
+    with pytest.raises(ValueError) as refused:
+        database_location(url)
+    assert hidden not in str(refused.value) and "%2F" in str(refused.value)
+    assert "postgresql://bot:***@db:5432/racing" in str(refused.value)
+    monkeypatch.setenv("DISCORD_TOKEN", "x" * 30)
+    monkeypatch.setenv("DATABASE_URL", url)
+    with pytest.raises(ConfigError) as config:
+        Settings.from_env(env_file=None)
+    assert hidden not in str(config.value)
+    encoded = url.replace(password, password.replace("/", "%2F").replace("?", "%3F").replace("#", "%23"))
+    location = database_location(encoded)  # percent-encoded, as the message says: accepted
+    assert isinstance(location, PostgresUrl) and location.shown == "postgresql://bot@db:5432/racing"
+
+
+def test_a_port_that_is_not_a_number_is_refused_without_echoing_the_parser() -> None:
+    with pytest.raises(ValueError) as refused:
+        database_location("postgresql://bot:hunter22@db:port/racing")
+    assert "hunter22" not in str(refused.value) and "postgresql://bot:***@db:port/racing" in str(
+        refused.value
+    )

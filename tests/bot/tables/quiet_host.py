@@ -29,8 +29,11 @@ class KeptResults:
     async def update_game(self, game_id: int, **changes: Any) -> None:
         return None
 
-    async def finish_game(self, game_id: int, results: list[Any]) -> None:
+    async def finish_game(self, game_id: int, results: list[Any], *, announced: bool = True) -> None:
         self.results.setdefault(game_id, results)
+
+    async def mark_announced(self, game_id: int) -> None:
+        return None
 
 
 @dataclass

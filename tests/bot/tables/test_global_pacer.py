@@ -10,6 +10,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot import logs
 from bot.discord_io.global_pacer import PICTURE, URGENT, GlobalPacer, install
 from bot.discord_io.outbox import PictureOutbox, merge
 from bot.discord_io.outgoing import Outgoing
@@ -358,3 +359,63 @@ def test_discord_py_looks_for_idle_rate_limit_buckets_only_now_and_then() -> Non
     for _ in range(100):
         http._try_clear_expired_ratelimits()
     assert len(swept) == 1
+
+
+async def test_servers_take_turns_so_one_busy_server_cannot_take_the_budget() -> None:
+    """Issue 26, point 10: one server's many games (all-AI at pace 0) queued twelve requests before
+    another server's one game queued three: the two take turns, each server's oldest first, and urgent
+    work still goes before pictures whichever server it is for. A game's task names its server
+    (``bot.logs.about_game``), as the tables' tasks do."""
+    pacer = GlobalPacer(limit=1, window=0.0)
+    served: list[str] = []
+
+    async def request(guild: int, name: str, urgency: int = URGENT) -> None:
+        with logs.about_game(guild * 10, guild):
+            async with pacer.slot(urgency):
+                served.append(name)
+
+    async with Holder(pacer):
+        tasks = [asyncio.create_task(request(1, f"busy {n}")) for n in range(12)]
+        tasks += [asyncio.create_task(request(2, f"quiet {n}")) for n in range(3)]
+        tasks += [asyncio.create_task(request(1, "busy picture", PICTURE))]
+        tasks += [asyncio.create_task(request(3, "late urgent"))]
+        await settle()
+    await asyncio.gather(*tasks)
+    # Turns in the order the servers first had work waiting: 1, 2, 3, then 1 and 2 again...
+    assert served[:7] == ["busy 0", "quiet 0", "late urgent", "busy 1", "quiet 1", "busy 2", "quiet 2"]
+    assert served[7:] == [f"busy {n}" for n in range(3, 12)] + ["busy picture"]
+
+
+async def test_a_request_outside_a_game_takes_the_turn_of_its_routes_server() -> None:
+    """discord.py's requests made outside a game's task count for the server their route names, else
+    for the server of their channel (from the client's cache)."""
+    pacer = GlobalPacer(limit=1, window=0.0)
+    served: list[str] = []
+
+    @dataclass
+    class Route:
+        path: str
+        channel_id: int | None = None
+        guild_id: int | None = None
+
+    class Http:
+        async def request(self, route: Route, **kwargs: Any) -> None:
+            served.append(route.path)
+
+    http = Http()
+    install(http, pacer, {101: 1, 201: 2}.get)
+    async with Holder(pacer):
+        tasks = [
+            asyncio.create_task(http.request(Route(f"/channels/101/{n}", channel_id=101))) for n in range(3)
+        ]
+        tasks += [asyncio.create_task(http.request(Route("/guilds/2/x", guild_id=2)))]
+        tasks += [asyncio.create_task(http.request(Route("/channels/201/y", channel_id=201)))]
+        await settle()
+    await asyncio.gather(*tasks)
+    assert served == [
+        "/channels/101/0",
+        "/guilds/2/x",
+        "/channels/101/1",
+        "/channels/201/y",
+        "/channels/101/2",
+    ]

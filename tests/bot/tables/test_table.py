@@ -122,3 +122,16 @@ async def test_a_persons_time_counts_from_when_their_prompt_is_shown(monkeypatch
     assert place.sent, "the bet prompt was posted"
     assert table.deadline == END + 40.0 + table.host.timing.turn_seconds
     assert table.meta["deadline"] == table.deadline  # what a restart goes on from
+
+
+def test_a_game_only_the_ai_plays_keeps_a_least_pace() -> None:
+    """Issue 26, point 10: a game at pace 0 whose people all left (the AI plays every seat) goes on at
+    ``Timing.ai_only_pace``, not as fast as the bot can send; a game with a person keeps its pace."""
+    settings = {"rolls": "auto", "pace": 0.0, "engine": {"end": "minutes", "minutes": 30, "ends_at": END}}
+    people = a_table("horserace", [Seat("alice", user_id=1), Seat("bob", user_id=2)], dict(settings))
+    assert people.pace == 0.0
+    left = [Seat("alice (AI)", ai="normal", left_user_id=1), Seat("bob (AI)", ai="normal", left_user_id=2)]
+    alone = a_table("horserace", left, dict(settings))
+    assert alone.pace == alone.host.timing.ai_only_pace == 1.0
+    slow = a_table("horserace", left, {**settings, "pace": 4.0})
+    assert slow.pace == 4.0  # a slower pace stays
