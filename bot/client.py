@@ -11,7 +11,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot import emojis, metrics
+from bot import emojis, metrics, workers
 from bot.config import Settings
 from bot.discord_io import permissions
 from bot.discord_io.global_pacer import GlobalPacer, guild_finder, install, limit_from_env
@@ -21,7 +21,9 @@ from bot.games.catalog import ENTRIES
 from bot.health import MetricsServer
 from bot.i18n.commands import CommandTranslator
 from bot.languages import Languages
+from bot.rate_limit import ALLOWED, REFUSED, TOO_FAST, RateLimit
 from bot.storage import Storage
+from bot.tables.answers import reply
 from bot.tables.components import Component
 from bot.tables.lease import LeaseKeeper
 from bot.tables.registry import Tables
@@ -72,6 +74,7 @@ class RaceBot(commands.Bot):
             **shards,
         )
         self.settings = settings
+        workers.time_limits(settings.worker_timeout, settings.ai_timeout)  # every worker call's limit
         self.timing = timing or Timing()
         self.pacer = ChannelPacer(self.timing.channel_burst, self.timing.channel_window)
         self.requests = GlobalPacer(limit_from_env())  # Discord's global limit, kept by the bot itself
@@ -93,6 +96,42 @@ class RaceBot(commands.Bot):
         self.stopping = False  # set by bot.shutdown on SIGTERM/SIGINT: no new games from then on
         self.exit_code = 0  # bot.health sets 3 when it stops an unhealthy process
         self.metrics_server: MetricsServer | None = None
+        limit = settings.user_rate_limit
+        self.rate_limit = (
+            RateLimit(limit[0], self.timing.user_window or limit[1]) if limit is not None else None
+        )
+        self._answering: set[asyncio.Task[None]] = set()
+        self.gate_interactions()
+
+    def gate_interactions(self) -> None:
+        """The per-user rate limit (``bot.rate_limit``), checked where every interaction passes once:
+        the gateway's ``INTERACTION_CREATE`` parser, before discord.py hands it to the command tree or
+        to a component's handler. (discord.py offers no public hook before both: the tree's
+        ``interaction_check`` sees only commands, an item's only its own clicks.)"""
+        parsers = self._connection.parsers
+        parse = parsers["INTERACTION_CREATE"]
+
+        def gate(data: Any) -> None:
+            if self.rate_limit is not None and data.get("type") in (2, 3, 5):  # not autocomplete (4)
+                user = (data.get("member") or {}).get("user") or data.get("user") or {}
+                verdict = self.rate_limit.check(int(user.get("id", 0)))
+                if verdict != ALLOWED:
+                    if verdict == REFUSED:  # logged and answered once per window; the rest are dropped
+                        log.info(
+                            "User %s is going too fast; their actions are refused for now", user.get("id")
+                        )
+                        answer = discord.Interaction(data=data, state=self._connection)
+                        task = asyncio.create_task(self._too_fast(answer), name="too-fast")
+                        self._answering.add(task)
+                        task.add_done_callback(self._answering.discard)
+                    return
+            parse(data)
+
+        parsers["INTERACTION_CREATE"] = gate
+
+    async def _too_fast(self, interaction: discord.Interaction) -> None:
+        self.languages.hear(interaction)  # in the clicker's language
+        await reply(interaction, TOO_FAST)
 
     async def setup_hook(self) -> None:
         self.storage = await Storage.open(

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from dotenv import load_dotenv
 
+from bot import rate_limit
 from bot.storage.location import database_location
 
 TOKEN_HELP = (
@@ -47,6 +48,13 @@ class Settings:
     metrics_port: int | None = None
     metrics_host: str = "127.0.0.1"
     log_format: str = "text"  # LOG_FORMAT: text, or json (one object per line; bot.logs)
+    # Seconds a call may run in a worker before the worker is replaced (bot.workers): WORKER_TIMEOUT for
+    # pictures, odds and replays, AI_TIMEOUT for an AI decision (then the easy AI decides in-process).
+    worker_timeout: float = 30.0
+    ai_timeout: float = 5.0
+    # Actions (commands, clicks) a person may take in a window of seconds (USER_RATE_LIMIT, e.g. 8/5;
+    # bot.rate_limit); None: no limit.
+    user_rate_limit: tuple[int, float] | None = (8, 5.0)
     # MAX_GAMES_AT_ONCE: the most games (lobbies included) this process runs at once, whatever the
     # servers allow each (`/config`'s max_games); a start beyond it is refused. None: no cap.
     max_games_at_once: int | None = DEFAULT_MAX_GAMES_AT_ONCE
@@ -91,6 +99,15 @@ class Settings:
         port = os.environ.get("METRICS_PORT", "").strip()
         if port and not (port.isascii() and port.isdigit() and int(port) <= 65535):
             raise ConfigError(f"METRICS_PORT must be a port number (1 to 65535), not {port!r}.")
+        worker_timeout = seconds_setting("WORKER_TIMEOUT", os.environ.get("WORKER_TIMEOUT", ""), 30.0)
+        ai_timeout = seconds_setting("AI_TIMEOUT", os.environ.get("AI_TIMEOUT", ""), 5.0)
+        limit_text = os.environ.get("USER_RATE_LIMIT", "").strip()
+        try:
+            user_rate_limit = rate_limit.parse(limit_text) if limit_text else (8, 5.0)
+        except ValueError:
+            raise ConfigError(
+                f"USER_RATE_LIMIT must be actions/seconds (e.g. 8/5) or off, not {limit_text!r}."
+            ) from None
         log_format = os.environ.get("LOG_FORMAT", "text").strip().lower() or "text"
         if log_format not in ("text", "json"):
             raise ConfigError(f"LOG_FORMAT must be text or json, not {log_format!r}.")
@@ -127,6 +144,9 @@ class Settings:
             metrics_port=int(port) if port else None,
             metrics_host=os.environ.get("METRICS_HOST", "").strip() or "127.0.0.1",
             log_format=log_format,
+            worker_timeout=worker_timeout,
+            ai_timeout=ai_timeout,
+            user_rate_limit=user_rate_limit,
             max_games_at_once=(
                 None
                 if max_running in ("none", "off")
@@ -163,6 +183,16 @@ def shard_settings(count_text: str, ids_text: str) -> tuple[int | None, tuple[in
     if len(set(ids)) != len(ids):
         raise ConfigError(f"SHARD_IDS {ids_text!r} names a shard twice.")
     return count, tuple(sorted(ids))
+
+
+def seconds_setting(name: str, text: str, default: float) -> float:
+    """A positive number of seconds, from ``text`` (the setting ``name``); ``default`` when unset."""
+    text = text.strip()
+    if not text:
+        return default
+    if not _positive_number(text):
+        raise ConfigError(f"{name} must be a number of seconds above 0 (e.g. {default:g}), not {text!r}.")
+    return float(text)
 
 
 def _positive_number(text: str) -> bool:

@@ -17,6 +17,15 @@ Without workers (``WORK_PROCESSES=0``, and in tests) everything runs in a thread
 that cannot be sent to a process (a closure) also runs in a thread, and a worker that died is
 replaced.
 
+Every call has a time limit (``time_limits``: ``AI_TIMEOUT`` for the AI lane, ``WORKER_TIMEOUT`` for
+the others; ``bot.config``), counted from when the call starts running, not from when it was queued
+(a busy bot's queue is not a hung worker). A call that runs past it raises ``WorkerTimeout`` and its
+lane's processes are killed and replaced, as when one dies; the other calls they held are tried once
+more in the new ones. A call in a thread cannot be killed: its caller goes on without it (the thread
+is left to finish). What the callers do about it: the AI plays its easy level in the bot's own process
+(``bot.tables.ai_seats``); a picture's message goes without the picture (``bot.discord_io.outbox``,
+``bot.tables.voice.drawn``); a replay is left out (``bot.discord_io.later``).
+
 The odds are governed (``odds``): a frame's simulation gets a share of its time budget that shrinks
 as more pictures wait, and past ``ODDS_QUEUE`` waiting per process a frame is shown without odds
 rather than held up (Hot Streak's odds need about 40 ms per frame at full precision).
@@ -32,6 +41,7 @@ import multiprocessing
 import os
 import pickle
 import signal
+import time
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -58,8 +68,27 @@ REPLAY_QUEUE = 24
 after its results (which never wait for it: bot.tables.later)."""
 
 
+DEFAULT_TIMEOUT = 30.0
+"""Seconds a picture, odds or a replay may run in a worker (``WORKER_TIMEOUT``): far beyond the slowest
+(a replay takes a second or two), so only a hung worker meets it."""
+DEFAULT_AI_TIMEOUT = 5.0
+"""Seconds an AI decision may run in its worker (``AI_TIMEOUT``): it takes 0.1-0.3 s; past the limit the
+AI plays its easy level in the bot's own process, so the game goes on."""
+_limits: dict[str, float] = {PICTURES: DEFAULT_TIMEOUT, AI: DEFAULT_AI_TIMEOUT, REPLAYS: DEFAULT_TIMEOUT}
+
+
 class Busy(Exception):
     """The workers are too far behind to take this (optional) work now."""
+
+
+class WorkerTimeout(Exception):
+    """A call ran past its lane's time limit (``time_limits``); in a process, the lane's processes were
+    replaced."""
+
+
+def time_limits(work: float = DEFAULT_TIMEOUT, ai: float = DEFAULT_AI_TIMEOUT) -> None:
+    """The longest a call may run: ``work`` seconds for pictures, odds and replays, ``ai`` for the AI."""
+    _limits.update({PICTURES: work, AI: ai, REPLAYS: work})
 
 
 class _Lane:
@@ -87,11 +116,31 @@ class _Lane:
             self.pool.shutdown(wait=False, cancel_futures=True)
             self.pool = None
 
+    def replace(self, pool: ProcessPoolExecutor, why: str) -> None:
+        """``pool``'s processes are killed (a stopped or hung one too) and the next call starts new
+        ones. The calls it still had fail as broken (nothing is cancelled) and are tried once more."""
+        if self.pool is not pool:
+            return  # replaced already, by another call that saw the same
+        log.warning("A worker process of the %s lane %s; starting a new one", self.name, why)
+        figures["workers_replaced"] += 1
+        for process in list((getattr(pool, "_processes", None) or {}).values()):
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                process.kill()
+        pool.shutdown(wait=False, cancel_futures=False)
+        self.pool = None
+
 
 _lanes: dict[str, _Lane] = {}
 _in_threads: dict[str, int] = {PICTURES: 0, AI: 0, REPLAYS: 0}  # waiting work, without workers
 _held: dict[str, int] = {PICTURES: 0, AI: 0, REPLAYS: 0}  # work its callers hold back (``held_back``)
-figures = {"odds": 0, "odds_skipped": 0, "replays_skipped": 0, "in_thread": 0, "workers_replaced": 0}
+figures = {
+    "odds": 0,
+    "odds_skipped": 0,
+    "replays_skipped": 0,
+    "in_thread": 0,
+    "workers_replaced": 0,
+    "timeouts": 0,
+}
 
 
 def processes_for(setting: int | None) -> int:
@@ -134,12 +183,12 @@ def drawing_slots() -> int:
     return lane.processes if lane is not None else 1
 
 
-def worker_pids() -> list[int]:
-    """The workers' process ids (the bench adds their memory to the bot's)."""
+def worker_pids(lane: str | None = None) -> list[int]:
+    """The workers' process ids, of every lane or of ``lane`` (the bench adds their memory to the bot's)."""
     pids: list[int] = []
-    for lane in _lanes.values():
-        if lane.pool is not None:
-            pids.extend(getattr(lane.pool, "_processes", None) or {})
+    for name, lane_ in _lanes.items():
+        if lane in (None, name) and lane_.pool is not None:
+            pids.extend(getattr(lane_.pool, "_processes", None) or {})
     return pids
 
 
@@ -167,7 +216,8 @@ def held_back(lane: str = PICTURES) -> Iterator[None]:
 
 async def run(fn: Callable[..., T], /, *args: Any, lane: str = PICTURES, **kwargs: Any) -> T:
     """``fn(*args, **kwargs)`` off the event loop: in a worker process of ``lane`` if there are workers,
-    else in a thread. Replays raise ``Busy`` when ``REPLAY_QUEUE`` of them wait already."""
+    else in a thread. Replays raise ``Busy`` when ``REPLAY_QUEUE`` of them wait already; a call that
+    runs past the lane's time limit raises ``WorkerTimeout``."""
     if lane == REPLAYS and waiting(REPLAYS) >= REPLAY_QUEUE:
         figures["replays_skipped"] += 1
         raise Busy
@@ -186,7 +236,7 @@ async def _run(fn: Callable[..., T], lane: str, /, *args: Any, **kwargs: Any) ->
             figures["in_thread"] += 1
         _in_threads[lane] += 1
         try:
-            return await asyncio.to_thread(call)
+            return await _in_thread(lane, call)
         finally:
             _in_threads[lane] -= 1
     found.waiting += 1
@@ -196,20 +246,80 @@ async def _run(fn: Callable[..., T], lane: str, /, *args: Any, **kwargs: Any) ->
         found.waiting -= 1
 
 
+async def _in_thread(lane: str, call: Callable[[], T]) -> T:
+    began: list[float] = []
+
+    def timed() -> T:
+        began.append(time.monotonic())
+        return call()
+
+    try:
+        return await _watch(asyncio.ensure_future(asyncio.to_thread(timed)), lambda: began, _limits[lane])
+    except WorkerTimeout:
+        log.warning(
+            "A %s call in a thread ran past %.1f s; going on without it (the thread is left to finish)",
+            lane,
+            _limits[lane],
+        )
+        raise
+
+
 async def _in_process(lane: _Lane, call: Callable[[], T]) -> T:
     """``call`` in ``lane``'s processes. A worker that dies (killed, out of memory) fails every call it
-    had: each is tried once more in a new pool, so only a call that kills its worker fails (raises)."""
-    pool = lane.executor()
+    had: each is tried once more in a new pool, so only a call that kills its worker fails (raises).
+    A call that runs past the time limit raises ``WorkerTimeout`` (not tried again: it would hang the
+    next worker too) and the lane's processes are replaced."""
     try:
-        return await asyncio.get_running_loop().run_in_executor(pool, call)
+        return await _in_pool(lane, call)
     except BrokenProcessPool:
-        if lane.pool is pool:
-            log.warning("A %s worker process died; starting a new one", lane.name)
-            figures["workers_replaced"] += 1
-            lane.stop()
         if lane.stopped:
             raise
-    return await asyncio.get_running_loop().run_in_executor(lane.executor(), call)
+    return await _in_pool(lane, call)
+
+
+async def _in_pool(lane: _Lane, call: Callable[[], T]) -> T:
+    pool = lane.executor()
+    try:
+        submitted = pool.submit(call)
+    except BrokenProcessPool:
+        lane.replace(pool, "died")
+        raise
+    began: list[float] = []
+
+    def started() -> list[float]:
+        # Running: handed to a process (at most one call per process waits there besides the one it runs).
+        if not began and submitted.running():
+            began.append(time.monotonic())
+        return began
+
+    try:
+        return await _watch(asyncio.wrap_future(submitted), started, _limits[lane.name])
+    except BrokenProcessPool:
+        lane.replace(pool, "died")
+        raise
+    except WorkerTimeout:
+        lane.replace(pool, f"ran a call past its time limit ({_limits[lane.name]:.1f} s)")
+        raise
+
+
+async def _watch(future: asyncio.Future[T], began: Callable[[], list[float]], limit: float) -> T:
+    """``future``'s result, or ``WorkerTimeout`` once it has run for ``limit`` seconds (``began`` says
+    since when it runs: a list with that time, empty while it waits its turn)."""
+    poll = max(0.01, min(1.0, limit / 4))  # how late a call's start may be noticed, at most
+    try:
+        while True:
+            since = began()
+            wait = poll if not since else min(poll, since[0] + limit - time.monotonic())
+            if since and wait <= 0:
+                future.cancel()  # a result that comes after all is dropped, not left unretrieved
+                figures["timeouts"] += 1
+                raise WorkerTimeout
+            done, _pending = await asyncio.wait({future}, timeout=wait)
+            if done:
+                return future.result()
+    except asyncio.CancelledError:
+        future.cancel()
+        raise
 
 
 async def odds(kind: str, view: dict[str, Any], *, budget_ms: float | None = None) -> Odds | None:

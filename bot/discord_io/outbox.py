@@ -151,6 +151,11 @@ class PictureOutbox:
                                 image = await workers.run(out.render)
                                 out = dataclasses.replace(out, image=image, render=None)
                                 self.drawn += 1
+                        except workers.WorkerTimeout:
+                            # Ruling: a picture whose worker hung goes without it (no retry: the next
+                            # card's picture comes soon, from the replaced worker).
+                            out = dataclasses.replace(out, render=None)
+                            self.undrawn += 1
                         finally:
                             self._drawing.release()
                 entry.started = True

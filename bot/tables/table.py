@@ -298,11 +298,9 @@ class Table:
             wait = max(self.entry.ai_wait(self.engine.view(None), d, self.pace) for d in ai)
             if wait > 0:  # the game's pace for AI seats (outside the lock: clicks stay answered)
                 await asyncio.sleep(wait)
-            async with self.lock:
-                for decision in ai:
-                    if self._still_pending(decision):
-                        level = self.seats[decision.player or 0].ai or "normal"
-                        await self._commit_and_announce(await self._ai_action(decision, level))
+            for decision in ai:
+                if not await self._ai_turn(decision):
+                    break  # something moved meanwhile: the next step looks again
             return False
         async with self.lock:
             await self.show_prompts()
@@ -312,10 +310,12 @@ class Table:
             await asyncio.wait_for(self.wake.wait(), timeout)
         except TimeoutError:
             if self.deadline is not None and clock.now() >= self.deadline:
+                seq, late = self.seq, await self._late_actions()  # outside the lock (the AI's worker)
                 async with self.lock:
-                    # Looked at again: a pause while the lock was held moves the deadline on.
-                    if self.deadline is not None and clock.now() >= self.deadline:
-                        await self._expire()
+                    # Looked at again: a pause while the lock was held moves the deadline on; and a
+                    # move meanwhile makes the plan stale (made again on the next pass, at once).
+                    if self.deadline is not None and clock.now() >= self.deadline and self.seq == seq:
+                        await self._expire(late)
         return False
 
     async def _automatic(self, step: Decision) -> None:
@@ -335,11 +335,42 @@ class Table:
         return any(d.player == decision.player and d.kind == decision.kind for d in self.pending())
 
     async def _ai_action(self, decision: Decision, level: str) -> Action:
+        """The AI's action, from a worker (``bot.tables.ai_seats``). Never called with the lock held:
+        a hung worker waits ``AI_TIMEOUT`` at most, and nothing else at the table waits with it."""
         assert self.engine is not None
         return await ai_action(self.entry, self.engine, self.seed, self.seq, decision, level)
 
-    async def _expire(self) -> None:
-        """The deadline passed: the AI decides for everyone who is late, and the channel hears who.
+    async def _ai_turn(self, decision: Decision) -> bool:
+        """An AI seat's decision: computed outside the lock, committed under it if the game has not
+        moved meanwhile (same step, still pending). False: it moved, and the choice was dropped."""
+        seq, level = self.seq, self.seats[decision.player or 0].ai or "normal"
+        if not self._still_pending(decision):
+            return True
+        action = await self._ai_action(decision, level)
+        async with self.lock:
+            if self.closed or self.seq != seq or not self._still_pending(decision):
+                return False
+            await self._commit_and_announce(action)
+        return True
+
+    async def _late_actions(self) -> dict[tuple[int, str], Action]:
+        """What is played for each person late at the deadline: the game's own answer to lateness, else
+        the AI's (computed outside the lock; ``_expire`` uses it if nothing moved meanwhile)."""
+        actions: dict[tuple[int, str], Action] = {}
+        for decision in self.human_pending():
+            if decision.player is None:
+                continue
+            late = self.entry.late_choice(decision)
+            actions[decision.player, decision.kind] = (
+                Action(decision.player, decision.kind, late)
+                if late is not None
+                else await self._ai_action(decision, "normal")
+            )
+        return actions
+
+    async def _expire(self, late: dict[tuple[int, str], Action]) -> None:
+        """The deadline passed: the AI decides for everyone who is late (``late``: their actions,
+        planned on this very step), and the channel hears who.
 
         Only decisions that were stored are announced: if storing fails, the deadline stays (it has
         passed, so the next try comes as soon as the storage is back) and the error goes to the loop.
@@ -349,13 +380,10 @@ class Table:
         for decision in self.human_pending():
             if not self._still_pending(decision) or decision.player is None:
                 continue
-            late = self.entry.late_choice(decision)  # a game's own answer to lateness, else the AI's
+            action = late.get((decision.player, decision.kind))
+            if action is None:
+                continue
             try:
-                action = (
-                    Action(decision.player, decision.kind, late)
-                    if late is not None
-                    else await self._ai_action(decision, "normal")
-                )
                 stored.append((decision.player, await self.commit(action)))
             except StorageError as error:
                 failure = error

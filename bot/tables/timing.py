@@ -37,3 +37,6 @@ class Timing:
     # this often, and a crashed process's games are taken over once their lease ran out.
     lease_seconds: float = 20.0
     lease_renew_seconds: float = 5.0
+    # The per-user rate limit's window (bot.rate_limit) when set: the tests shrink it with the channel's
+    # (None: USER_RATE_LIMIT's seconds, 5 by default).
+    user_window: float | None = None

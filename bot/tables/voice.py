@@ -88,5 +88,8 @@ async def drawn(out: Outgoing) -> Outgoing:
     pictures: a private message's picture (a choice's lettered spaces) is drawn when it is sent, never
     on the event loop."""
     if out.render is not None and out.image is None:
-        out.image = await workers.run(out.render)
+        try:
+            out.image = await workers.run(out.render)
+        except workers.WorkerTimeout:  # its worker hung (replaced now): the message goes without it
+            out.render = None
     return out

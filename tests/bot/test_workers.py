@@ -230,3 +230,16 @@ def test_a_worker_process_loads_neither_the_metrics_nor_the_http_client() -> Non
     code = "import sys, bot.workers; print(sorted({'prometheus_client', 'aiohttp', 'discord'} & set(sys.modules)))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+async def test_a_call_that_runs_past_its_time_limit_is_given_up(no_workers: None) -> None:
+    """Issue 26, point 9: every call has a limit, counted from when it runs (not while it waits)."""
+    release = threading.Event()
+    workers.time_limits(work=0.2, ai=0.2)
+    try:
+        with pytest.raises(workers.WorkerTimeout):
+            await workers.run(release.wait, 10)
+        assert await workers.run(which_process) == os.getpid()  # the next call goes on as usual
+    finally:
+        release.set()
+        workers.time_limits()
