@@ -236,14 +236,14 @@ def watch_decisions() -> dict[str, Any]:
         after(name)
     original_expire = Table._expire
 
-    async def expire(self: Any) -> None:
+    async def expire(self: Any, late: Any) -> None:
         moment = time.time()
         for d in self.human_pending():
             key = f"{self.game_id}:{d.player}:{self.acted[d.player]}:{d.kind}"
             expired.append({"key": key, "at": moment, "deadline": self.deadline})
-        await original_expire(self)
+        await original_expire(self, late)
 
-    Table._expire = expire  # type: ignore[method-assign]
+    Table._expire = expire  # type: ignore[method-assign,assignment]
     return {"began": began, "expired": expired}
 
 

@@ -116,14 +116,14 @@ class RaceBot(commands.Bot):
                 user = (data.get("member") or {}).get("user") or data.get("user") or {}
                 verdict = self.rate_limit.check(int(user.get("id", 0)))
                 if verdict != ALLOWED:
-                    if verdict == REFUSED:  # logged and answered once per window; the rest are dropped
+                    if verdict == REFUSED:  # logged once per window; every refusal is answered
                         log.info(
                             "User %s is going too fast; their actions are refused for now", user.get("id")
                         )
-                        answer = discord.Interaction(data=data, state=self._connection)
-                        task = asyncio.create_task(self._too_fast(answer), name="too-fast")
-                        self._answering.add(task)
-                        task.add_done_callback(self._answering.discard)
+                    answer = discord.Interaction(data=data, state=self._connection)
+                    task = asyncio.create_task(self._too_fast(answer), name="too-fast")
+                    self._answering.add(task)
+                    task.add_done_callback(self._answering.discard)
                     return
             parse(data)
 

@@ -13,9 +13,10 @@ Rulings:
 - A sliding window per user (the last ``seconds``), counted per process: a shard sees its own servers'
   clicks, which is where a flood comes from. Refused actions are not counted, so a person who waits is
   let back in as their earlier actions age out.
-- The first refusal in a window is answered (privately, in the clicker's language); further ones in
-  the same window are dropped unanswered (Discord shows its own "interaction failed"): a flood costs
-  the bot one answer per user per window, not one per click.
+- Every refusal is answered (privately, in the clicker's language): no click is left unanswered, and
+  an interaction's answer does not count against the bot's global request limit. Only the first
+  refusal in a window is logged (``REFUSED``; the rest are ``DROPPED`` from the log), so a flood
+  writes one line per user per window.
 - The default, 8 in 5 s (``USER_RATE_LIMIT=8/5``), is above what play needs: a manual Horse Race roll
   waits for the board to move between turns, and a game's other decisions are one or two clicks a step.
 """
@@ -47,7 +48,8 @@ class RateLimit:
         self.refused = 0
 
     def check(self, user_id: int) -> str:
-        """``ALLOWED`` (counted), ``REFUSED`` (answer it privately) or ``DROPPED`` (told already)."""
+        """``ALLOWED`` (counted), ``REFUSED`` (answer it and log it) or ``DROPPED`` (answer it; logged
+        already in this window)."""
         now = self.clock()
         if now - self._swept > self.seconds:
             self._sweep(now)

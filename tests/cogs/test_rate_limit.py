@@ -18,12 +18,12 @@ from tests.fakediscord import running_bot
 TOO_FAST = "You're going too fast"
 
 
-def test_the_window_slides_and_a_flood_is_told_once_per_window() -> None:
+def test_the_window_slides_and_a_flood_is_logged_once_per_window() -> None:
     now = [0.0]
     limit = RateLimit(8, 5.0, clock=lambda: now[0])
     assert [limit.check(1) for _ in range(8)] == [ALLOWED] * 8
     assert limit.check(1) == REFUSED  # the ninth in 5 s
-    assert limit.check(1) == DROPPED  # told already in this window: not answered again
+    assert limit.check(1) == DROPPED  # answered too, but logged already in this window
     assert limit.check(2) == ALLOWED  # someone else is not held back
     now[0] = 5.0  # the first eight age out
     assert limit.check(1) == ALLOWED
@@ -53,12 +53,12 @@ async def too_fast(world: World) -> None:
     fake, alice, bob = world.fake, world.users["alice"], world.users["bob"]
     alice.locale = "pt-BR"
     asked = [await fake.slash(alice, world.channel, "history", wait=False) for _ in range(10)]
-    await fake.wait_for(lambda: all(ix.acknowledged for ix in asked[:9]), timeout=10, what="answers")
-    answered = [ix for ix in asked if ix.acknowledged and not ix.ephemeral]
+    await fake.wait_for(lambda: all(ix.acknowledged for ix in asked), timeout=10, what="answers")
+    answered = [ix for ix in asked if not ix.ephemeral]
     refused = [ix for ix in asked if ix.ephemeral]
-    assert len(answered) == 8 and len(refused) == 1  # the tenth, in the same window, gets no answer
-    assert "Você está indo rápido demais" in await private_answer(fake, refused[0])
-    assert not asked[9].acknowledged
+    assert len(answered) == 8 and len(refused) == 2  # every refusal answered: no click left hanging
+    for ix in refused:
+        assert "Você está indo rápido demais" in await private_answer(fake, ix)
     # Nothing else happened for the refused ones: eight public answers in the channel, no more.
     public = [await ix.reply() for ix in answered]
     assert all(not m.ephemeral and m.embeds[0]["title"] == "Recent games" for m in public)
