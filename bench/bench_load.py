@@ -243,7 +243,7 @@ def watch_decisions() -> dict[str, Any]:
             expired.append({"key": key, "at": moment, "deadline": self.deadline})
         await original_expire(self, late)
 
-    Table._expire = expire  # type: ignore[method-assign,assignment]
+    Table._expire = expire  # type: ignore[method-assign]
     return {"began": began, "expired": expired}
 
 
