@@ -16,7 +16,7 @@ from typing import Any
 
 from bot.discord_io.outgoing import Outgoing
 from bot.i18n import N_, _, _n, speaking
-from bot.storage import LeaseLost
+from bot.storage import LeaseLost, StorageError
 from bot.tables.answers import permission_names
 from bot.tables.directory import Directory
 from bot.tables.table import BLOCKED, BROKEN, GONE, LOST, OVER, Table
@@ -171,7 +171,13 @@ class Endings:
                 # Its final standings are out (``Table._finish``): only the results were waiting.
                 try:
                     stored = await table.ledger.settle(table.seats, announced=True)
-                except LeaseLost:  # another process took the game over: it settles it
+                except LeaseLost:
+                    # Its lease ran out while the database was away (leases are the database's time,
+                    # and nobody could renew it): take it back if nobody else did, and try again
+                    # soon; if another process took the game over, that process settles it.
+                    if await self._take_back(table):
+                        pause = self.host.timing.storage_retry_seconds
+                        continue
                     self.directory.forget(table)
                     return
                 if stored:
@@ -186,6 +192,13 @@ class Endings:
                 self.directory.forget(table)
                 return
             pause = min(pause * 2, 300.0)
+
+    async def _take_back(self, table: Table) -> bool:
+        """Whether this process holds the ended game's lease again (False: another one does)."""
+        try:
+            return bool(await self.host.storage.acquire_lease(table.game_id))
+        except StorageError:
+            return True  # the database is away again: keep the table and try later
 
     def stop(self) -> None:
         self.stopping = True
