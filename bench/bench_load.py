@@ -74,7 +74,7 @@ def bot_process() -> int:
     from bot.discord_endpoints import use_endpoints
     from bot.tables.timing import Timing
 
-    collector.fewer_arenas()  # as bot.main does, before any thread starts
+    collector.tune_malloc()  # as bot.main does, before any thread starts
     # BENCH_LOG=warning shows the bot's warnings too (retries, rate limits: what a stall was doing).
     level = getattr(logging, os.environ.get("BENCH_LOG", "error").upper(), logging.ERROR)
     logging.basicConfig(
@@ -141,6 +141,7 @@ def bot_process() -> int:
             "rss_mb": peak_rss_mb(),
             "rss_timeline_mb": rss_timeline,
             "rss_kinds_mb": rss_kinds_mb(),  # at the end, where the peak comes: heap, mapped files, shared
+            "rss_maps_mb": rss_maps_mb(),  # and which mappings hold it: main heap, thread arenas, own blocks
             "workers": workers.in_use(),
             "workers_rss_mb": [peak_rss_mb(pid) for pid in workers.worker_pids()],
             "workers_rss_kinds_mb": [rss_kinds_mb(pid) for pid in workers.worker_pids()],
@@ -334,6 +335,35 @@ def rss_kinds_mb(pid: int | str = "self") -> dict[str, float]:
         if name in ("Rss", "Anonymous", "Shared_Clean", "Private_Clean", "Private_Dirty"):
             kinds[name] = round(int(rest.split()[0]) / 1024, 1)
     return kinds
+
+
+def rss_maps_mb(pid: int | str = "self", top: int = 8) -> list[dict[str, Any]]:
+    """The mappings that hold the most resident memory now (``/proc/<pid>/smaps``): glibc's main heap
+    (``[heap]``, the event loop's thread), a thread arena's 64 MB heaps (the database's thread, the
+    default executor's), blocks mapped on their own and Python's arenas (anonymous, of their own size)."""
+    maps: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    for line in Path(f"/proc/{pid}/smaps").read_text().splitlines():
+        head = line.split()
+        if head and "-" in head[0] and not head[0].endswith(":"):
+            start, end = (int(x, 16) for x in head[0].split("-"))
+            current = {
+                "name": head[5] if len(head) > 5 else "anonymous",
+                "size_mb": round((end - start) / 2**20, 1),
+            }
+            maps.append(current)
+        elif current is not None and line.startswith("Rss:"):
+            current["rss_mb"] = round(int(head[1]) / 1024, 1)
+    anonymous = [m for m in maps if m["name"] == "anonymous"]
+    small = [m for m in anonymous if m["size_mb"] < 4]  # Python's 1 MiB arenas, blocks mapped on their own
+    biggest = sorted((m for m in maps if m not in small), key=lambda m: -m.get("rss_mb", 0))[:top]
+    return biggest + [
+        {
+            "name": "anonymous under 4 MB",
+            "count": len(small),
+            "rss_mb": round(sum(m.get("rss_mb", 0) for m in small), 1),
+        }
+    ]
 
 
 def peak_rss_mb(pid: int | str = "self") -> float:

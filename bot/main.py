@@ -45,7 +45,7 @@ def run() -> int:
     from bot.shutdown import serve
     from bot.storage import StorageError
 
-    collector.fewer_arenas()  # before any thread starts (bot.collector)
+    collector.tune_malloc()  # before any thread starts (bot.collector)
     quiet_voice_warnings()
     # Until the bot runs and takes over both signals (bot.shutdown), SIGTERM ends start-up like Ctrl-C.
     signal.signal(signal.SIGTERM, _interrupt)

@@ -30,24 +30,77 @@ def test_tuning_freezes_what_is_loaded_and_raises_the_young_generation() -> None
         gc.set_threshold(*threshold)
 
 
-def test_the_c_allocator_keeps_to_two_arenas_where_it_can_and_spawned_workers_inherit_it(monkeypatch) -> None:  # noqa: ANN001
+def test_the_c_allocator_keeps_to_two_arenas_and_a_fixed_mmap_threshold_and_spawned_workers_inherit_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.delenv("MALLOC_ARENA_MAX", raising=False)
-    set_here = collector.fewer_arenas()
+    monkeypatch.delenv("MALLOC_MMAP_THRESHOLD_", raising=False)
+    set_here = collector.tune_malloc()
     assert os.environ["MALLOC_ARENA_MAX"] == str(collector.ARENAS)  # read by each worker at its start
+    assert os.environ["MALLOC_MMAP_THRESHOLD_"] == str(collector.MMAP_THRESHOLD)
     if platform.libc_ver()[0] == "glibc":
         assert set_here
 
 
-# Run in a fresh interpreter: a heap of its own, not one that earlier tests left full of holes.
-TRIM_EXPERIMENT = """
-import json
-from bot import collector
-
+RESIDENT = """
 def resident_mb():
     with open("/proc/self/status") as status:
         for line in status:
             if line.startswith("VmRSS:"):
                 return int(line.split()[1]) / 1024
+"""
+
+# A picture's bytes, freed once: glibc then raises its threshold to that size, and every later picture of
+# that size comes from the heap, where the small pieces kept between them pin its pages.
+PICTURES_EXPERIMENT = (
+    RESIDENT
+    + """
+import json, sys
+from bot import collector
+
+
+if sys.argv[1] == "tuned":
+    collector.tune_malloc()
+first = bytearray(300_000)
+del first
+pictures, kept = [], []
+for _ in range(300):
+    pictures.append(bytearray(200_000))
+    kept.append(bytearray(1_000))
+grown = resident_mb()
+del pictures
+print(json.dumps({"handed_back": grown - resident_mb()}))
+"""
+)
+
+
+def test_pictures_freed_go_back_to_the_system_at_once_with_the_threshold_fixed() -> None:
+    if platform.libc_ver()[0] != "glibc":
+        pytest.skip("mallopt is glibc's")
+
+    def handed_back(how: str) -> float:
+        env = {k: v for k, v in os.environ.items() if not k.startswith("MALLOC_")}
+        done = subprocess.run(
+            [sys.executable, "-c", PICTURES_EXPERIMENT, how],
+            capture_output=True,
+            text=True,
+            check=True,
+            cwd=ROOT,
+            env=env,
+        )
+        return float(json.loads(done.stdout)["handed_back"])
+
+    assert handed_back("default") < 20  # MB of the 60 freed: the holes stay resident
+    assert handed_back("tuned") > 50
+
+
+# Run in a fresh interpreter: a heap of its own, not one that earlier tests left full of holes.
+TRIM_EXPERIMENT = (
+    RESIDENT
+    + """
+import json
+from bot import collector
+
 
 pictures, kept = [], []
 for _ in range(600):
@@ -59,6 +112,7 @@ freed = resident_mb()
 trimmed = collector.trim()
 print(json.dumps({"by_itself": grown - freed, "after_trim": grown - resident_mb(), "trimmed": trimmed}))
 """
+)
 
 
 def test_freed_memory_goes_back_to_the_system_after_a_trim() -> None:
