@@ -173,51 +173,34 @@ class Storage(Leases):
         _check_open_status(status)
         now = self._clock()
         try:
-            game_id = await self._insert_game(
-                kind, guild_id, channel_id, seed, settings, seats, status, meta, now, token
-            )
+            async with self._transaction(f"create a {kind} game", write=True) as tx:
+                row = await tx.fetch_one(
+                    "INSERT INTO games (kind, guild_id, channel_id, seed, settings, seats, status, meta, "
+                    "created_at, updated_at, token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
+                    (
+                        kind,
+                        guild_id,
+                        channel_id,
+                        str(int(seed)),
+                        _dump(settings, "settings"),
+                        _dump(seats, "seats"),
+                        status,
+                        _dump(meta or {}, "meta"),
+                        float(now),
+                        float(now),
+                        token,
+                    ),
+                )
+                assert row is not None
+                await take_new_game(tx, int(row[0]), self.lease_owner, self.lease_seconds, float(now))
         except StorageError as error:
+            # Refused by the database's one-per rules (migration 7): say which game is in the way.
             thread = (meta or {}).get("thread_id")
             place = int(thread) if isinstance(thread, int) and thread else channel_id
             in_the_way = await self._in_the_way_of(error, guild_id, place, _people(seats), None)
             if in_the_way is None:
                 raise
             raise in_the_way from error
-        return game_id
-
-    async def _insert_game(
-        self,
-        kind: str,
-        guild_id: int,
-        channel_id: int,
-        seed: int,
-        settings: dict[str, Any],
-        seats: list[dict[str, Any]],
-        status: str,
-        meta: dict[str, Any] | None,
-        now: float,
-        token: str | None,
-    ) -> int:
-        async with self._transaction(f"create a {kind} game", write=True) as tx:
-            row = await tx.fetch_one(
-                "INSERT INTO games (kind, guild_id, channel_id, seed, settings, seats, status, meta, "
-                "created_at, updated_at, token) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING id",
-                (
-                    kind,
-                    guild_id,
-                    channel_id,
-                    str(int(seed)),
-                    _dump(settings, "settings"),
-                    _dump(seats, "seats"),
-                    status,
-                    _dump(meta or {}, "meta"),
-                    float(now),
-                    float(now),
-                    token,
-                ),
-            )
-            assert row is not None
-            await take_new_game(tx, int(row[0]), self.lease_owner, self.lease_seconds, float(now))
         return int(row[0])
 
     async def append_action(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
