@@ -318,9 +318,9 @@ class Place:
             log.exception("Could not DM user %s for game %s", user_id, self.game_id)
         return None
 
-    async def edit(self, message: discord.Message, **changes: Any) -> None:
+    async def edit(self, message: discord.Message, **changes: Any) -> bool:
         """Edit one of the game's messages, paced like a new one (and retried like one: an edit sets
-        the whole message, so doing it twice is harmless).
+        the whole message, so doing it twice is harmless). False if the message is gone (deleted).
 
         An edit still waiting for the channel's turn takes in a newer edit of the same message (the
         newer changes over the older): one request shows the latest look. Why: a betting prompt is
@@ -331,13 +331,13 @@ class Place:
             waiting.changes.update(changes)
             figures["edits_merged"] += 1
             await asyncio.shield(waiting.done)
-            return
+            return True
         if await self._edit_answering(message, changes):
-            return
+            return True
         entry = _Edit(dict(changes), asyncio.get_running_loop().create_future())
         self._edits[message.id] = entry
         try:
-            await self._edit(message, entry.changes, paced=True, merging=entry)
+            return await self._edit(message, entry.changes, paced=True, merging=entry)
         finally:
             if self._edits.get(message.id) is entry:
                 del self._edits[message.id]

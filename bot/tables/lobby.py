@@ -304,8 +304,12 @@ def remember_lobby(table: Table, message: discord.Message | None) -> None:
 
 
 async def expire_lobby(directory: Directory, table: Table, seconds: float) -> None:
-    """An abandoned lobby closes by itself; its message loses its buttons (one edit), so nobody is
-    left pressing a Join that can only answer that the game has ended."""
+    """An abandoned lobby closes by itself; its message loses its buttons and says so (one edit), so
+    nobody is left pressing a Join that can only answer that the game has ended.
+
+    Ruling: the edit is all; a new message only where there is no lobby message to edit (it was
+    deleted, or its id was never known). Nobody waits on a lobby nobody started, so nobody needs a
+    notification, and the same line twice in a row was noise."""
     await asyncio.sleep(seconds)
     if table.engine is None and not table.closed:
         await directory.close(table, "cancelled", "Nobody started the game in time.")
@@ -317,7 +321,8 @@ async def expire_lobby(directory: Directory, table: Table, seconds: float) -> No
             with speaking(table.language):
                 closed["content"] = _(note, game=table.presenter.title)
             shown = cast(discord.Message, home.get_partial_message(shown_id))  # its channel and id suffice
-            await table.voice.edit(shown, **{**closed, "view": None})
+            if await table.voice.edit(shown, **{**closed, "view": None}):
+                return
         with speaking(table.language):
             out = Outgoing(content=_(note, game=table.presenter.title))
         await table.send(out)

@@ -72,8 +72,9 @@ class Voice:
             await self.say(CANNOT_DM, player=person.mention(), ping=(person.user_id,))
             return None
 
-    async def edit(self, message: discord.Message, **changes: Any) -> None:
-        await self.place.edit(message, **changes)
+    async def edit(self, message: discord.Message, **changes: Any) -> bool:
+        """False if the message is gone (deleted)."""
+        return await self.place.edit(message, **changes)
 
     def dress(self, out: Outgoing, *, editing: bool = False, page: int = 0) -> dict[str, Any]:
         """What discord.py sends for ``out``, its components made."""

@@ -3,6 +3,7 @@ that game's server and channel, whatever number its id carries; an expired lobby
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 
 import discord
@@ -11,6 +12,7 @@ from bot.client import RaceBot
 from bot.tables.components import button
 from tests.cogs.conftest import FAST, World, private_answer
 from tests.fakediscord import FakeChannel, FakeMessage, running_bot
+from tests.fakediscord.posting import delete_message
 
 ANOTHER_GAME = "belongs to another game"
 
@@ -97,3 +99,21 @@ async def test_an_expired_lobby_s_message_has_no_buttons(world: World) -> None:
         await world.fake.wait_for(lambda: not bot.tables.by_id, timeout=10)
         await world.fake.wait_for(lambda: not lobby.components, timeout=5, what="the lobby without buttons")
         assert "nobody started it in time" in lobby.text
+        await asyncio.sleep(0.3)
+        closing = [m for m in world.fake.channel_messages(world.channel) if "nobody started it" in m.text]
+        assert closing == [lobby]  # said once, by the lobby's own message: no second line
+
+
+async def test_an_expired_lobby_whose_message_was_deleted_says_so_in_a_line_of_its_own(world: World) -> None:
+    quick = dataclasses.replace(FAST, lobby_seconds=1.0)
+    async with running_bot(world.fake, world.bot(timing=quick)) as bot:
+        lobby = await open_lobby(world)
+        delete_message(world.fake, lobby)
+        await world.fake.wait_for(lambda: not bot.tables.by_id, timeout=10)
+        await world.fake.wait_for(
+            lambda: any(
+                "nobody started it in time" in m.text for m in world.fake.channel_messages(world.channel)
+            ),
+            timeout=5,
+            what="the closing line",
+        )
