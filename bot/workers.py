@@ -231,7 +231,8 @@ async def _run(fn: Callable[..., T], lane: str, /, *args: Any, **kwargs: Any) ->
     # In the caller's language: a worker process does not share the caller's context (bot.i18n).
     call = in_language(current(), functools.partial(fn, *args, **kwargs))
     found = _lanes.get(lane)
-    if found is None or not _sendable(call):
+    sent = _pickled(call) if found is not None else None
+    if found is None or sent is None:
         if found is not None:
             figures["in_thread"] += 1
         _in_threads[lane] += 1
@@ -241,7 +242,7 @@ async def _run(fn: Callable[..., T], lane: str, /, *args: Any, **kwargs: Any) ->
             _in_threads[lane] -= 1
     found.waiting += 1
     try:
-        return await _in_process(found, call)
+        return await _in_process(found, functools.partial(_unpickled_call, sent))
     finally:
         found.waiting -= 1
 
@@ -352,12 +353,21 @@ def ai_effort() -> float:
     return 1.0 if ahead <= AI_QUEUE else max(0.1, AI_QUEUE / ahead)
 
 
-def _sendable(call: Callable[[], Any]) -> bool:
+def _pickled(call: Callable[[], Any]) -> bytes | None:
+    """``call`` as the bytes a worker process is sent, or None if it cannot be sent (run in a thread).
+
+    Why the bytes themselves are sent: pickling is the only way to know a call can go to a process, and
+    the pool would then pickle the whole call (a race's frames, for a replay) a second time; bytes are
+    pickled as one copy."""
     try:
-        pickle.dumps(call)
+        return pickle.dumps(call, protocol=pickle.HIGHEST_PROTOCOL)
     except (pickle.PicklingError, AttributeError, TypeError):
-        return False
-    return True
+        return None
+
+
+def _unpickled_call(sent: bytes) -> Any:
+    """In the worker: the call ``_pickled`` made into bytes, made again and run."""
+    return pickle.loads(sent)()
 
 
 def _worker_started(nice: int) -> None:

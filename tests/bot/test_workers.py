@@ -86,6 +86,30 @@ async def test_work_that_cannot_go_to_a_process_runs_in_a_thread(one_worker: Non
     assert await workers.run(lambda: os.getpid()) == os.getpid()
 
 
+class CountsItsPickling:
+    """A piece of work's argument that counts, in the bot's process, how often it is pickled."""
+
+    times = 0
+
+    def __getstate__(self) -> dict:
+        if multiprocessing.parent_process() is None:
+            CountsItsPickling.times += 1
+        return {}
+
+    def __setstate__(self, state: dict) -> None:
+        pass
+
+
+def takes(_something: object) -> int:
+    return os.getpid()
+
+
+async def test_work_is_pickled_once_on_its_way_to_a_worker(one_worker: None) -> None:
+    CountsItsPickling.times = 0
+    assert await workers.run(takes, CountsItsPickling()) != os.getpid()  # it ran in a worker
+    assert CountsItsPickling.times == 1  # to know it could go, and what went: the same bytes
+
+
 async def test_a_worker_that_dies_is_replaced(one_worker: None) -> None:
     with pytest.raises(BrokenProcessPool):
         await workers.run(dies_in_a_worker)  # tried twice, in two processes, then given up
