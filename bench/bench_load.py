@@ -148,6 +148,7 @@ def bot_process() -> int:
             "cpu_s": cpu_seconds(),
             "workers_cpu_s": [cpu_seconds(pid) for pid in workers.worker_pids()],
             "work": dict(workers.figures),
+            "work_cpu_s": {kind: round(seconds, 2) for kind, seconds in workers.cpu_seconds.items()},
             "decisions": decisions,
             "gc_ms": {
                 f"gen{gen}": {
@@ -792,6 +793,15 @@ async def bench(
             "workers": child.get("workers_cpu_s", []),
             "fake_and_people": cpu_seconds(),
         },
+        # Where each flipped card's CPU went (issue 31): the bot's process (its event loop, and the work
+        # that ran in its threads if it had no workers) and the work by kind, wherever it ran.
+        "cpu_ms_per_card": {
+            kind: round(1000 * seconds / max(cards, 1), 2)
+            for kind, seconds in {
+                "bot_process": child.get("cpu_s") or 0.0,
+                **child.get("work_cpu_s", {}),
+            }.items()
+        },
         "http_429": traffic["http_429"],
         "global_429": traffic["global_429"],
         "requests_per_s": traffic["requests_per_s"],
@@ -917,7 +927,7 @@ def main() -> int:
         f" peak RSS {figures['rss_mb']} MB; worker processes' peak RSS {figures['workers_rss_mb']} MB"
         f" ({figures['rss_total_mb']} MB in all)"
     )
-    print(f"CPU seconds: {figures['cpu_s']}")
+    print(f"CPU seconds: {figures['cpu_s']}; CPU ms per card: {figures['cpu_ms_per_card']}")
     print(
         f"requests {figures['requests']} ({figures['requests_per_s']}/s, busiest second {figures['peak_second']}),"
         f" 429s {figures['http_429']} (global {figures['global_429']}), user fetches {figures['user_fetches']}"

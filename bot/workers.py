@@ -133,6 +133,10 @@ class _Lane:
 _lanes: dict[str, _Lane] = {}
 _in_threads: dict[str, int] = {PICTURES: 0, AI: 0, REPLAYS: 0}  # waiting work, without workers
 _held: dict[str, int] = {PICTURES: 0, AI: 0, REPLAYS: 0}  # work its callers hold back (``held_back``)
+cpu_seconds: dict[str, float] = {"pictures": 0.0, "odds": 0.0, "replays": 0.0, "ai": 0.0}
+"""CPU time the work took where it ran (a worker process or a thread), by kind: where each card's CPU
+goes besides the event loop (``bench/bench_load.py``'s ``cpu_ms_per_card``)."""
+
 figures = {
     "odds": 0,
     "odds_skipped": 0,
@@ -230,6 +234,7 @@ async def run(fn: Callable[..., T], /, *args: Any, lane: str = PICTURES, **kwarg
 async def _run(fn: Callable[..., T], lane: str, /, *args: Any, **kwargs: Any) -> T:
     # In the caller's language: a worker process does not share the caller's context (bot.i18n).
     call = in_language(current(), functools.partial(fn, *args, **kwargs))
+    kind = "odds" if fn is odds_for else {AI: "ai", REPLAYS: "replays"}.get(lane, "pictures")
     found = _lanes.get(lane)
     sent = _pickled(call) if found is not None else None
     if found is None or sent is None:
@@ -237,14 +242,24 @@ async def _run(fn: Callable[..., T], lane: str, /, *args: Any, **kwargs: Any) ->
             figures["in_thread"] += 1
         _in_threads[lane] += 1
         try:
-            return await _in_thread(lane, call)
+            result, cpu = await _in_thread(lane, functools.partial(_timed_call, call, time.thread_time))
         finally:
             _in_threads[lane] -= 1
-    found.waiting += 1
-    try:
-        return await _in_process(found, functools.partial(_unpickled_call, sent))
-    finally:
-        found.waiting -= 1
+    else:
+        found.waiting += 1
+        try:
+            result, cpu = await _in_process(found, functools.partial(_unpickled_call, sent))
+        finally:
+            found.waiting -= 1
+    cpu_seconds[kind] += cpu
+    return result
+
+
+def _timed_call(call: Callable[[], T], clock: Callable[[], float]) -> tuple[T, float]:
+    """``call``'s result and the CPU time it took on ``clock``."""
+    began = clock()
+    result = call()
+    return result, clock() - began
 
 
 async def _in_thread(lane: str, call: Callable[[], T]) -> T:
@@ -365,9 +380,9 @@ def _pickled(call: Callable[[], Any]) -> bytes | None:
         return None
 
 
-def _unpickled_call(sent: bytes) -> Any:
-    """In the worker: the call ``_pickled`` made into bytes, made again and run."""
-    return pickle.loads(sent)()
+def _unpickled_call(sent: bytes) -> tuple[Any, float]:
+    """In the worker: the call ``_pickled`` made into bytes, made again and run; with its CPU time."""
+    return _timed_call(pickle.loads(sent), time.process_time)
 
 
 def _worker_started(nice: int) -> None:

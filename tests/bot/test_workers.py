@@ -80,6 +80,22 @@ async def test_odds_from_a_worker_are_the_odds_of_the_view(one_worker: None) -> 
     assert chances == hotstreak_odds(view)
 
 
+@pytest.mark.parametrize("where", ["processes", "threads"])
+async def test_the_cpu_each_kind_of_work_took_is_counted_where_it_ran(where: str) -> None:
+    workers.start(1 if where == "processes" else 0)
+    try:
+        before = dict(workers.cpu_seconds)
+        frames = a_race_frames()
+        await workers.odds("hotstreak", frames[2])
+        await workers.run(render_race, frames[3], players=["Ann", "Bo", "AI 1", "AI 2"])
+        await workers.run(race_replay, frames[:4], lane=workers.REPLAYS)
+        spent = {kind: workers.cpu_seconds[kind] - before[kind] for kind in before}
+        assert spent["odds"] > 0 and spent["pictures"] > 0 and spent["replays"] > 0
+        assert spent["ai"] == 0  # no AI asked
+    finally:
+        workers.stop()
+
+
 async def test_work_that_cannot_go_to_a_process_runs_in_a_thread(one_worker: None) -> None:
     here = threading.get_ident()
     assert await workers.run(lambda: threading.get_ident()) != here  # off the event loop all the same
