@@ -164,11 +164,14 @@ def bot_process() -> int:
         if storage is not None and hasattr(storage, "action_figures"):
             stats["stored"] = storage.action_figures
         if pacer is not None and outbox is not None:  # absent before the global pacer existed
-            from bot.discord_io import place
+            from bot.discord_io import later, place
 
+            stats["replays"] = dict(getattr(later, "figures", {}))  # offered (races), posted
             stats["pacer"] = pacer.figures() | {
                 "pictures_merged": outbox.merged,
                 "pictures_drawn": outbox.drawn,
+                "pictures_offered": getattr(outbox, "offered", None),  # every card frame given to be sent
+                "pictures_with_odds": getattr(outbox, "with_odds", None),
                 "pictures_undrawn": getattr(outbox, "undrawn", None),  # sent as lines: a message was behind
                 "edits_merged": getattr(place, "figures", {}).get("edits_merged"),  # joined a newer edit
                 "edits_answering": getattr(place, "figures", {}).get("edits_answering"),  # through a click
@@ -365,6 +368,22 @@ def rss_maps_mb(pid: int | str = "self", top: int = 8) -> list[dict[str, Any]]:
             "rss_mb": round(sum(m.get("rss_mb", 0) for m in small), 1),
         }
     ]
+
+
+def show_shares(child: dict[str, Any]) -> dict[str, float | None]:
+    """How much of the show the people got (issue 31): card frames sent with a picture of their own
+    (``pictures_per_card``: drawn over given, the rest merged into a newer one or sent as lines), those
+    pictures showing the odds (``odds_share``), and races whose replay was posted (``replays_share``)."""
+    pacer, replays = child.get("pacer") or {}, child.get("replays") or {}
+
+    def share(part: Any, whole: Any) -> float | None:
+        return round(part / whole, 3) if isinstance(part, int) and isinstance(whole, int) and whole else None
+
+    return {
+        "pictures_per_card": share(pacer.get("pictures_drawn"), pacer.get("pictures_offered")),
+        "odds_share": share(pacer.get("pictures_with_odds"), pacer.get("pictures_drawn")),
+        "replays_share": share(replays.get("posted"), replays.get("offered")),
+    }
 
 
 def peak_rss_mb(pid: int | str = "self") -> float:
@@ -802,6 +821,7 @@ async def bench(
                 **child.get("work_cpu_s", {}),
             }.items()
         },
+        **show_shares(child),
         "http_429": traffic["http_429"],
         "global_429": traffic["global_429"],
         "requests_per_s": traffic["requests_per_s"],
@@ -928,6 +948,10 @@ def main() -> int:
         f" ({figures['rss_total_mb']} MB in all)"
     )
     print(f"CPU seconds: {figures['cpu_s']}; CPU ms per card: {figures['cpu_ms_per_card']}")
+    print(
+        f"the show: pictures per card {figures['pictures_per_card']}, odds share {figures['odds_share']},"
+        f" replays share {figures['replays_share']}"
+    )
     print(
         f"requests {figures['requests']} ({figures['requests_per_s']}/s, busiest second {figures['peak_second']}),"
         f" 429s {figures['http_429']} (global {figures['global_429']}), user fetches {figures['user_fetches']}"

@@ -53,9 +53,13 @@ class Place(Protocol):
 
 log = logging.getLogger(__name__)
 
+figures = {"offered": 0, "posted": 0}
+"""Replays to follow their results, and those posted (how much of the show a busy bot gives)."""
+
 
 def attach(place: Place, message: discord.Message | None, out: Outgoing) -> None:
     """Start drawing ``out.later`` for ``message`` (None: the post failed; the picture is posted alone)."""
+    figures["offered"] += 1
     task = asyncio.create_task(_follow(place, message, out), name=f"replay-{place.game_id}")
     place.drawing.add(task)
     task.add_done_callback(place.drawing.discard)
@@ -82,6 +86,7 @@ async def _follow(place: Place, message: discord.Message | None, out: Outgoing) 
         log.exception("Could not draw the replay of game %s", place.game_id)
         return
     if message is not None and await _add_to(place, message, out, drawn):
+        figures["posted"] += 1
         return
     if place.pictures_off:
         return
@@ -93,7 +98,8 @@ async def _follow(place: Place, message: discord.Message | None, out: Outgoing) 
             image_name=drawn.filename,
             alt=drawn.alt,
         )
-    await place.send(follow)
+    if await place.send(follow) is not None:
+        figures["posted"] += 1
 
 
 async def _add_to(place: Place, message: discord.Message, out: Outgoing, drawn: Animation) -> bool:

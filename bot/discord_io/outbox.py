@@ -56,6 +56,8 @@ class PictureOutbox:
         self.merged = 0  # pictures (and race lines) merged into a newer one: never drawn
         self.undrawn = 0  # pictures sent as their lines alone: another message waited behind them
         self.drawn = 0  # pictures drawn and sent (the figures: how much of the race a busy bot shows)
+        self.offered = 0  # pictures given to be sent (drawn, merged away or sent as lines)
+        self.with_odds = 0  # pictures drawn and sent that show the odds
         self._waiting: dict[int, _Waiting] = {}
         # Pictures drawn at once: one per worker process (bot.workers), or one in a thread (the drawing
         # holds the GIL, so more threads would only take turns on the loop's core); pictures waiting
@@ -93,6 +95,8 @@ class PictureOutbox:
         none is merged; a paced game goes on at its pace, and a picture it outran is merged. ``kind``
         says, when it is about to be sent, whether sending it makes a new message or edits one (each
         has its own rate limit in the channel); a new message if not given."""
+        if out.render is not None:
+            self.offered += 1
         waiting = self._waiting.get(channel_id)
         if waiting is not None and waiting.open and not waiting.started:
             waiting.out = merge(waiting.out, out)
@@ -151,6 +155,7 @@ class PictureOutbox:
                                 image = await workers.run(out.render)
                                 out = dataclasses.replace(out, image=image, render=None)
                                 self.drawn += 1
+                                self.with_odds += out.odds_shown
                         except workers.WorkerTimeout:
                             # Ruling: a picture whose worker hung goes without it (no retry: the next
                             # card's picture comes soon, from the replaced worker).

@@ -46,6 +46,8 @@ class Outgoing:
     # A race line with no picture of its own (a card that changed nothing on the track): it may join a
     # race picture still waiting to be sent, and it never makes the game wait for one (global_pacer).
     race_line: bool = False
+    # Its picture shows the racers' odds (counted in the figures of how much of the show a busy bot gives).
+    odds_shown: bool = False
     # A live message's key (a race: "race:2"): the first message with this key is posted, and each later
     # one edits it in place (its words replaced; its picture replaced when it brings one, else kept), so
     # a race is one message that moves instead of a message per card (``Place``). Its ``content`` is

@@ -381,6 +381,7 @@ class HotStreakPresenter(Presenter):
             render=functools.partial(render_race, frame, odds=chances, players=players),
             image_name=f"race{frame['race']}-{event.data.get('flip', 'fold')}.png",
             alt=alt_text(frame, odds=chances, players=players),
+            odds_shown=chances is not None,
         )
 
     def _results(self, view: TableView, over: dict[str, Any], payouts: dict[str, Any]) -> Outgoing:

@@ -10,6 +10,7 @@ import re
 from PIL import Image
 
 from bot.client import RaceBot
+from bot.discord_io import later
 from bot.games.base import Action
 from bot.games.catalog import entry
 from bot.games.hotstreak.narration import changes_track
@@ -26,6 +27,7 @@ async def test_a_game_in_its_own_thread_shows_odds_on_its_frames_and_posts_a_rep
     world: World,
 ) -> None:
     world = dataclasses.replace(world, where="thread")  # the bot's own default: a thread per game
+    replays_before = dict(later.figures)
     async with running_bot(world.fake, world.bot()):
         lobby, table = await open_table(world, "bob", ai=2)
         await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
@@ -40,6 +42,10 @@ async def test_a_game_in_its_own_thread_shows_odds_on_its_frames_and_posts_a_rep
         results = [m for m in channel if m.embeds and "results" in (m.embeds[0].get("title") or "")]
         assert len(results) == 3
         await wait_for_replays(world.fake, results)
+        # The show's figures (bench_load's replays_share): three replays to follow, three posted (counted
+        # once the bot hears its edit went through, a moment after the fake applied it).
+        await world.fake.wait_for(lambda: later.figures["posted"] - replays_before["posted"] == 3, timeout=5)
+        assert later.figures["offered"] - replays_before["offered"] == 3
 
     pictures = [f for f in live.frames(channel) if "**Card" in f.content or "**Deck dry" in f.content]
     assert pictures

@@ -176,6 +176,18 @@ async def test_a_stale_picture_is_merged_into_the_next_keeping_both_texts() -> N
     assert [s.content for s in ours] == ["card 1\ncard 2\ncard 3"]
     assert ours[0].image == b"card 3" and outbox.merged == 2
     assert any(s.content == "other table" for s in sent)
+    # The show's figures: four card frames given, two drawn and sent (one per channel), none with odds.
+    assert (outbox.offered, outbox.drawn, outbox.with_odds) == (4, 2, 0)
+
+
+async def test_the_pictures_showing_odds_are_counted_when_sent() -> None:
+    outbox = PictureOutbox(GlobalPacer(limit=1, window=0.0), ChannelPacer(5, 5.0))
+    sent = Sent()
+    await outbox.post(
+        1, Outgoing(content="card 1", render=lambda: b"1", odds_shown=True), sent.record, wait=True
+    )
+    await outbox.post(1, picture("card 2"), sent.record, wait=True)
+    assert (outbox.offered, outbox.drawn, outbox.with_odds) == (2, 2, 1)
 
 
 async def test_a_picture_is_not_merged_across_a_message_sent_after_it() -> None:
