@@ -74,23 +74,24 @@ def odds(
     return result
 
 
+_PUBLIC_KEYS = (
+    "race",
+    "phase",
+    "seats",
+    "face_up",
+    "flipped",
+    "cards_left",
+    "burned",
+    "bar",
+    "mascots",
+    "track",
+)
+"""What the odds read of a view, but the side bet (of which only its condition counts)."""
+
+
 def _state_key(view: dict[str, Any]) -> str:
     """Everything public the odds depend on, as one string (also the seed)."""
-    parts = {
-        k: view.get(k)
-        for k in (
-            "race",
-            "phase",
-            "seats",
-            "face_up",
-            "flipped",
-            "cards_left",
-            "burned",
-            "bar",
-            "mascots",
-            "track",
-        )
-    }
+    parts = {k: view.get(k) for k in _PUBLIC_KEYS}
     parts["side_bet"] = (view.get("side_bet") or {}).get("condition")
     return hashlib.blake2b(json.dumps(parts, sort_keys=True).encode(), digest_size=16).hexdigest()
 
