@@ -27,7 +27,7 @@ def features(view: dict[str, Any]) -> dict[str, list[float]]:
     if decided(view):
         return {}
     content = default_content()
-    track = Track(view["track"]) if isinstance(view["track"], dict) else content.tracks[view["track"]]
+    track = Track(view["track"])
     finish = track.last_row + 1
     rows = {c: float(track.row(view["cars"][c]["space"] or FINISH)) for c in COLOURS}
     racing = [c for c in COLOURS if rows[c] < finish]
