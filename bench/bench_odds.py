@@ -1,8 +1,11 @@
-"""How long the live odds take: Hot Streak's Monte Carlo and The Horse Race Game's exact odds.
+"""How long the live odds take, and how far the fast ones are from their references.
 
-Hot Streak: plays seeded games with AI-free random choices and, after every flipped card, times
-``odds(view)`` at the default 2,000 simulated races (cache cleared, so every call computes), then
-prints the median, 95th percentile and max milliseconds, and races simulated per second on one core.
+Hot Streak and Downforce (issue 31): on the fixture states of ``bench/odds_references.py`` (their
+20,000-race references shipped under ``tests/``), times the bot's odds (``odds(view)``: Hot Streak's
+``RACE_SAMPLES`` simulated races, Downforce's fitted model) and the simulator as it was (Hot Streak
+2,000 races, Downforce 600), caches cleared so every call computes, one core; prints the median, 95th
+percentile and max milliseconds, and each one's mean absolute and worst error in percentage points
+against the references.
 The Horse Race Game: times ``odds(view)`` after every roll of seeded races on each shipped board
 (race phase; cache cleared), and the first and the cached cost of the odds before a race (which
 average over every way the scratch slots can fill). Run: ``python bench/bench_odds.py``.
@@ -10,20 +13,26 @@ average over every way the scratch slots can fill). Run: ``python bench/bench_od
 
 from __future__ import annotations
 
-import random
+import json
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import odds_references as refs  # noqa: E402
 
 from bot.games.base import Action  # noqa: E402
+from bot.games.downforce import odds as down_odds  # noqa: E402
 from bot.games.horserace import odds as horse_odds  # noqa: E402
 from bot.games.horserace.board import available_boards  # noqa: E402
 from bot.games.horserace.game import HorseRace  # noqa: E402
 from bot.games.hotstreak import odds as hot_odds  # noqa: E402
-from bot.games.hotstreak.game import HotStreak  # noqa: E402
+from bot.games.odds import Odds, error_points  # noqa: E402
 
 
 def _summary(ms: list[float]) -> str:
@@ -34,32 +43,42 @@ def _summary(ms: list[float]) -> str:
     )
 
 
-def bench_hotstreak(games: int = 6, samples: int = hot_odds.SAMPLES) -> None:
+def _fixtures(game: str) -> list[tuple[dict[str, Any], dict[str, float]]]:
+    states = json.loads(refs.FIXTURES[game].read_text())["states"]
+    return [(refs.loaded(game, s["view"]), s["win"]) for s in states]
+
+
+def _timed(
+    compute: Callable[[dict[str, Any]], Odds], states: list[tuple[dict[str, Any], dict[str, float]]]
+) -> tuple[str, float]:
+    """The timing and accuracy line of ``compute`` over ``states``, and its median milliseconds."""
     times: list[float] = []
-    for seed in range(games):
-        rng = random.Random(seed)
-        game = HotStreak.new(2 + seed % 7, seed)
-        while not game.is_over:
-            d = game.pending()[0]
-            if game.phase == "race":
-                view = game.view(None)
-                hot_odds._CACHE.clear()
-                start = time.perf_counter()
-                hot_odds.odds(view, samples=samples)
-                times.append((time.perf_counter() - start) * 1000)
-            game.apply(Action(d.player, d.kind, rng.choice(d.options)))
-    rate = samples / (statistics.median(times) / 1000)
-    print(f"Hot Streak odds, {samples} simulated races per state: {_summary(times)}")
-    print(f"  about {rate:,.0f} simulated races per second on one core")
-    for fewer in (500, 1000):
-        view = HotStreak.new(4, 99).view(None)
+    got: list[tuple[dict[str, float], dict[str, float]]] = []
+    for view, want in states:
         hot_odds._CACHE.clear()
+        down_odds._CACHE.clear()
         start = time.perf_counter()
-        hot_odds.odds(view, samples=fewer)
-        print(f"  {fewer} samples (a busy bot): {(time.perf_counter() - start) * 1000:.1f} ms")
-    start = time.perf_counter()
-    hot_odds.odds(view, samples=1000)
-    print(f"  a cached state: {(time.perf_counter() - start) * 1000:.3f} ms")
+        chances = compute(view)
+        times.append((time.perf_counter() - start) * 1000)
+        got.append((chances.win, want))
+    mae, worst = error_points(got)
+    return f"{_summary(times)}; {mae:.2f} points off on average, {worst:.1f} at worst", statistics.median(
+        times
+    )
+
+
+def bench_fast_odds() -> None:
+    hot = _fixtures("hotstreak")
+    line, _ = _timed(hot_odds.odds, hot)
+    print(f"Hot Streak odds during a race ({hot_odds.RACE_SAMPLES} simulated races): {line}")
+    line, median = _timed(lambda v: hot_odds.odds(v, samples=hot_odds.SAMPLES), hot)
+    print(f"  the simulator at {hot_odds.SAMPLES} races: {line}")
+    print(f"  about {hot_odds.SAMPLES / median * 1000:,.0f} simulated races per second on one core")
+    down = _fixtures("downforce")
+    line, _ = _timed(down_odds.odds, down)
+    print(f"Downforce odds (fitted model): {line}")
+    line, _ = _timed(lambda v: down_odds.odds(v, samples=down_odds.SAMPLES), down)
+    print(f"  the simulator at {down_odds.SAMPLES} races: {line}")
 
 
 def bench_horserace(races: int = 5) -> None:
@@ -98,5 +117,5 @@ def bench_horserace(races: int = 5) -> None:
 
 
 if __name__ == "__main__":
-    bench_hotstreak()
+    bench_fast_odds()
     bench_horserace()

@@ -19,6 +19,11 @@ Rulings:
   then on (``bot.games.downforce.render.odds_shown``) rather than a 0% that looks like "pays nothing".
 * The numbers are seeded from the state, so the same state always shows the same numbers, and cached
   per state and sample count. ``place`` is ``None`` (Downforce odds are about the winner).
+
+Issue 31: the bot's odds (``odds(view)``, no ``samples``) come from a model fitted to this simulator
+(``bot.games.odds_model``, features in ``odds_features``), well under a millisecond a state instead of
+600 simulated races (tens of milliseconds); ``odds(view, samples=n)`` is the simulator, the reference
+the model is held to (``tests/bot/games/downforce/odds_references.json``, 20,000 races a state).
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ import json
 import random
 import time
 from collections import OrderedDict
+from functools import cache
 from typing import Any
 
 from bot.games.downforce.cards import COLOURS, WILD, Line
@@ -35,9 +41,10 @@ from bot.games.downforce.content import Content, default_content
 from bot.games.downforce.movement import Mover
 from bot.games.downforce.track import FINISH, Track
 from bot.games.odds import Odds
+from bot.games.odds_model import Model
 
 SAMPLES = 600
-"""Simulated races per state by default; a busy bot may ask for fewer (the result says how many)."""
+"""Simulated races per state of the simulator; a busy bot may ask for fewer (the result says how many)."""
 CHUNK = 50
 """With a time budget, samples are cut in steps of this many."""
 _CACHE: OrderedDict[tuple[str, int, float | None], Odds] = OrderedDict()
@@ -47,16 +54,20 @@ _CACHE_SIZE = 256
 def odds(
     view: dict[str, Any],
     *,
-    samples: int = SAMPLES,
+    samples: int | None = None,
     budget_ms: float | None = None,
     content: Content | None = None,
 ) -> Odds:
     """Each car's chance to win the race from the public ``view`` (``game.view(None)``).
 
+    Without ``samples``, from the fitted model (``samples`` is ``None`` then, and ``budget_ms`` is moot);
+    with it, from that many simulated races (``SAMPLES`` is the simulator's usual count).
     ``budget_ms`` caps the time: a busy bot gets fewer samples (in steps of ``CHUNK``, at least one
     step) and ``Odds.samples`` says how many. Samples are drawn from one seed made from the state, so
     the first ``k`` samples are the same whatever the target.
     """
+    if samples is None:
+        return _fitted(view)
     samples = max(1, int(samples))
     key = _state_key(view)
     cached = _CACHE.get((key, samples, budget_ms))
@@ -68,6 +79,25 @@ def odds(
     if len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return result
+
+
+def _fitted(view: dict[str, Any]) -> Odds:
+    if decided(view):
+        return _won(view)
+    chances = _model().chances(view)
+    return Odds(win={c: chances.get(c, 0.0) for c in COLOURS})
+
+
+@cache
+def _model() -> Model:
+    return Model.of("downforce")
+
+
+def _won(view: dict[str, Any]) -> Odds:
+    """A decided race's odds: whoever crossed the finish first has won."""
+    cars = view["cars"]
+    first = min((c for c in COLOURS if cars[c]["finished"]), key=lambda c: cars[c]["place"] or 99)
+    return Odds(win={c: 1.0 if c == first else 0.0 for c in COLOURS}, exact=True)
 
 
 def decided(view: dict[str, Any]) -> bool:
@@ -99,11 +129,8 @@ _PUBLIC_KEYS = (
 
 
 def _compute(view: dict[str, Any], samples: int, budget_ms: float | None, content: Content, key: str) -> Odds:
-    cars = view["cars"]
-    finished = sorted((c for c in COLOURS if cars[c]["finished"]), key=lambda c: cars[c]["place"] or 99)
-    if decided(view):  # the race is decided by whoever crossed first
-        win = {c: 1.0 if c == finished[0] else 0.0 for c in COLOURS}
-        return Odds(win=win, exact=True)
+    if decided(view):
+        return _won(view)
     track = Track(view["track"])
     pool = _unseen(view, content)
     rng = random.Random(int(key[:16], 16))

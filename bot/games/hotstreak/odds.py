@@ -36,7 +36,16 @@ from bot.games.hotstreak.track import Track
 from bot.games.odds import Odds
 
 SAMPLES = 2000
-"""Simulated races per state by default; a busy bot may ask for fewer (the result says how many)."""
+"""Simulated races per state before a race (the Odds button: expected payouts and the side bet, once
+per race); a busy bot may ask for fewer (the result says how many)."""
+RACE_SAMPLES = 64
+"""Simulated races per state during a race, where every flipped card makes a frame with odds (issue 31:
+about 2 ms a state on one core). Ruling: held to the 20,000-race references of
+``tests/bot/games/hotstreak/odds_references.json`` it is within 3 points on average (the issue's
+fallback), not 1.5, nor 3 in the worst case: Monte Carlo noise shrinks only as one over the root of the
+count, so 1.5 points on average takes about 150 races (4 ms) and 3 points at worst about 2,000 (the
+40 ms of before). A model fitted to simulated races (a conditional logit on each mascot's distance and
+the cards to come, fitted to 6,843 simulated states) was further off: 6 points on average, 45 at worst."""
 CHUNK = 250
 """With a time budget, samples are cut in steps of this many."""
 BURN = 3
@@ -47,18 +56,20 @@ _CACHE_SIZE = 512
 def odds(
     view: dict[str, Any],
     *,
-    samples: int = SAMPLES,
+    samples: int | None = None,
     content: Content | None = None,
     budget_ms: float | None = None,
 ) -> Odds:
     """Each mascot's chance to win and to place (and the side bet's chance) from the public ``view``.
 
-    ``samples`` is the number of simulated races (at least 1); ``content`` is the edition the cards come
-    from (the shipped one by default). ``budget_ms`` caps the time: a busy bot gets fewer samples (in
-    steps of ``CHUNK``, at least one step) and ``Odds.samples`` says how many; the first ``k`` samples
-    are the same whatever the target, so a state shows the same numbers for the same count. Works in
-    every phase: before the race it simulates the race to come, during it the rest of the race.
+    ``samples`` is the number of simulated races (at least 1; by default ``RACE_SAMPLES`` during a
+    race, ``SAMPLES`` before it); ``content`` is the edition the cards come from (the shipped one by
+    default). ``budget_ms`` caps the time: a busy bot gets fewer samples (in steps of ``CHUNK``, at
+    least one step) and ``Odds.samples`` says how many; the first ``k`` samples are the same whatever
+    the target, so a state shows the same numbers for the same count. Works in every phase: before the race it simulates the race to come, during it the rest of the race.
     """
+    if samples is None:
+        samples = RACE_SAMPLES if view.get("phase") == "race" else SAMPLES
     samples = max(1, int(samples))
     state = _state_key(view)
     hit = _CACHE.get((state, samples))
@@ -74,23 +85,24 @@ def odds(
     return result
 
 
+_PUBLIC_KEYS = (
+    "race",
+    "phase",
+    "seats",
+    "face_up",
+    "flipped",
+    "cards_left",
+    "burned",
+    "bar",
+    "mascots",
+    "track",
+)
+"""What the odds read of a view, but the side bet (of which only its condition counts)."""
+
+
 def _state_key(view: dict[str, Any]) -> str:
     """Everything public the odds depend on, as one string (also the seed)."""
-    parts = {
-        k: view.get(k)
-        for k in (
-            "race",
-            "phase",
-            "seats",
-            "face_up",
-            "flipped",
-            "cards_left",
-            "burned",
-            "bar",
-            "mascots",
-            "track",
-        )
-    }
+    parts = {k: view.get(k) for k in _PUBLIC_KEYS}
     parts["side_bet"] = (view.get("side_bet") or {}).get("condition")
     return hashlib.blake2b(json.dumps(parts, sort_keys=True).encode(), digest_size=16).hexdigest()
 
@@ -140,9 +152,10 @@ class _Knowledge:
         self.known_left: list[Card] = [code[c] for c, k in sorted(left.items()) if k > 0 for _ in range(k)]
 
 
-def _race_now(view: dict[str, Any], mascots: Sequence[str], know: _Knowledge) -> LeanRace:
-    """The race as it stands, with its tally rebuilt by replaying the public flips."""
-    if view.get("phase") != "race":
+def _race_now(view: dict[str, Any], mascots: Sequence[str], know: _Knowledge, tally: bool = True) -> LeanRace:
+    """The race as it stands, with its tally rebuilt by replaying the public flips (only a side bet
+    reads the tally: without one, ``tally=False`` spares the replay)."""
+    if view.get("phase") != "race" or not tally:
         # Before a race the mascots stand on the start; after the game the view shows the last race.
         return LeanRace.from_view(view, mascots)
     track = Track.from_json(view["track"])
@@ -165,8 +178,8 @@ def _compute(
     mascots = list(view["mascots"])
     n = len(mascots)
     know = _Knowledge(view, content, mascots)
-    now = _race_now(view, mascots, know)
     condition = (view.get("side_bet") or {}).get("condition")
+    now = _race_now(view, mascots, know, tally=condition is not None)
     if now.ended:
         decided = _decided(now, mascots, condition)
         history = view.get("history") or []

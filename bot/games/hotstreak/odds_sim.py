@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from bot.games.base import JSON
 from bot.games.hotstreak.cards import parse_card
@@ -39,9 +40,13 @@ Card = tuple[int, int, int]
 
 def encode(notation: str, mascots: Sequence[str]) -> Card:
     """A card notation as ``(kind, mascot index, n)``; a mascot not in the race gets index -1."""
-    card = parse_card(notation)
+    card = _parsed(notation)
     index = mascots.index(card.mascot) if card.mascot in mascots else -1
     return (_KIND[card.kind], index, card.n)
+
+
+# Every state's odds parse the same few dozen notations (a ``Card`` is frozen, so one copy serves all).
+_parsed = lru_cache(maxsize=1024)(parse_card)
 
 
 @dataclass(slots=True)
