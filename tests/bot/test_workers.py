@@ -16,6 +16,7 @@ import pytest
 
 from bot import workers
 from bot.games.base import Action
+from bot.games.hotstreak import odds as hotstreak_odds_module
 from bot.games.hotstreak.game import HotStreak
 from bot.games.hotstreak.odds import odds as hotstreak_odds
 from bot.games.hotstreak.render import render_race
@@ -132,18 +133,23 @@ async def test_a_worker_that_dies_is_replaced(one_worker: None) -> None:
     assert await workers.run(which_process) != os.getpid()  # the next work gets a new worker
 
 
-async def test_a_frame_is_shown_without_odds_rather_than_wait_behind_a_queue(no_workers: None) -> None:
-    """Ruling: a card is never held up for its odds; a busy bot shows that frame without them."""
+async def test_a_busy_bots_frame_shows_the_quick_estimate_rather_than_wait_for_full_odds(
+    no_workers: None,
+) -> None:
+    """Ruling: a card is never held up for its odds; a busy bot shows that frame with its quickest
+    estimate (Hot Streak: 64 simulated races, a few milliseconds), a free one with 2,000 races."""
     view = a_race_frames()[2]
     release = threading.Event()
     queue = [asyncio.ensure_future(workers.run(release.wait, 10)) for _ in range(workers.ODDS_QUEUE)]
     await asyncio.sleep(0.05)
     try:
-        assert await workers.odds("hotstreak", view) is None
+        busy = await workers.odds("hotstreak", view, budget_ms=150)
     finally:
         release.set()
         await asyncio.gather(*queue)
-    assert await workers.odds("hotstreak", view) is not None  # the queue is gone: odds again
+    assert busy is not None and busy.samples == hotstreak_odds_module.RACE_SAMPLES
+    free = await workers.odds("hotstreak", view)  # the queue is gone: the full simulation again
+    assert free is not None and free.samples == hotstreak_odds_module.SAMPLES
 
 
 async def test_odds_while_others_wait_come_from_fewer_simulated_races(no_workers: None) -> None:

@@ -36,11 +36,12 @@ from bot.games.hotstreak.track import Track
 from bot.games.odds import Odds
 
 SAMPLES = 2000
-"""Simulated races per state before a race (the Odds button: expected payouts and the side bet, once
-per race); a busy bot may ask for fewer (the result says how many)."""
+"""Simulated races per state (the Odds button's payouts and side bet; a frame's odds while the picture
+worker is free); a busy bot may ask for fewer (the result says how many)."""
 RACE_SAMPLES = 64
-"""Simulated races per state during a race, where every flipped card makes a frame with odds (issue 31:
-about 2 ms a state on one core). Ruling: held to the 20,000-race references of
+"""Simulated races per state during a race when the bot is busy (``budget_ms`` 0: the picture worker
+has a queue), so every flipped card's frame still shows odds (issue 31: about 2 ms a state on one core,
+where 2,000 took 40-70 ms and a busy bot showed odds on 1% of its frames). Ruling: held to the 20,000-race references of
 ``tests/bot/games/hotstreak/odds_references.json`` it is within 3 points on average (the issue's
 fallback), not 1.5, nor 3 in the worst case: Monte Carlo noise shrinks only as one over the root of the
 count, so 1.5 points on average takes about 150 races (4 ms) and 3 points at worst about 2,000 (the
@@ -62,14 +63,16 @@ def odds(
 ) -> Odds:
     """Each mascot's chance to win and to place (and the side bet's chance) from the public ``view``.
 
-    ``samples`` is the number of simulated races (at least 1; by default ``RACE_SAMPLES`` during a
-    race, ``SAMPLES`` before it); ``content`` is the edition the cards come from (the shipped one by
-    default). ``budget_ms`` caps the time: a busy bot gets fewer samples (in steps of ``CHUNK``, at
-    least one step) and ``Odds.samples`` says how many; the first ``k`` samples are the same whatever
-    the target, so a state shows the same numbers for the same count. Works in every phase: before the race it simulates the race to come, during it the rest of the race.
+    ``samples`` is the number of simulated races (at least 1; ``SAMPLES`` by default); ``content`` is
+    the edition the cards come from (the shipped one by default). ``budget_ms`` caps the time: a busy bot
+    gets fewer samples (in steps of ``CHUNK``, at least one step), and with 0 during a race the quick
+    estimate of ``RACE_SAMPLES`` races; ``Odds.samples`` says how many. The first ``k`` samples are the
+    same whatever the target, so a state shows the same numbers for the same count. Works in every
+    phase: before the race it simulates the race to come, during it the rest of the race.
     """
     if samples is None:
-        samples = RACE_SAMPLES if view.get("phase") == "race" else SAMPLES
+        quick = budget_ms is not None and budget_ms <= 0 and view.get("phase") == "race"
+        samples, budget_ms = (RACE_SAMPLES, None) if quick else (SAMPLES, budget_ms)
     samples = max(1, int(samples))
     state = _state_key(view)
     hit = _CACHE.get((state, samples))
