@@ -18,6 +18,7 @@ from typing import Any
 
 from bot import ratings
 from bot.storage.backend import Tx, marks
+from bot.storage.standings import names_of
 
 ACROSS_GAMES = "*"  # the kind of the rating every game a person finishes updates
 TREND_GAMES = 5  # a trend is the change over a person's last five rated games
@@ -32,6 +33,7 @@ class RatingRow:
     shown: int
     games: int
     trend: int  # the change of ``shown`` over the last ``TREND_GAMES`` games (fewer if they played fewer)
+    name: str = ""  # on a board: the name they last played under in the guild
 
 
 def ai_levels(seats_json: Any) -> dict[int, str]:
@@ -185,9 +187,18 @@ async def board(tx: Tx, guild_id: int, kind: str, page: int, per_page: int) -> t
             "SELECT COUNT(*) FROM ratings WHERE guild_id = ? AND kind = ? AND games > 0", (guild_id, kind)
         )
         total = int(count[0]) if count else 0
-    firsts = await _trends(tx, guild_id, kind, [int(r[0]) for r in rows])
+    ids = [int(r[0]) for r in rows]
+    firsts = await _trends(tx, guild_id, kind, ids)
+    called = await names_of(tx, guild_id, ids)
     return [
-        RatingRow(kind, int(uid), int(now), int(games), int(now) - firsts.get(int(uid), int(now)))
+        RatingRow(
+            kind,
+            int(uid),
+            int(now),
+            int(games),
+            int(now) - firsts.get(int(uid), int(now)),
+            called.get(int(uid), str(uid)),
+        )
         for uid, now, games, _total in rows
     ], total
 

@@ -127,7 +127,7 @@ async def leaderboard(
         total = int(rows[0][4])
     else:
         total = int((await tx.fetch_all(f"SELECT COUNT(*) FROM ({source}) AS board", params))[0][0])
-    names = await _names(tx, guild_id, [row[0] for row in rows])
+    names = await names_of(tx, guild_id, [row[0] for row in rows])
     board = [
         LeaderRow(
             rank=offset + i + 1,
@@ -242,7 +242,7 @@ async def lifetime_net(tx: Tx, guild_id: int, kind: str, user_ids: Sequence[int]
     return winnings
 
 
-async def _names(tx: Tx, guild_id: int, user_ids: list[int]) -> dict[int, str]:
+async def names_of(tx: Tx, guild_id: int, user_ids: list[int]) -> dict[int, str]:
     if not user_ids:
         return {}
     rows = await tx.fetch_all(
