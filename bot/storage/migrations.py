@@ -594,7 +594,9 @@ _V8 = ("ALTER TABLE games ADD COLUMN token TEXT",)
 # the rated games per guild in the order they were rated, which a recomputation from the results
 # replays; ``rating_changes`` holds each rated person's shown rating before and after each game (the
 # trend on /stats). Additive: a process of the previous release settles games without rating them
-# (they are not in ``rated_games``, so a recomputation leaves them out too).
+# (they are not in ``rated_games``, so a recomputation leaves them out too). ``ratings_backfill`` holds
+# one row until the games finished before this version are rated (``Storage.open``, once, in one
+# transaction that also deletes the row).
 _V9 = (
     """CREATE TABLE ratings (
         guild_id INTEGER NOT NULL,
@@ -626,6 +628,8 @@ _V9 = (
     ) WITHOUT ROWID""",
     "CREATE INDEX rating_changes_by_player ON rating_changes (guild_id, kind, user_id, games)",
     "CREATE INDEX rating_changes_by_user ON rating_changes (user_id)",
+    "CREATE TABLE ratings_backfill (pending INTEGER PRIMARY KEY)",
+    "INSERT INTO ratings_backfill (pending) VALUES (1)",
 )
 
 _PG_V9 = (
@@ -659,6 +663,8 @@ _PG_V9 = (
     )""",
     _V9[6],
     _V9[7],
+    _V9[8],
+    _V9[9],
 )
 
 MIGRATIONS: tuple[Migration, ...] = (

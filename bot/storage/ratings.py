@@ -116,6 +116,39 @@ async def rate_game(
         )
 
 
+async def backfill(tx: Tx) -> int:
+    """Rate, once, every game finished before ratings existed (migration 9 leaves a row in
+    ``ratings_backfill`` until this ran), oldest first; how many games it looked at.
+
+    Ruling: they are rated in the order they were played (their finish time, then id), as if they had
+    been rated when they ended, so a server that upgrades keeps its history in its ratings."""
+    if not await tx.fetch_one(f"SELECT pending FROM ratings_backfill{tx.for_update}"):
+        return 0  # done before (by this process or, on PostgreSQL, another that started with it)
+    games = await tx.fetch_all(
+        "SELECT id, guild_id, kind, seats FROM games WHERE status = 'finished' AND settled = 1 "
+        "AND id NOT IN (SELECT game_id FROM rated_games) ORDER BY ended_at, id"
+    )
+    seats = await tx.fetch_all(
+        "SELECT game_id, seat, user_id, place FROM results WHERE game_id NOT IN "
+        "(SELECT game_id FROM rated_games) ORDER BY game_id, seat"
+    )
+    by_game = _by_game(seats)
+    for game_id, guild_id, kind, seats_json in games:
+        await rate_game(
+            tx, game_id, guild_id, kind, finishes(by_game.get(game_id, []), ai_levels(seats_json))
+        )
+    await tx.execute("DELETE FROM ratings_backfill")
+    return len(games)
+
+
+def _by_game(rows: Sequence[tuple[Any, ...]]) -> dict[int, list[tuple[int, int | None, int]]]:
+    """Results rows (game, seat, user id, place) grouped by game, in seat order."""
+    out: dict[int, list[tuple[int, int | None, int]]] = {}
+    for game_id, seat, user_id, place in rows:
+        out.setdefault(game_id, []).append((seat, user_id, place))
+    return out
+
+
 async def recompute(tx: Tx, guild_id: int) -> dict[tuple[str, int], ratings.Skill]:
     """Every rating of a guild, (kind, user id) -> skill, computed again from the stored results of the
     games it rated, in the order they were rated: what ``ratings`` must hold (a check, and the repair
@@ -130,9 +163,7 @@ async def recompute(tx: Tx, guild_id: int) -> dict[tuple[str, int], ratings.Skil
         "(SELECT game_id FROM rated_games WHERE guild_id = ?) ORDER BY game_id, seat",
         (guild_id,),
     )
-    by_game: dict[int, list[tuple[int, int | None, int]]] = {}
-    for game_id, seat, user_id, place in seats:
-        by_game.setdefault(game_id, []).append((seat, user_id, place))
+    by_game = _by_game(seats)
     skills: dict[tuple[str, int], ratings.Skill] = {}
     for game_id, kind, seats_json in games:
         game_finishes = finishes(by_game.get(game_id, []), ai_levels(seats_json))

@@ -103,6 +103,8 @@ class Storage(Leases):
                     )
             else:
                 await migrate(backend)
+                async with backend.transaction("rate the games finished before ratings", write=True) as tx:
+                    await rating_store.backfill(tx)
                 if backend.dialect == SQLITE:
                     # One process per SQLite file (it holds the file's lock): every lease in it was
                     # held by a process that is gone, so this one may take its games at once.

@@ -100,3 +100,30 @@ async def test_the_trend_is_the_change_over_the_last_five_games(storage: Storage
         shown.append((await storage.player_ratings(1, ANA))["hotstreak"].shown)
     mine = (await storage.player_ratings(1, ANA))["hotstreak"]
     assert (mine.games, mine.shown, mine.trend) == (games, shown[-1], shown[-1] - shown[-6])
+
+
+async def test_games_finished_before_ratings_are_rated_once_at_the_upgrade(
+    database: Database, clock: Clock
+) -> None:
+    storage = await Storage.open(database.url, clock=clock)
+    try:
+        await play(storage, "hotstreak", (ANA, 1), (BIA, 2), (None, 3))
+        clock.advance(60)
+        await play(storage, "hotstreak", (BIA, 1), (ANA, 2), (CAI, 3))
+        rated = await storage.stored_ratings(1)
+    finally:
+        await storage.close()
+    # The database as migration 9 leaves one whose games were settled before it: no ratings, one row
+    # saying the games are still to be rated.
+    for table in ("rating_changes", "rated_games", "ratings"):
+        await database.execute(f"DELETE FROM {table}")
+    await database.execute("INSERT INTO ratings_backfill (pending) VALUES (1)")
+
+    for _restart in range(2):  # the second start finds nothing left to do
+        storage = await Storage.open(database.url, clock=clock)
+        try:
+            assert await storage.stored_ratings(1) == rated
+            assert await storage.recompute_ratings(1) == rated
+        finally:
+            await storage.close()
+    assert await database.fetch("SELECT COUNT(*) FROM ratings_backfill") == [(0,)]
