@@ -30,8 +30,9 @@ from bot.storage.records import GameStats, HistoryRow, LeaderRow
 _ORDER = "ORDER BY net DESC, wins DESC, games ASC, user_id ASC"
 # Ruling: the games count money in different currencies (Downforce in millions, the others in
 # dollars), so a board across games never adds them up: its rows have no net (NULL) and rank by
-# wins, then fewer games (the same wins in fewer games), then user id. Until players have ratings,
-# wins are the one thing every game counts the same way.
+# wins, then fewer games (the same wins in fewer games), then user id: wins are the one thing every
+# game counts the same way. (Ranked by rating, the board across games reads the rating every game
+# updates: bot/storage/ratings.py.)
 _ORDER_ACROSS_GAMES = "ORDER BY wins DESC, games ASC, user_id ASC"
 
 

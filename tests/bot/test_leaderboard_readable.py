@@ -91,7 +91,7 @@ def test_no_text_runs_into_another(language: str, by: Ranking, columns: int) -> 
 
 def test_a_game_board_has_a_money_column_and_the_board_across_games_has_none() -> None:
     # Ruling: the games count money in different currencies, so across games nothing adds it up;
-    # until ratings come, that board ranks by wins, its first column, and says so.
+    # ranked by winnings, that board ranks by wins, its first column, and says so.
     assert headings("net") == ["Net", "Games", "Wins", "Win %"]
     assert headings("wins") == ["Wins", "Games", "Win %"]
     with speaking("pt-BR"):
