@@ -67,15 +67,16 @@ async def rate_game(
     people = ratings.rated_people(game_finishes)
     if not people or await tx.fetch_one("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,)):
         return
-    # Lock the people's rows in one order (two games sharing people wait for each other, and never
-    # deadlock), creating a newcomer's first: a row that does not exist cannot be locked.
+    # Lock the people's rows in one order, (kind, user id), the same in both statements (two games
+    # sharing people wait for each other, and never deadlock), creating a newcomer's first: a row that
+    # does not exist cannot be locked.
     ids = sorted(int(p) for p in people if isinstance(p, int))
     await tx.executemany(
         "INSERT INTO ratings (guild_id, kind, user_id, mu, sigma, games, shown) VALUES (?, ?, ?, ?, ?, 0, ?) "
         "ON CONFLICT (guild_id, kind, user_id) DO NOTHING",
         [
             (guild_id, k, uid, ratings.MU, ratings.SIGMA, ratings.START)
-            for k in (kind, ACROSS_GAMES)
+            for k in sorted((kind, ACROSS_GAMES))
             for uid in ids
         ],
     )

@@ -429,6 +429,10 @@ class Storage(Leases):
             await fence(tx, game_id, self.lease_owner)
             last = await tx.fetch_one("SELECT MAX(created_at) FROM actions WHERE game_id = ?", (game_id,))
             played = float(last[0]) if last and last[0] is not None else now
+            # In user id order, not seat order: each row's trigger locks its person's standings rows, and
+            # two games sharing people (a person who left one table for another) settled at once by two
+            # processes must lock them in one order, or they deadlock (found by the ratings' test).
+            by_person = sorted(results, key=lambda r: (r.user_id is None, r.user_id or 0, r.seat))
             await tx.executemany(
                 "INSERT INTO results (game_id, seat, guild_id, kind, finished_at, user_id, name, cash, net, "
                 "place, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -446,7 +450,7 @@ class Storage(Leases):
                         r.place,
                         int(r.won),
                     )
-                    for r in results
+                    for r in by_person
                 ],
             )
             await tx.executemany(

@@ -4,11 +4,14 @@ recomputation from the stored results, and stay equal to it after a person erase
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import AsyncIterator
+
 import pytest
 
 from bot.ratings import NEWCOMER, Finish, rate
 from bot.storage import ACROSS_GAMES, Storage
-from tests.bot.storage.databases import Database
+from tests.bot.storage.databases import Database, postgres_database
 from tests.bot.storage.storage_support import Clock, result, seats
 
 ANA, BIA, CAI = 111_111_111_111_111_111, 222_222_222_222_222_222, 333_333_333_333_333_333
@@ -127,3 +130,41 @@ async def test_games_finished_before_ratings_are_rated_once_at_the_upgrade(
         finally:
             await storage.close()
     assert await database.fetch("SELECT COUNT(*) FROM ratings_backfill") == [(0,)]
+
+
+@pytest.fixture
+async def pg(postgres_url: str) -> AsyncIterator[Database]:
+    async for database in postgres_database(postgres_url):
+        yield database
+
+
+async def test_games_settled_at_once_by_two_processes_rate_as_a_recomputation_does(
+    pg: Database, clock: Clock
+) -> None:
+    """PostgreSQL (several processes share one database; a SQLite file has one): two processes settle
+    eight games sharing people at the same moment. Each game waits for the ratings of the people it
+    shares, and the order they were rated in is the one a recomputation replays."""
+    first = await Storage.open(pg.url, clock=clock)
+    second = await Storage.open(pg.url, clock=clock)
+    try:
+        tables = [(ANA, BIA), (BIA, CAI), (CAI, ANA), (ANA, BIA, CAI)] * 2
+        # Open side by side (one open table per person: the seats are stored without people here; the
+        # results name them, as for a person who left a table and joined another).
+        games = [
+            await first.create_game("hotstreak", 1, 10 + i, 7, {}, seats(*(None for _ in people)))
+            for i, people in enumerate(tables)
+        ]
+        await asyncio.gather(
+            *(
+                (first if i % 2 else second).finish_game(
+                    game_id, [result(seat, who, 0, place=seat + 1) for seat, who in enumerate(people)]
+                )
+                for i, (game_id, people) in enumerate(zip(games, tables, strict=True))
+            )
+        )
+        stored = await first.stored_ratings(1)
+        assert stored[(ACROSS_GAMES, ANA)].games == 6
+        assert await second.recompute_ratings(1) == stored
+    finally:
+        await first.close()
+        await second.close()
