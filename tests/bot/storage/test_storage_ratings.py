@@ -5,13 +5,12 @@ recomputation from the stored results, and stay equal to it after a person erase
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
 
 import pytest
 
 from bot.ratings import NEWCOMER, Finish, rate
 from bot.storage import ACROSS_GAMES, Storage
-from tests.bot.storage.databases import Database, postgres_database
+from tests.bot.storage.databases import Database
 from tests.bot.storage.storage_support import Clock, result, seats
 
 ANA, BIA, CAI = 111_111_111_111_111_111, 222_222_222_222_222_222, 333_333_333_333_333_333
@@ -130,12 +129,6 @@ async def test_games_finished_before_ratings_are_rated_once_at_the_upgrade(
         finally:
             await storage.close()
     assert await database.fetch("SELECT COUNT(*) FROM ratings_backfill") == [(0,)]
-
-
-@pytest.fixture
-async def pg(postgres_url: str) -> AsyncIterator[Database]:
-    async for database in postgres_database(postgres_url):
-        yield database
 
 
 async def test_games_settled_at_once_by_two_processes_rate_as_a_recomputation_does(
