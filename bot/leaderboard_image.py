@@ -1,7 +1,8 @@
 """A leaderboard page as a picture (pure Pillow: rows in, PNG bytes out), in the current language.
 
-Two boards: one game's, ranked by net winnings (Net, Games, Wins, Win %), and the board across games,
-ranked by wins with no money column (Wins, Games, Win %), since the games' currencies are never added.
+Three boards: one game's, ranked by net winnings (Net, Games, Wins, Win %); the board across games,
+ranked by wins with no money column (Wins, Games, Win %), since the games' currencies are never added;
+and a rating board, of one game or across games (Rating, Games, Trend; docs/ratings.md).
 
 Drawn for Discord's preview (``bot.games.fonts``): 800 px wide, no font under 20 px (1/40 of the
 width), and a full page of ten lines is 594 px tall, under 3/4 of the width. A name too long for its
@@ -40,7 +41,7 @@ GAIN = (110, 220, 130)
 LOSS = (235, 110, 110)
 
 RGB = tuple[int, int, int]
-Ranking = Literal["net", "wins"]
+Ranking = Literal["net", "wins", "rating"]
 
 
 @dataclass(frozen=True)
@@ -51,6 +52,13 @@ class BoardLine:
     games: int
     wins: int
     win_rate: float
+    rating: int = 0  # on a rating board: the shown rating, and its change over the last games
+    trend: int = 0
+
+
+def trend_text(change: int) -> str:
+    """A rating's change, signed (``+45``, ``-12``, ``±0``), its number written the reader's way."""
+    return ("+" if change > 0 else "-" if change < 0 else "±") + number(abs(change))
 
 
 @dataclass(frozen=True)
@@ -73,12 +81,24 @@ def _net_colour(line: BoardLine) -> RGB:
     return GAIN if net > 0 else LOSS if net < 0 else TEXT
 
 
+def _trend_colour(line: BoardLine) -> RGB:
+    return GAIN if line.trend > 0 else LOSS if line.trend < 0 else TEXT
+
+
 def board_columns(by: Ranking = "net", net_text: Callable[[int], str] = signed) -> tuple[Column, ...]:
     """The number columns of a board ranked ``by``; ``net_text`` writes a net in the game's money.
 
     Ruling: a game's board ranks by net winnings; the board across games ranks by wins and has no
     money column at all (the games count money in different currencies), its first column the wins
-    it ranks by."""
+    it ranks by. A rating board ranks by rating, then the games it rests on and its trend."""
+    if by == "rating":
+        return (
+            Column(N_("Rating"), 545, 99, lambda line: number(line.rating), True),
+            Column(N_("Games"), 652, 97, lambda line: number(line.games)),
+            Column(
+                N_("Trend"), WIDTH - MARGIN, 114, lambda line: trend_text(line.trend), False, _trend_colour
+            ),
+        )
     if by == "wins":
         return (
             Column(N_("Wins"), 545, 99, lambda line: number(line.wins), True),
@@ -108,10 +128,12 @@ def render_leaderboard(
     net_text: Callable[[int], str] = signed,
 ) -> bytes:
     """A page of a board ranked ``by`` net winnings (one game's, each net written by ``net_text`` in
-    the game's money) or by wins (across games, which the subtitle then says)."""
+    the game's money), by wins (across games, which the subtitle then says) or by rating."""
     columns = board_columns(by, net_text)
     if by == "wins":
         subtitle = " · ".join([subtitle, _("ranked by wins")])
+    elif by == "rating":
+        subtitle = " · ".join([subtitle, _("ranked by rating")])
     height = HEADER + HEADINGS + ROW * max(1, len(lines)) + BOTTOM
     image = Image.new("RGB", (WIDTH, height), BACKGROUND)
     draw = ImageDraw.Draw(image)
@@ -170,8 +192,23 @@ def alt_text(
     """The picture in words, each line as the picture gives it (a net only on a game's board)."""
     if by == "wins":
         title = _("{title}, ranked by wins", title=title)
+    elif by == "rating":
+        title = _("{title}, ranked by rating", title=title)
     if not lines:
         return _("{title}: no finished games yet.", title=title)
+    if by == "rating":
+        body = "; ".join(
+            f"{line.rank}. {line.name}, "
+            + _n(
+                "rating {rating} from {n} game, trend {trend}",
+                "rating {rating} from {n} games, trend {trend}",
+                line.games,
+                rating=number(line.rating),
+                trend=trend_text(line.trend),
+            )
+            for line in lines
+        )
+        return f"{title}: {body}"[:1000]
     body = "; ".join(
         f"{line.rank}. {line.name}, "
         + (f"{net_text(line.net or 0)}, " if by == "net" else "")

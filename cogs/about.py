@@ -39,8 +39,8 @@ AT_A_TABLE = N_(
 STORED = (
     N_(
         "**Results** of finished games: your Discord id, the name you had then, your place, money and "
-        "bets, per server. Kept until you erase them: they make the server's leaderboards, `/stats` "
-        "and `/history`."
+        "bets, per server, and the ratings worked out from your places. Kept until you erase them: they "
+        "make the server's leaderboards, `/stats` and `/history`."
     ),
     N_(
         "**Games**: who sat where (id and name), who hosted, the moves (by seat), the server and "

@@ -16,9 +16,10 @@ from discord.ext import commands
 from bot import workers
 from bot.games.catalog import CATALOG, entry, titles
 from bot.i18n import N_, Language, _, _n, speaking
-from bot.i18n.formatting import percent, signed
-from bot.leaderboard_image import BoardLine, Ranking, alt_text, render_leaderboard
-from bot.storage import StorageError, period_start
+from bot.i18n.formatting import number, percent, signed
+from bot.leaderboard_image import BoardLine, Ranking, alt_text, render_leaderboard, trend_text
+from bot.storage import ACROSS_GAMES as EVERY_GAME
+from bot.storage import RatingRow, StorageError, period_start
 from bot.tables import custom_ids
 from bot.tables.answers import UNREADABLE, reply
 from bot.tables.seats import ai_named, shown
@@ -34,6 +35,16 @@ ACROSS_GAMES = N_(
     "never added across games; pick a game to see its winnings.*"
 )
 STORAGE_DOWN = N_("I can't read the results right now (storage problem); please try again later.")
+RANKINGS = {"winnings": N_("Winnings"), "rating": N_("Rating")}
+# A rating board's pages carry this in place of a period (``custom_ids.board_page``): ratings have none.
+RATING_PAGES = "rating"
+RATED = N_(
+    "*Rating: a cautious estimate of skill from final places against everyone at the table (AI seats "
+    "included), 1,500 to start; it rises as the games show more. Trend: the change over the last 5 games.*"
+)
+RATINGS_HAVE_NO_PERIOD = N_(
+    "Ratings count every game ever rated, so they have no period: leave out `period`, or rank by winnings."
+)
 
 # Ruling: /leaderboard, /stats and /history answer in public, so they speak the server's language
 # (like the games' public messages), whoever asked; a failure is told privately, in the asker's.
@@ -124,6 +135,22 @@ class StatsCog(commands.Cog):
                 + f" ({percent(line.win_rate)})"
                 for line in lines
             )
+        embed = discord.Embed(
+            title=title, description=text or _("No finished games yet."), colour=discord.Colour.gold()
+        )
+        return await self._page(embed, subtitle, lines, by, net_text, self._pages(game, period, page, pages))
+
+    @staticmethod
+    async def _page(
+        embed: discord.Embed,
+        subtitle: str,
+        lines: list[BoardLine],
+        by: Ranking,
+        net_text: Callable[[int], str],
+        pages: discord.ui.View,
+    ) -> dict:
+        """A board's message: its embed with its picture (and the picture's words) and its page buttons."""
+        title = embed.title or ""
         try:
             # In a picture worker (bot.workers), as the races' pictures: 86 ms a page on the event loop's
             # process kept a core busy when many asked at once.
@@ -132,16 +159,50 @@ class StatsCog(commands.Cog):
             )
         except workers.WorkerTimeout:  # the worker hung (replaced now): the board goes without its picture
             image = None
-        embed = discord.Embed(
-            title=title, description=text or _("No finished games yet."), colour=discord.Colour.gold()
-        )
         embed.set_footer(text=subtitle)
-        content: dict[str, Any] = {"embed": embed, "view": self._pages(game, period, page, pages)}
+        content: dict[str, Any] = {"embed": embed, "view": pages}
         if image is not None:
             embed.set_image(url="attachment://leaderboard.png")
             alt = alt_text(title, lines, by=by, net_text=net_text)
             content["file"] = discord.File(io.BytesIO(image), filename="leaderboard.png", description=alt)
         return content
+
+    async def rating_board(self, guild_id: int, game: str, page: int) -> dict:
+        """A page of the guild's rating board at ``game`` ("all": the rating across games)."""
+        kind = None if game == "all" else game
+        rows, total = await self.bot.storage.rating_board(guild_id, kind, page, PER_PAGE)
+        pages = max(1, -(-total // PER_PAGE))
+        which = _(GAME_TITLES[game]) if game in GAME_TITLES else _("all games")
+        title = _("Ratings — {game}", game=which)
+        subtitle = " · ".join(
+            [
+                _("page {page} of {pages}", page=page + 1, pages=pages),
+                _n("{n} player", "{n} players", total),
+            ]
+        )
+        lines = [
+            BoardLine(page * PER_PAGE + i + 1, r.name, None, r.games, 0, 0.0, rating=r.shown, trend=r.trend)
+            for i, r in enumerate(rows)
+        ]
+        text = "\n".join(
+            f"`{line.rank:>3}.` **{shown(line.name)}** "
+            + _n(
+                "**{rating}** · {n} game · trend {trend}",
+                "**{rating}** · {n} games · trend {trend}",
+                line.games,
+                rating=number(line.rating),
+                trend=trend_text(line.trend),
+            )
+            for line in lines
+        )
+        if text:
+            text += "\n\n" + _(RATED)
+        embed = discord.Embed(
+            title=title, description=text or _("No rated games yet."), colour=discord.Colour.gold()
+        )
+        return await self._page(
+            embed, subtitle, lines, "rating", signed, self._pages(game, RATING_PAGES, page, pages)
+        )
 
     @staticmethod
     def _pages(game: str, period: str, page: int, pages: int) -> discord.ui.View:
@@ -152,21 +213,36 @@ class StatsCog(commands.Cog):
         )
         return view
 
-    @app_commands.command(name="leaderboard", description="This server's top players by net winnings")
+    @app_commands.command(
+        name="leaderboard", description="This server's top players, by winnings or by rating"
+    )
     @app_commands.guild_only()
-    @app_commands.describe(game="Which game (default: all)", period="Which period (default: all time)")
+    @app_commands.describe(
+        game="Which game (default: all)",
+        period="Which period (default: all time)",
+        by="Rank by winnings or by rating (default: winnings)",
+    )
     @app_commands.choices(
         game=[app_commands.Choice(name="All games", value="all")]
         + [app_commands.Choice(name=title, value=kind) for kind, title in GAME_TITLES.items()],
         period=[app_commands.Choice(name=title, value=key) for key, title in PERIODS.items()],
+        by=[app_commands.Choice(name=title, value=key) for key, title in RANKINGS.items()],
     )
     async def leaderboard(
-        self, interaction: discord.Interaction, game: str = "all", period: str = "all"
+        self, interaction: discord.Interaction, game: str = "all", period: str = "all", by: str = "winnings"
     ) -> None:
+        if by == "rating" and period != "all":
+            # Ruling: a rating is all time (it is built game after game), so a period is refused
+            # rather than quietly ignored.
+            await interaction.response.send_message(_(RATINGS_HAVE_NO_PERIOD), ephemeral=True)
+            return
         await interaction.response.defer()
         try:
             with speaking(await self._public(interaction)):
-                page = await self.board(interaction.guild_id or 0, game, period, 0)
+                if by == "rating":
+                    page = await self.rating_board(interaction.guild_id or 0, game, 0)
+                else:
+                    page = await self.board(interaction.guild_id or 0, game, period, 0)
         except StorageError:
             await interaction.followup.send(_(STORAGE_DOWN), ephemeral=True)
             return
@@ -174,13 +250,16 @@ class StatsCog(commands.Cog):
 
     async def on_page(self, interaction: discord.Interaction, click: custom_ids.BoardPage) -> None:
         game, period, page = click.scope, click.period, click.page
-        if game not in GAME_TITLES and game != "all" or period not in PERIODS or page < 0:
+        if game not in GAME_TITLES and game != "all" or period not in (*PERIODS, RATING_PAGES) or page < 0:
             await interaction.response.send_message(_("This button is not valid any more."), ephemeral=True)
             return
         await interaction.response.defer()
         try:
             with speaking(await self._public(interaction)):
-                content = await self.board(interaction.guild_id or 0, game, period, page)
+                if period == RATING_PAGES:
+                    content = await self.rating_board(interaction.guild_id or 0, game, page)
+                else:
+                    content = await self.board(interaction.guild_id or 0, game, period, page)
         except StorageError:
             await interaction.followup.send(_(STORAGE_DOWN), ephemeral=True)
             return
@@ -195,11 +274,12 @@ class StatsCog(commands.Cog):
         await interaction.response.defer()  # before the database: a slow read must not fail the command
         try:
             records = await self.bot.storage.player_stats(interaction.guild_id or 0, target.id)
+            ratings = await self.bot.storage.player_ratings(interaction.guild_id or 0, target.id)
         except StorageError:
             await interaction.followup.send(_(STORAGE_DOWN), ephemeral=True)
             return
         with speaking(await self._public(interaction)):
-            embed = record_embed(shown(target.display_name), records)
+            embed = record_embed(shown(target.display_name), records, ratings)
         await interaction.followup.send(embed=embed)
 
     @app_commands.command(name="history", description="The last games in this server and who won")
@@ -235,11 +315,26 @@ def game_title(kind: str) -> str:
     return _(GAME_TITLES[kind]) if kind in GAME_TITLES else kind
 
 
-def record_embed(name: str, records: list) -> discord.Embed:
-    """A player's record per game, in the current language."""
+def rating_words(rating: RatingRow) -> str:
+    """A rating with the games it rests on and its trend, as /stats writes it."""
+    return _n(
+        "Rating **{rating}** from {n} game · trend **{trend}**",
+        "Rating **{rating}** from {n} games · trend **{trend}**",
+        rating.games,
+        rating=number(rating.shown),
+        trend=trend_text(rating.trend),
+    )
+
+
+def record_embed(name: str, records: list, ratings: dict[str, RatingRow] | None = None) -> discord.Embed:
+    """A player's record per game, in the current language, with their ratings (per game and across
+    games) when they have any."""
+    ratings = ratings or {}
     embed = discord.Embed(title=_("{name}'s record", name=name), colour=discord.Colour.teal())
     if not records:
         embed.description = _("No finished games in this server yet.")
+    elif EVERY_GAME in ratings:
+        embed.description = _("Across games: {rating}", rating=rating_words(ratings[EVERY_GAME]))
     for record in records:
         net_text = entry(record.kind).net_text if record.kind in CATALOG else signed
         if record.streak > 0:
@@ -262,6 +357,8 @@ def record_embed(name: str, records: list) -> discord.Embed:
             ),
             _("Current streak: {streak}", streak=streak),
         ]
+        if record.kind in ratings:
+            lines.insert(0, rating_words(ratings[record.kind]))
         if record.favourite_stake:
             bet = (
                 entry(record.kind).stake_label(record.favourite_stake)

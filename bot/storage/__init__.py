@@ -8,6 +8,7 @@ Every SQL statement of the bot lives in this package; everything else calls ``St
 from bot.storage.erasure import Erasure
 from bot.storage.errors import StaleAction, StorageError
 from bot.storage.leases import LeaseLost, RoutedClick
+from bot.storage.ratings import ACROSS_GAMES, RatingRow
 from bot.storage.records import (
     GameStats,
     HistoryRow,
@@ -20,12 +21,14 @@ from bot.storage.standings import period_start
 from bot.storage.store import Storage
 
 __all__ = [
+    "ACROSS_GAMES",
     "Erasure",
     "GameStats",
     "HistoryRow",
     "LeaderRow",
     "LeaseLost",
     "PlayerResult",
+    "RatingRow",
     "RoutedClick",
     "StakeRecord",
     "StaleAction",

@@ -1,6 +1,6 @@
 """``/privacy erase``: what the bot stores about one person, replaced by a pseudonym or deleted.
 
-* results (and the standings the database keeps from them): kept, for everyone else's standings and
+* results (and the standings and ratings the database keeps from them): kept, for everyone else's standings and
   ratings, under a pseudonym: a negative ``user_id`` no Discord account has, and the name
   ``Erased player`` with a short code, the same on every row of that person, so others' boards still
   add up; the erased person's stakes carry no name and stay as they are;
@@ -20,6 +20,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from bot.storage import ratings
 from bot.storage.backend import Tx
 
 PSEUDONYM_NAME = "Erased player {code}"
@@ -122,6 +123,7 @@ async def erase(tx: Tx, user_id: int, open_status: tuple[str, ...]) -> Erasure:
     await tx.execute(
         "UPDATE player_names SET user_id = ?, name = ? WHERE user_id = ?", (new_id, new_name, user_id)
     )
+    await ratings.rename(tx, user_id, new_id)
     changed = 0
     for game_id, seats, settings, meta, _status in games:
         columns: dict[str, str] = {}

@@ -589,6 +589,84 @@ _PG_V7 = (
 # rolling upgrade (they have none either).
 _V8 = ("ALTER TABLE games ADD COLUMN token TEXT",)
 
+# v9: ratings per game per server, and across games (issue 30; bot/ratings.py, bot/storage/ratings.py).
+# ``ratings`` holds each person's current skill (kind '*' for across games); ``rated_games`` numbers
+# the rated games per guild in the order they were rated, which a recomputation from the results
+# replays; ``rating_changes`` holds each rated person's shown rating before and after each game (the
+# trend on /stats). Additive: a process of the previous release settles games without rating them
+# (they are not in ``rated_games``, so a recomputation leaves them out too). ``ratings_backfill`` holds
+# one row until the games finished before this version are rated (``Storage.open``, once, in one
+# transaction that also deletes the row).
+_V9 = (
+    """CREATE TABLE ratings (
+        guild_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        mu REAL NOT NULL,
+        sigma REAL NOT NULL,
+        games INTEGER NOT NULL,
+        shown INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, kind, user_id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX ratings_board ON ratings (guild_id, kind, shown, games, user_id)",
+    "CREATE INDEX ratings_by_player ON ratings (user_id)",
+    """CREATE TABLE rated_games (
+        game_id INTEGER PRIMARY KEY REFERENCES games (id),
+        guild_id INTEGER NOT NULL,
+        n INTEGER NOT NULL
+    )""",
+    "CREATE INDEX rated_games_in_order ON rated_games (guild_id, n)",
+    """CREATE TABLE rating_changes (
+        game_id INTEGER NOT NULL,
+        kind TEXT NOT NULL,
+        user_id INTEGER NOT NULL,
+        guild_id INTEGER NOT NULL,
+        games INTEGER NOT NULL,
+        shown_before INTEGER NOT NULL,
+        shown_after INTEGER NOT NULL,
+        PRIMARY KEY (game_id, kind, user_id)
+    ) WITHOUT ROWID""",
+    "CREATE INDEX rating_changes_by_player ON rating_changes (guild_id, kind, user_id, games)",
+    "CREATE INDEX rating_changes_by_user ON rating_changes (user_id)",
+    "CREATE TABLE ratings_backfill (pending INTEGER PRIMARY KEY)",
+    "INSERT INTO ratings_backfill (pending) VALUES (1)",
+)
+
+_PG_V9 = (
+    """CREATE TABLE ratings (
+        guild_id BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        mu DOUBLE PRECISION NOT NULL,
+        sigma DOUBLE PRECISION NOT NULL,
+        games INTEGER NOT NULL,
+        shown INTEGER NOT NULL,
+        PRIMARY KEY (guild_id, kind, user_id)
+    )""",
+    _V9[1],
+    _V9[2],
+    """CREATE TABLE rated_games (
+        game_id BIGINT PRIMARY KEY REFERENCES games (id),
+        guild_id BIGINT NOT NULL,
+        n BIGINT NOT NULL
+    )""",
+    _V9[4],
+    """CREATE TABLE rating_changes (
+        game_id BIGINT NOT NULL,
+        kind TEXT NOT NULL,
+        user_id BIGINT NOT NULL,
+        guild_id BIGINT NOT NULL,
+        games INTEGER NOT NULL,
+        shown_before INTEGER NOT NULL,
+        shown_after INTEGER NOT NULL,
+        PRIMARY KEY (game_id, kind, user_id)
+    )""",
+    _V9[6],
+    _V9[7],
+    _V9[8],
+    _V9[9],
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, actions, results, bets, totals", _V1, _PG_V1),
     Migration(2, "stakes in any game's words", _V2, _PG_V2),
@@ -598,6 +676,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(6, "endings told apart from results stored", _V6, _V6),
     Migration(7, "one open game per place, one open table per person in a server", _V7, _PG_V7),
     Migration(8, "a token per game for its buttons", _V8, _V8),
+    Migration(9, "ratings per game and across games", _V9, _PG_V9),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -30,8 +30,9 @@ from bot.storage.records import GameStats, HistoryRow, LeaderRow
 _ORDER = "ORDER BY net DESC, wins DESC, games ASC, user_id ASC"
 # Ruling: the games count money in different currencies (Downforce in millions, the others in
 # dollars), so a board across games never adds them up: its rows have no net (NULL) and rank by
-# wins, then fewer games (the same wins in fewer games), then user id. Until players have ratings,
-# wins are the one thing every game counts the same way.
+# wins, then fewer games (the same wins in fewer games), then user id: wins are the one thing every
+# game counts the same way. (Ranked by rating, the board across games reads the rating every game
+# updates: bot/storage/ratings.py.)
 _ORDER_ACROSS_GAMES = "ORDER BY wins DESC, games ASC, user_id ASC"
 
 
@@ -127,7 +128,7 @@ async def leaderboard(
         total = int(rows[0][4])
     else:
         total = int((await tx.fetch_all(f"SELECT COUNT(*) FROM ({source}) AS board", params))[0][0])
-    names = await _names(tx, guild_id, [row[0] for row in rows])
+    names = await names_of(tx, guild_id, [row[0] for row in rows])
     board = [
         LeaderRow(
             rank=offset + i + 1,
@@ -242,7 +243,7 @@ async def lifetime_net(tx: Tx, guild_id: int, kind: str, user_ids: Sequence[int]
     return winnings
 
 
-async def _names(tx: Tx, guild_id: int, user_ids: list[int]) -> dict[int, str]:
+async def names_of(tx: Tx, guild_id: int, user_ids: list[int]) -> dict[int, str]:
     if not user_ids:
         return {}
     rows = await tx.fetch_all(

@@ -23,7 +23,9 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any, Self
 
+from bot.ratings import Skill
 from bot.storage import erasure, standings
+from bot.storage import ratings as rating_store
 from bot.storage.action_log import ActionLog
 from bot.storage.backend import SQLITE, Backend, TimedBackend, Tx, marks
 from bot.storage.erasure import Erasure
@@ -31,6 +33,7 @@ from bot.storage.errors import AlreadyOpen, StorageError
 from bot.storage.leases import Leases, fence, take_new_game
 from bot.storage.location import database_location
 from bot.storage.migrations import SCHEMA_VERSION, migrate, schema_version
+from bot.storage.ratings import RatingRow
 from bot.storage.records import (
     ENDED_STATUSES,
     OPEN_STATUSES,
@@ -100,6 +103,8 @@ class Storage(Leases):
                     )
             else:
                 await migrate(backend)
+                async with backend.transaction("rate the games finished before ratings", write=True) as tx:
+                    await rating_store.backfill(tx)
                 if backend.dialect == SQLITE:
                     # One process per SQLite file (it holds the file's lock): every lease in it was
                     # held by a process that is gone, so this one may take its games at once.
@@ -396,16 +401,21 @@ class Storage(Leases):
         now = float(self._clock())
         async with self._transaction(f"settle game {game_id}", write=True) as tx:
             row = await tx.fetch_one(
-                f"SELECT guild_id, kind, status, settled FROM games WHERE id = ?{tx.for_update}", (game_id,)
+                f"SELECT guild_id, kind, status, settled, seats FROM games WHERE id = ?{tx.for_update}",
+                (game_id,),
             )
             if row is None:
                 raise StorageError(f"Game {game_id} does not exist; its results were not stored.")
-            guild_id, kind, current, settled = row
+            guild_id, kind, current, settled, seats_json = row
             if settled or current not in OPEN_STATUSES:
                 return False
             await fence(tx, game_id, self.lease_owner)
             last = await tx.fetch_one("SELECT MAX(created_at) FROM actions WHERE game_id = ?", (game_id,))
             played = float(last[0]) if last and last[0] is not None else now
+            # In user id order, not seat order: each row's trigger locks its person's standings rows, and
+            # two games sharing people (a person who left one table for another) settled at once by two
+            # processes must lock them in one order, or they deadlock (found by the ratings' test).
+            by_person = sorted(results, key=lambda r: (r.user_id is None, r.user_id or 0, r.seat))
             await tx.executemany(
                 "INSERT INTO results (game_id, seat, guild_id, kind, finished_at, user_id, name, cash, net, "
                 "place, won) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -423,7 +433,7 @@ class Storage(Leases):
                         r.place,
                         int(r.won),
                     )
-                    for r in results
+                    for r in by_person
                 ],
             )
             await tx.executemany(
@@ -439,6 +449,12 @@ class Storage(Leases):
                 "WHERE id = ?",
                 (status, int(announced), played, now, game_id),
             )
+            if status == "finished":
+                # In this transaction: a game's results and its ratings are stored together, or not at all.
+                finishes = rating_store.finishes(
+                    [(r.seat, r.user_id, r.place) for r in results], rating_store.ai_levels(seats_json)
+                )
+                await rating_store.rate_game(tx, game_id, guild_id, kind, finishes)
         return True
 
     async def mark_announced(self, game_id: int) -> None:
@@ -504,6 +520,31 @@ class Storage(Leases):
         """The player's record per game kind in this guild, most played first; empty for a newcomer."""
         async with self._transaction(f"read the record of user {user_id}", write=False) as tx:
             return await standings.player_stats(tx, guild_id, user_id)
+
+    async def rating_board(
+        self, guild_id: int, kind: str | None, page: int, per_page: int = 10
+    ) -> tuple[list[RatingRow], int]:
+        """One page of the guild's rating board at ``kind`` (None: across games), and how many are on it.
+
+        Ratings are all time: every rated game counts (docs/ratings.md)."""
+        scope = rating_store.ACROSS_GAMES if kind is None else kind
+        async with self._transaction("read the rating board", write=False) as tx:
+            return await rating_store.board(tx, guild_id, scope, page, per_page)
+
+    async def player_ratings(self, guild_id: int, user_id: int) -> dict[str, RatingRow]:
+        """The person's ratings per kind, and across games under ``"*"``; empty if never rated."""
+        async with self._transaction(f"read the ratings of user {user_id}", write=False) as tx:
+            return await rating_store.of_player(tx, guild_id, user_id)
+
+    async def recompute_ratings(self, guild_id: int) -> dict[tuple[str, int], Skill]:
+        """Every rating of the guild computed again from its stored results ((kind, user id) -> skill),
+        without changing anything; equal to ``stored_ratings`` unless something is wrong."""
+        async with self._transaction("recompute the ratings", write=False) as tx:
+            return await rating_store.recompute(tx, guild_id)
+
+    async def stored_ratings(self, guild_id: int) -> dict[tuple[str, int], Skill]:
+        async with self._transaction("read the ratings", write=False) as tx:
+            return await rating_store.stored(tx, guild_id)
 
     async def history(self, guild_id: int, limit: int = 10) -> list[HistoryRow]:
         """The guild's last finished games, newest first (cancelled/abandoned games are not listed)."""

@@ -31,6 +31,8 @@ def full_page(start: int = 1) -> list[BoardLine]:
             games=9999 - i,
             wins=9999 if i == 0 else i,
             win_rate=1.0 if i == 0 else i / 100,
+            rating=2999 - 150 * i,  # rating boards: four digits, trends up and down
+            trend=(-1) ** i * (1234 - 100 * i),
         )
         for i in range(10)
     ]
@@ -53,7 +55,7 @@ def text_boxes(draw: Callable[[], bytes]) -> list[tuple[str, Box]]:
     return boxes
 
 
-@pytest.mark.parametrize("by", ["net", "wins"])
+@pytest.mark.parametrize("by", ["net", "wins", "rating"])
 @pytest.mark.parametrize("language", ["en", "pt-BR"])
 @pytest.mark.parametrize("start", [1, 991])
 def test_a_page_of_ten_long_names_reads(language: str, start: int, by: Ranking) -> None:
@@ -66,7 +68,7 @@ def test_a_page_of_ten_long_names_reads(language: str, start: int, by: Ranking) 
     assert len(names) == 10 and all(name.endswith("…") for name in names)  # cut, never shrunk
 
 
-@pytest.mark.parametrize("by", ["net", "wins"])
+@pytest.mark.parametrize("by", ["net", "wins", "rating"])
 @pytest.mark.parametrize("language", ["en", "pt-BR"])
 def test_an_empty_board_reads(language: str, by: Ranking) -> None:
     with speaking(language), fonts_drawn() as drawn:
@@ -74,7 +76,7 @@ def test_an_empty_board_reads(language: str, by: Ranking) -> None:
     assert_readable(picture, drawn)
 
 
-@pytest.mark.parametrize(("by", "columns"), [("net", 4), ("wins", 3)])
+@pytest.mark.parametrize(("by", "columns"), [("net", 4), ("wins", 3), ("rating", 3)])
 @pytest.mark.parametrize("language", ["en", "pt-BR"])
 def test_no_text_runs_into_another(language: str, by: Ranking, columns: int) -> None:
     with speaking(language):
@@ -89,7 +91,7 @@ def test_no_text_runs_into_another(language: str, by: Ranking, columns: int) -> 
 
 def test_a_game_board_has_a_money_column_and_the_board_across_games_has_none() -> None:
     # Ruling: the games count money in different currencies, so across games nothing adds it up;
-    # until ratings come, that board ranks by wins, its first column, and says so.
+    # ranked by winnings, that board ranks by wins, its first column, and says so.
     assert headings("net") == ["Net", "Games", "Wins", "Win %"]
     assert headings("wins") == ["Wins", "Games", "Win %"]
     with speaking("pt-BR"):
@@ -112,3 +114,14 @@ def test_a_game_board_has_a_money_column_and_the_board_across_games_has_none() -
         assert alt_text("Ranking — todos os jogos", [], by="wins") == (
             "Ranking — todos os jogos, ordenado por vitórias: nenhuma partida terminada ainda."
         )
+
+
+def test_a_rating_board_shows_rating_games_and_trend() -> None:
+    assert headings("rating") == ["Rating", "Games", "Trend"]
+    with speaking("pt-BR"):
+        assert headings("rating") == ["Rating", "Partidas", "Tendência"]
+    lines = full_page()[:2]
+    assert alt_text("Ratings — Hot Streak", lines, by="rating") == (
+        f"Ratings — Hot Streak, ranked by rating: 1. {lines[0].name}, rating 2,999 from 9,999 games, trend +1,234; "
+        f"2. {lines[1].name}, rating 2,849 from 9,998 games, trend -1,134"
+    )

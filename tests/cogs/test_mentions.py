@@ -86,3 +86,14 @@ async def test_hostile_names_ping_nobody_but_the_player_on_turn(world: World, bo
     everything = "\n".join(f"{m.content}\n{m.embeds}" for m in messages)
     assert "\\*\\*bold\\*\\*" in everything.replace("\\\\", "\\")
     assert "**bold**" not in everything.replace("\\*\\*bold\\*\\*", "")
+
+    # The game was rated (four people): its rating board shows the names as typed and pings nobody.
+    board = await (
+        await fake.slash(players[0], world.channel, "leaderboard", game="horserace", by="rating")
+    ).reply()
+    assert board.embeds[0]["footer"]["text"] == "page 1 of 1 · 4 players"
+    pings = fake.pings(board, permissions=False)
+    assert not pings.everyone and not pings.here and not pings.roles and not pings.users
+    assert "\\*\\*bold\\*\\*" in board.embeds[0]["description"].replace("\\\\", "\\")
+    card = await (await fake.slash(players[1], world.channel, "stats")).reply()
+    assert "Rating **" in card.text and not fake.pings(card, permissions=False).everyone

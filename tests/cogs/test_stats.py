@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import pytest
 
 from bot.client import RaceBot
+from bot.ratings import Finish, Skill, rate
 from bot.storage import PlayerResult, StakeRecord, Storage, period_start
 from tests.cogs.conftest import World
 from tests.fakediscord import FakeMessage, running_bot
@@ -342,3 +343,76 @@ async def test_downforce_money_is_told_in_millions_and_never_added_to_dollars(wo
         fields = {f["name"]: f["value"] for f in card.embeds[0]["fields"]}
         assert "Total winnings **+$8M**" in fields["Downforce"]
         assert "Total winnings **+$5**" in fields["Hot Streak"]
+
+
+def expected_ratings(world: World) -> tuple[dict[object, Skill], dict[object, Skill]]:
+    """The seeded server's Hot Streak and across-games ratings, worked out game by game in the order
+    the games were settled (dave's game against an AI alone rates nobody)."""
+    u = ids(world)
+    alice, bob, carol = u["alice"], u["bob"], u["carol"]
+    hot: dict[object, Skill] = {}
+    across: dict[object, Skill] = {}
+    games = [
+        ("horserace", [Finish(carol, 1), Finish(alice, 2)]),
+        ("hotstreak", [Finish(alice, 1), Finish(bob, 2), Finish(None, 2, "normal")]),
+        ("hotstreak", [Finish(alice, 1), Finish(bob, 2)]),
+        ("horserace", [Finish(9000 + i, 1 if i == 9 else 2) for i in range(10)]),
+    ]
+    for kind, finishes in games:
+        if kind == "hotstreak":
+            hot.update(rate(finishes, hot))
+        across.update(rate(finishes, across))
+    return hot, across
+
+
+async def test_leaderboard_by_rating_and_stats_show_each_rating_with_its_trend(
+    world: World, seeded: RaceBot
+) -> None:
+    fake, bob, alice = world.fake, world.users["bob"], world.users["alice"]
+    hot, across = expected_ratings(world)
+
+    board = await (await fake.slash(bob, world.channel, "leaderboard", game="hotstreak", by="rating")).reply()
+    assert not board.ephemeral
+    assert board.embeds[0]["title"] == "Ratings — Hot Streak"
+    a, b = hot[alice.id], hot[bob.id]
+    assert a.shown > b.shown  # the winner of both games on top; each trend is the change since 1,500
+    assert leaderboard_rows(board) == [
+        f"`  1.` **alice** **{a.shown:,}** · 2 games · trend {a.shown - 1500:+,}",
+        f"`  2.` **bob** **{b.shown:,}** · 2 games · trend {b.shown - 1500:+,}",
+    ]
+    assert "Rating: a cautious estimate of skill" in board.embeds[0]["description"]
+    assert board.embeds[0]["footer"]["text"] == "page 1 of 1 · 2 players"
+    alt = board.attachment("leaderboard.png").description or ""
+    assert alt.startswith(
+        f"Ratings — Hot Streak, ranked by rating: 1. alice, rating {a.shown:,} from 2 games"
+    )
+    assert "dave" not in board.text and "Babbage" not in board.text  # alone with an AI: not rated
+
+    # Across games: one rating every game a person finishes updates; 13 people, two pages.
+    everyone = await (await fake.slash(bob, world.channel, "leaderboard", by="rating")).reply()
+    assert everyone.embeds[0]["footer"]["text"] == "page 1 of 2 · 13 players"
+    ranked = sorted(across.items(), key=lambda kv: (-kv[1].shown, -kv[1].games, kv[0]))
+    top = ranked[0]
+    assert leaderboard_rows(everyone)[0].split("**")[3] == f"{top[1].shown:,}"
+    await (await fake.click_button(bob, everyone, "Next ▶")).reply()
+    assert everyone.embeds[0]["footer"]["text"] == "page 2 of 2 · 13 players"
+    assert len(leaderboard_rows(everyone)) == 3 and leaderboard_rows(everyone)[0].startswith("` 11.`")
+
+    # Ratings have no period: a short private answer, and nothing posted.
+    refused = await fake.slash(bob, world.channel, "leaderboard", by="rating", period="week")
+    answer = await refused.reply()
+    assert answer.ephemeral and "no period" in answer.text
+    assert len(fake.channel_messages(world.channel)) == 2
+
+    card = await (await fake.slash(alice, world.channel, "stats")).reply()
+    fields = {f["name"]: f["value"] for f in card.embeds[0]["fields"]}
+    assert fields["Hot Streak"].splitlines()[0] == (
+        f"Rating **{a.shown:,}** from 2 games · trend **+{a.shown - 1500:,}**"
+    )
+    whole = across[alice.id]
+    assert card.embeds[0]["description"] == (
+        f"Across games: Rating **{whole.shown:,}** from 3 games · trend **+{whole.shown - 1500:,}**"
+    )
+    assert "Rating **" in fields["The Horse Race Game"]
+    dave = await (await fake.slash(alice, world.channel, "stats", user=world.users["dave"])).reply()
+    assert "Rating" not in dave.text  # his one game was against an AI alone

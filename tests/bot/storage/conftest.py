@@ -18,6 +18,13 @@ def postgres_url() -> Iterator[str]:
 
 
 @pytest.fixture
+async def pg(postgres_url: str) -> AsyncIterator[Database]:
+    """A PostgreSQL database of its own, for the tests of what only PostgreSQL does (several processes)."""
+    async for database in postgres_database(postgres_url):
+        yield database
+
+
+@pytest.fixture
 def clock() -> Clock:
     return Clock()
 

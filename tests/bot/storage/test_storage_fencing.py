@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import asyncio
 import secrets
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 
 import asyncpg
 import pytest
 
 from bot.storage import LeaseLost, Storage, StorageError
 from bot.storage.location import PostgresUrl, database_location
-from tests.bot.storage.databases import Database, postgres_database
+from tests.bot.storage.databases import Database
 from tests.bot.storage.storage_support import result, seats
 
 A, B = "process-a", "process-b"
@@ -47,12 +47,6 @@ async def until(condition: Callable[[], Awaitable[object]], what: str) -> None:
     while not await condition():
         assert loop.time() < end, f"timed out waiting for {what}"
         await asyncio.sleep(0.01)
-
-
-@pytest.fixture
-async def pg(postgres_url: str) -> AsyncIterator[Database]:
-    async for database in postgres_database(postgres_url):
-        yield database
 
 
 # --- point 2: every write is fenced ------------------------------------------------------------

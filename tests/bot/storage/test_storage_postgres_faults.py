@@ -15,14 +15,8 @@ import pytest
 
 from bot.storage import Storage, StorageError
 from tests.bot.storage import pg_server
-from tests.bot.storage.databases import Database, postgres_database
+from tests.bot.storage.databases import Database
 from tests.bot.storage.storage_support import result, seats
-
-
-@pytest.fixture
-async def pg(postgres_url: str) -> AsyncIterator[Database]:
-    async for database in postgres_database(postgres_url):
-        yield database
 
 
 def with_database(url: str, name: str, user: str | None = None) -> str:
