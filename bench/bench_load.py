@@ -388,7 +388,7 @@ class People:
 
     async def act(self, recent: list[Any]) -> None:
         """One due move, after thinking about it; a button gone meanwhile is simply not clicked."""
-        from tests.fakediscord import ImpossibleAction
+        from bot.fakediscord import ImpossibleAction
 
         for message in reversed(recent):
             choices: dict[int, list[str]] = {}
@@ -457,7 +457,7 @@ class Watch:
     posts or edits where people see it (channels and DMs), through the fake's own announcements."""
 
     def __init__(self, fake: Any) -> None:
-        from tests.fakediscord.model import iter_components
+        from bot.fakediscord.model import iter_components
 
         self.iter_components = iter_components
         self.shown: dict[str, float] = {}  # decision key -> first moment its control was on screen
@@ -626,7 +626,7 @@ async def bench(
     games: int, seconds: float, global_limit: float | None, database: str = "sqlite"
 ) -> dict[str, Any]:
     from bot.client import PERMISSIONS
-    from tests.fakediscord import FakeDiscord
+    from bot.fakediscord import FakeDiscord
 
     folder = Path(tempfile.mkdtemp(prefix="bench-load-"))
     db, stats_file = folder / "bot.db", folder / "stats.json"

@@ -8,9 +8,9 @@ import dataclasses
 import discord
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeChannel, FakeMessage, running_bot
 from bot.tables.components import button
 from tests.cogs.conftest import FAST, World, private_answer
-from tests.fakediscord import FakeChannel, FakeMessage, running_bot
 
 ANOTHER_GAME = "belongs to another game"
 
