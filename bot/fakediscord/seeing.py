@@ -86,6 +86,15 @@ class UserViews:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._changed.wait(), min(left, 0.02))
 
+    async def next_change(self, timeout: float) -> bool:
+        """Until anything changes (a message posted or edited, a thread, an interaction answered); False
+        when ``timeout`` passes first. The playground's live updates wait on this."""
+        try:
+            await asyncio.wait_for(self._changed.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
     async def wait_for_message(
         self,
         check: Callable[[FakeMessage], bool] = lambda m: True,
