@@ -51,12 +51,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=Path,
         help="folder for the SQLite database (default: a temporary one, deleted at the end)",
     )
+    parser.add_argument(
+        "--dms-closed",
+        default="",
+        metavar="NAMES",
+        help="people who take no DMs from the bot, comma-separated: they pick through the channel's 'My hand'",
+    )
     parser.add_argument("--workers", type=int, default=None, help=argparse.SUPPRESS)  # tests: 0, no processes
 
 
 def run(args: argparse.Namespace) -> int:
     try:
         names = people_from(args.people)
+        dms_closed = {n.strip() for n in args.dms_closed.split(",") if n.strip()}
+        if dms_closed - set(names):
+            raise BadPeople(
+                f"--dms-closed names someone not in --people: {', '.join(sorted(dms_closed - set(names)))}"
+            )
     except BadPeople as error:
         print(f"python -m bot playground: error: {error}", file=sys.stderr)
         return 2
@@ -68,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
     workers.start(workers.processes_for(args.workers))  # the bot's worker processes, as in production
     try:
         with _folder(args.data) as folder:
-            return asyncio.run(serve(args.host, args.port, names, args.language, folder))
+            return asyncio.run(serve(args.host, args.port, names, args.language, folder, dms_closed))
     except PortTaken as error:
         print(f"python -m bot playground: error: {error}", file=sys.stderr)
         return 1
@@ -88,7 +99,9 @@ def _folder(given: Path | None) -> Iterator[Path]:
         yield Path(folder)
 
 
-async def serve(host: str, port: int, names: list[str], language: str, folder: Path) -> int:
+async def serve(
+    host: str, port: int, names: list[str], language: str, folder: Path, dms_closed: set[str]
+) -> int:
     """Take the port (first, so that a taken one is said at once), start the bot on its fake Discord,
     serve the page, print its address, and run until SIGINT or SIGTERM."""
     from bot.playground.server import make_app
@@ -100,7 +113,7 @@ async def serve(host: str, port: int, names: list[str], language: str, folder: P
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
     try:
-        async with running_world(folder, names, language) as world:
+        async with running_world(folder, names, language, dms_closed=dms_closed) as world:
             runner = web.AppRunner(make_app(world), access_log=None, shutdown_timeout=1.0)
             await runner.setup()
             try:

@@ -15,8 +15,13 @@ from bot.fakediscord.interactions import FakeInteraction
 from bot.playground.world import World
 
 
-def seen_by(world: World, viewer: FakeUser, closed_forms: set[int]) -> dict[str, Any]:
-    """Everything ``viewer`` sees now; ``closed_forms`` are the modals already submitted or dismissed."""
+def seen_by(
+    world: World, viewer: FakeUser, closed_forms: set[int], reading: int | None = None
+) -> dict[str, Any]:
+    """What ``viewer`` sees now: every channel they may open, with the messages of the one they are
+    ``reading`` (None: the games channel) and only the newest message's id of the others (enough for an
+    unread mark; a race edits its message card by card, and the page need not fetch every channel each
+    time). ``closed_forms`` are the modals already submitted or dismissed."""
     fake = world.fake
     channels = [world.games, *sorted(fake.threads_in(world.games), key=lambda t: t.id)]
     shown = [c for c in channels if not c.deleted]
@@ -25,7 +30,7 @@ def seen_by(world: World, viewer: FakeUser, closed_forms: set[int]) -> dict[str,
         "me": person(viewer),
         "people": [person(p) for p in world.people],
         "server": world.guild.name,
-        "channels": [channel(c, viewer) for c in [*shown, dm]],
+        "channels": [channel(c, viewer, c.id == (reading or world.games.id)) for c in [*shown, dm]],
         "names": names(world),
         "emojis": {str(e.id): e.name for e in fake.application_emojis.values()},
         "forms": [form(i) for i in fake.interactions.values() if _open_form(i, viewer, closed_forms)],
@@ -45,7 +50,7 @@ def names(world: World) -> dict[str, str]:
     return shown
 
 
-def channel(where: FakeChannel, viewer: FakeUser) -> dict[str, Any]:
+def channel(where: FakeChannel, viewer: FakeUser, reading: bool) -> dict[str, Any]:
     kind = "dm" if where.is_dm else "thread" if where.is_thread else "text"
     messages = [m for m in where.messages if m.visible_to(viewer) and not m.loading]
     return {
@@ -53,7 +58,8 @@ def channel(where: FakeChannel, viewer: FakeUser) -> dict[str, Any]:
         "name": where.name,
         "kind": kind,
         "archived": where.archived,
-        "messages": [message(m, viewer) for m in messages],
+        "newest": str(messages[-1].id) if messages else None,
+        "messages": [message(m, viewer) for m in messages] if reading else None,
     }
 
 
@@ -73,12 +79,24 @@ def message(shown: FakeMessage, viewer: FakeUser) -> dict[str, Any]:
             for a in shown.attachments
             if files[a.filename] not in pictures_in_embeds
         ],
-        "components": shown.components,
+        "components": _ids_as_text(shown.components),
         "ephemeral": shown.ephemeral,
         "edited": shown.edited_at is not None,
         "at": shown.created_at.isoformat(),
         "used": _used(used) if used is not None and used.command else None,
     }
+
+
+def _ids_as_text(value: Any) -> Any:
+    """``value`` with every integer too big for JavaScript's numbers written as text: a component's emoji
+    id may be sent as a number, and the page would round it to another emoji's id."""
+    if isinstance(value, dict):
+        return {key: _ids_as_text(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_ids_as_text(item) for item in value]
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 2**53:
+        return str(value)
+    return value
 
 
 def _used(interaction: FakeInteraction) -> dict[str, str]:

@@ -4,7 +4,7 @@ server-sent events.
 
     GET  /                              the page
     GET  /api/people                    the people one can be (id and name)
-    GET  /api/state?as=ID               what person ID sees now (bot.playground.seen)
+    GET  /api/state?as=ID&channel=CID   what person ID sees now, reading channel CID (bot.playground.seen)
     GET  /api/commands                  the slash commands the bot registered, with their options, and
                                         the page's own words (bot.playground.labels)
     POST /api/act                       a person acts (bot.playground.acts); 400 with {"error"} if they cannot
@@ -33,6 +33,7 @@ PAGE_FILES = {"app.js": "text/javascript", "style.css": "text/css", "index.html"
 KEEP_ALIVE_SECONDS = 15.0  # a comment line now and then, so that nothing between closes a quiet stream
 UPDATE_EVERY = 0.1  # at most ten updates a second: a race edits its message card by card
 
+KEEP = {"Cache-Control": "private, max-age=3600"}  # a file or an emoji never changes under its id
 WORLD = web.AppKey("world", World)
 CLOSED_FORMS = web.AppKey("closed_forms", set)
 STOPPING = web.AppKey("stopping", asyncio.Event)
@@ -85,7 +86,10 @@ async def _state(request: web.Request) -> web.Response:
     viewer = world.person(request.query.get("as"))
     if viewer is None:
         return _bad(f"nobody here has the id {request.query.get('as')!r}")
-    return web.json_response(seen_by(world, viewer, request.app[CLOSED_FORMS]))
+    reading = id_number(request.query.get("channel", ""))
+    return web.json_response(
+        seen_by(world, viewer, request.app[CLOSED_FORMS], reading if reading > 0 else None)
+    )
 
 
 async def _commands(request: web.Request) -> web.Response:
@@ -139,7 +143,7 @@ async def _file(request: web.Request) -> web.Response:
         if str(attachment.id) == request.match_info["file"]:
             guessed = mimetypes.guess_type(attachment.filename)[0]  # the upload says only "octet-stream"
             kind = guessed or attachment.content_type or "application/octet-stream"
-            return web.Response(body=attachment.data, content_type=kind)
+            return web.Response(body=attachment.data, content_type=kind, headers=KEEP)
     return _bad("no such file for this person", 404)
 
 
@@ -147,4 +151,4 @@ async def _emoji(request: web.Request) -> web.Response:
     emoji = request.app[WORLD].fake.application_emojis.get(id_number(request.match_info["emoji"]))
     if emoji is None:
         return _bad("no such emoji", 404)
-    return web.Response(body=emoji.image, content_type=emoji.content_type)
+    return web.Response(body=emoji.image, content_type=emoji.content_type, headers=KEEP)

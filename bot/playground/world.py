@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Collection
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,14 +55,16 @@ class World:
         return next((p for p in self.people if p.id == id_number(user_id)), None)
 
 
-def build_world(fake: FakeDiscord, names: list[str], language: str) -> World:
+def build_world(
+    fake: FakeDiscord, names: list[str], language: str, dms_closed: Collection[str] = ()
+) -> World:
     locale = LANGUAGES[language]
     guild = fake.add_guild("Playground", bot_permissions=PERMISSIONS.value)
     guild.preferred_locale = locale
     games = guild.add_text_channel("games", topic="Start a game with /hotstreak, /horserace or /downforce")
     world = World(fake, guild, games)
     for number, name in enumerate(names):
-        person = fake.add_user(name, guild=guild, manage_guild=number == 0)
+        person = fake.add_user(name, guild=guild, manage_guild=number == 0, dms_open=name not in dms_closed)
         person.locale = locale
         world.people.append(person)
     return world
@@ -70,19 +72,24 @@ def build_world(fake: FakeDiscord, names: list[str], language: str) -> World:
 
 @contextlib.asynccontextmanager
 async def running_world(
-    folder: Path, names: list[str], language: str, *, timing: Timing | None = None, work_processes: int = 0
+    folder: Path,
+    names: list[str],
+    language: str,
+    *,
+    dms_closed: Collection[str] = (),
+    timing: Timing | None = None,
 ) -> AsyncIterator[World]:
     """The fake Discord, its world and the real bot on it, on SQLite in ``folder``, until the block ends.
 
     The settings are built here, never read from the environment or ``.env``: whatever DISCORD_TOKEN,
     DATABASE_URL, DISCORD_API_BASE or DISCORD_GATEWAY_URL say, the playground talks only to its own fake
-    and writes only to ``folder``."""
+    and writes only to ``folder``. ``dms_closed``: people who take no DMs from the bot (they play their
+    secret picks through the channel's "My hand" button, as such players do on Discord)."""
     async with FakeDiscord(bot_name="Racing Bets") as fake:
-        world = build_world(fake, names, language)
+        world = build_world(fake, names, language, dms_closed)
         settings = Settings(
             token=fake.token,
             database_url=str(folder / "playground.db"),
-            work_processes=work_processes,
         )
         async with running_bot(fake, RaceBot(settings, timing=timing), timeout=30.0):
             yield world

@@ -172,6 +172,7 @@ function drawMessage(m) {
     } else { const a = el("a", "", file.name); a.href = file.url; item.append(a); }
   }
   if (m.components.length) item.append(drawComponents(m, m.components));
+  item.dataset.components = JSON.stringify(m.components);
   if (m.ephemeral) item.append(el("div", "note", "👁 " + label("only_you")));
   return item;
 }
@@ -184,38 +185,50 @@ function channelList() {
     const item = el("li", c.kind, c.kind === "dm" ? "@ " + c.name : (c.kind === "thread" ? "└ " : "# ") + c.name);
     item.dataset.channel = c.id;
     if (c.id === page.channel) item.classList.add("selected");
-    const newest = c.messages.length ? c.messages[c.messages.length - 1].id : null;
-    if (c.id !== page.channel && newest && page.seen.get(c.id) !== newest) item.classList.add("unread");
-    item.onclick = () => { page.channel = c.id; draw(); };
+    if (c.id !== page.channel && c.newest && page.seen.get(c.id) !== c.newest) item.classList.add("unread");
+    item.onclick = () => { page.channel = c.id; refresh(); };
     (c.kind === "dm" ? dms : channels).append(item);
   }
 }
 
 function draw() {
   const state = page.state;
-  if (!state.channels.some((c) => c.id === page.channel)) page.channel = state.channels[0].id;
-  const shown = state.channels.find((c) => c.id === page.channel);
-  page.seen.set(shown.id, shown.messages.length ? shown.messages[shown.messages.length - 1].id : null);
+  const shown = state.channels.find((c) => c.messages !== null);
+  if (page.channel !== shown.id) page.channel = shown.id; // the one asked for is gone: the games channel
+  page.seen.set(shown.id, shown.newest);
   channelList();
   $("server-name").textContent = state.server;
   $("channel-title").textContent = (shown.kind === "dm" ? "@ " : "# ") + shown.name;
   const list = $("messages");
-  const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const switched = list.dataset.channel !== shown.id;
+  list.dataset.channel = shown.id;
+  const atBottom = switched || list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   const items = [];
   for (const m of shown.messages) {
     const key = JSON.stringify(m);
-    let node = page.drawn.get(m.id);
-    if (!node || node.dataset.key !== key) {
-      node = drawMessage(m);
-      node.dataset.key = key;
-      page.drawn.set(m.id, node);
+    const old = page.drawn.get(m.id);
+    if (old && old.dataset.key === key) { items.push(old); continue; }
+    const node = drawMessage(m);
+    node.dataset.key = key;
+    page.drawn.set(m.id, node);
+    if (old && old.parentNode === list) {
+      // An edit: only that message is redrawn, keeping its height until its new pictures are in, so that
+      // a race edited card by card does not make the conversation jump.
+      node.style.minHeight = old.offsetHeight + "px";
+      // Its buttons and menus stay the same elements when they did not change: a click (or a menu being
+      // opened) lands even while the rest of the message is edited card by card.
+      const kept = old.querySelector(":scope > .components"), fresh = node.querySelector(":scope > .components");
+      if (kept && fresh && old.dataset.components === node.dataset.components) fresh.replaceWith(kept);
+      old.replaceWith(node);
+      const pictures = [...node.querySelectorAll("img")].map((img) => img.decode().catch(() => null));
+      Promise.all(pictures).then(() => { node.style.minHeight = ""; });
     }
     items.push(node);
   }
   if (!items.length) items.push(el("li", "empty", label("nothing_yet")));
   const same = items.length === list.children.length && items.every((n, i) => list.children[i] === n);
   if (!same) list.replaceChildren(...items);
-  if (atBottom || !same) list.scrollTop = list.scrollHeight;
+  if (atBottom) list.scrollTop = list.scrollHeight; // follow the conversation, unless reading back
   drawForms();
 }
 
@@ -225,7 +238,8 @@ async function refresh() {
   try {
     do {
       page.again = false;
-      page.state = await api("/api/state?as=" + encodeURIComponent(page.me));
+      const reading = page.channel ? "&channel=" + encodeURIComponent(page.channel) : "";
+      page.state = await api("/api/state?as=" + encodeURIComponent(page.me) + reading);
       draw();
     } while (page.again);
   } catch (error) {

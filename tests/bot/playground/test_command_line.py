@@ -95,7 +95,9 @@ def test_it_ignores_the_discord_and_database_settings_and_stops_at_once_on_ctrl_
         DISCORD_GATEWAY_URL=recorder.replace("http", "ws") + "/gateway",
     )
     try:
+        started = time.monotonic()
         address = address_of(process)
+        assert time.monotonic() - started < 10, "the issue's promise: the address within 10 s"
         with urllib.request.urlopen(address + "api/people", timeout=10) as answer:
             assert [p["name"] for p in json.load(answer)] == ["alice", "bob", "carol"]
         assert Recorder.seen == []

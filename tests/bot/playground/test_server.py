@@ -172,3 +172,35 @@ async def test_the_page_and_its_script_are_served_from_the_package(page: Page) -
     script = await page.client.get("/static/app.js")
     assert script.status == 200 and "textContent" in await script.text()
     assert (await page.client.get("/static/secrets.txt")).status == 404
+
+
+def test_an_emoji_id_too_big_for_javascript_reaches_the_page_as_text() -> None:
+    from bot.playground.seen import _ids_as_text
+
+    row = [
+        {
+            "type": 1,
+            "components": [
+                {"type": 2, "emoji": {"id": 1578029785458671616, "name": "hs_gobbler"}, "style": 1}
+            ],
+        }
+    ]
+    assert _ids_as_text(row)[0]["components"][0] == {
+        "type": 2,
+        "emoji": {"id": "1578029785458671616", "name": "hs_gobbler"},
+        "style": 1,
+    }
+
+
+async def test_in_portuguese_the_page_the_commands_and_the_bot_speak_portuguese(tmp_path: Path) -> None:
+    async with running_world(tmp_path, ["ana", "bia"], "pt-BR", timing=FAST) as world:
+        async with TestClient(TestServer(make_app(world))) as client:
+            page = Page(client, world)
+            answer = await (await client.get("/api/commands")).json()
+            assert answer["locale"] == "pt-BR" and answer["labels"]["send"] == "Enviar"
+            hotstreak = next(c for c in answer["commands"] if c["name"] == "hotstreak")
+            start = next(o for o in hotstreak["options"] if o["name"] == "start")
+            assert start["name_localizations"]["pt-BR"] == "iniciar"
+            await page.act("ana", kind="command", command="hotstreak start", channel=games_id(page))
+            lobby = await page.wait_for("bia", lambda m: m["components"], "the lobby")
+            assert "Entrar" in buttons(lobby), buttons(lobby)
