@@ -273,3 +273,34 @@ async def test_three_people_play_a_whole_hot_streak_game_by_clicking(
     assert await threads["alice"].page.locator("img.embed-image, img.file-image").count() > 0
     assert errors == []
     assert world.fake.unknown_routes == []
+
+
+SNEAKY = "<img src=x onerror=alert(1)>"
+
+
+@pytest.fixture
+async def sneaky_playground(tmp_path: Path) -> AsyncIterator[str]:
+    async with running_world(tmp_path, [SNEAKY, "bob"], "en", timing=FAST) as world:
+        runner = web.AppRunner(make_app(world), access_log=None, shutdown_timeout=0.5)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        try:
+            yield f"http://127.0.0.1:{runner.addresses[0][1]}/"
+        finally:
+            await runner.cleanup()
+
+
+async def test_a_name_written_as_html_is_shown_as_the_text_it_is(
+    sneaky_playground: str, browser: Any
+) -> None:
+    errors: list[str] = []
+    tab = await open_tab(browser, sneaky_playground, "bob", errors)
+    await tab.page.select_option("#person", label=SNEAKY)
+    await tab.page.fill("#command", "/hotstreak start")
+    await tab.page.locator("#suggestions li[data-command='hotstreak start']").click()
+    await tab.page.press("#command", "Enter")
+    await tab.page.locator("#messages .used", has_text=SNEAKY).wait_for()
+    assert await tab.page.locator("img[src='x']").count() == 0
+    assert SNEAKY in await tab.page.inner_text("#dms")
+    assert errors == []
