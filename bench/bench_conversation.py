@@ -23,9 +23,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bot.client import PERMISSIONS, RaceBot  # noqa: E402
 from bot.config import Settings  # noqa: E402
+from bot.fakediscord import FakeDiscord, running_bot  # noqa: E402
 from tests.cogs.conversation_game import START, play_one  # noqa: E402
 from tests.cogs.timings import FAST  # noqa: E402
-from tests.fakediscord import FakeDiscord, running_bot  # noqa: E402
 
 
 async def one(kind: str, folder: Path) -> dict[str, Any]:

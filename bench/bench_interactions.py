@@ -18,9 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from bot.fakediscord import FakeDiscord, running_bot  # noqa: E402
 from tests.cogs.conftest import FAST, World, join  # noqa: E402
 from tests.cogs.hotstreak_player import HotStreakTable  # noqa: E402
-from tests.fakediscord import FakeDiscord, running_bot  # noqa: E402
 
 
 async def play(games: int) -> list[float]:

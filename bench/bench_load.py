@@ -442,7 +442,7 @@ class People:
 
     async def act(self, recent: list[Any]) -> None:
         """One due move, after thinking about it; a button gone meanwhile is simply not clicked."""
-        from tests.fakediscord import ImpossibleAction
+        from bot.fakediscord import ImpossibleAction
 
         for key, interaction in list(self.sent.items()):
             if interaction.late:  # "This interaction failed": the click did not count
@@ -518,7 +518,7 @@ class Watch:
     posts or edits where people see it (channels and DMs), through the fake's own announcements."""
 
     def __init__(self, fake: Any) -> None:
-        from tests.fakediscord.model import iter_components
+        from bot.fakediscord.model import iter_components
 
         self.iter_components = iter_components
         self.shown: dict[str, float] = {}  # decision key -> first moment its control was on screen
@@ -687,7 +687,7 @@ async def bench(
     games: int, seconds: float, global_limit: float | None, database: str = "sqlite"
 ) -> dict[str, Any]:
     from bot.client import PERMISSIONS
-    from tests.fakediscord import FakeDiscord
+    from bot.fakediscord import FakeDiscord
 
     folder = Path(tempfile.mkdtemp(prefix="bench-load-"))
     db, stats_file = folder / "bot.db", folder / "stats.json"

@@ -3,6 +3,7 @@
 ``python -m bot [run]``                run the Discord bot (needs DISCORD_TOKEN)
 ``python -m bot demo GAME [options]``  play a game with AI players in the terminal
 ``python -m bot sim GAME [options]``   simulate many games and print statistics
+``python -m bot playground [options]`` the real bot on a fake Discord, played in a browser (bot.playground)
 
 The tools are found by game name, never named here: ``bot.games.<game>.<tool>`` contributes its
 options with ``add_arguments(parser)`` and does its work in ``run(args) -> int``. A tool module
@@ -80,6 +81,15 @@ def build_parser(tool_to_load: str | None = None) -> argparse.ArgumentParser:
         description="Connect to Discord and host games until stopped.",
         epilog=SETTINGS,
     )
+    playground = commands.add_parser(
+        "playground",
+        help="every game in a browser, no Discord application needed",
+        description="Start the real bot against a fake Discord in this process and serve a page to play in.",
+    )
+    if tool_to_load == "playground":  # its options import nothing heavy, but running the bot needs none
+        from bot.playground.command_line import add_arguments
+
+        add_arguments(playground)
     for tool, summary in TOOLS.items():
         games = tool_games(tool)
         sub = commands.add_parser(
@@ -130,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
             module = import_module(f"bot.games.{named}.{tool}")
             if not (hasattr(module, "add_arguments") and hasattr(module, "run")):
                 return int(module.main(args[2:]) or 0)
-    parser = build_parser(tool)
+    parser = build_parser("playground" if args[:1] == ["playground"] else tool)
     try:
         parsed = parser.parse_args(args)
     except SystemExit as stop:  # --help (0), or a bad argument already reported in one line (2)
@@ -139,6 +149,10 @@ def main(argv: list[str] | None = None) -> int:
         from bot.main import run
 
         return run()
+    if parsed.command == "playground":
+        from bot.playground.command_line import run as run_playground
+
+        return run_playground(parsed)
     return run_checked(parsed.tool_prog, parsed.tool_run, parsed)
 
 

@@ -6,7 +6,7 @@ from collections.abc import AsyncIterator
 
 import pytest
 
-from tests.fakediscord import FakeDiscord
+from bot.fakediscord import FakeDiscord
 
 
 @pytest.fixture

@@ -20,8 +20,8 @@ from discord.gateway import DiscordWebSocket
 from discord.http import Route
 
 from bot.discord_endpoints import DISCORD_API_BASE, DISCORD_GATEWAY_URL, use_endpoints
-from tests.fakediscord import FakeDiscord, ImpossibleAction, running_bot, text_of
-from tests.fakediscord.http_api import route
+from bot.fakediscord import FakeDiscord, ImpossibleAction, running_bot, text_of
+from bot.fakediscord.http_api import route
 
 BOARD_PNG = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
 REDRAWN_PNG = b"\x89PNG\r\n\x1a\n" + b"redrawn" * 50

@@ -9,7 +9,7 @@ from collections.abc import AsyncIterator
 import discord
 import pytest
 
-from tests.fakediscord import FakeChannel, FakeDiscord, running_bot
+from bot.fakediscord import FakeChannel, FakeDiscord, running_bot
 
 PICTURE = b"\x89PNG\r\n\x1a\n" + b"final picture" * 10
 REPLAY = b"GIF89a" + b"replay" * 50

@@ -11,7 +11,7 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, Pings, running_bot
+from bot.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, Pings, running_bot
 
 MESSAGES = "/channels/{channel_id}/messages"
 

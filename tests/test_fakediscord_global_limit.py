@@ -9,7 +9,7 @@ import aiohttp
 import discord
 from discord import app_commands
 
-from tests.fakediscord import FakeDiscord, running_bot
+from bot.fakediscord import FakeDiscord, running_bot
 
 
 class PingBot(discord.Client):

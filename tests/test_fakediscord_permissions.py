@@ -12,8 +12,8 @@ from dataclasses import dataclass
 import discord
 import pytest
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, running_bot
-from tests.fakediscord.model import BOT_PERMISSIONS
+from bot.fakediscord import FakeChannel, FakeDiscord, FakeGuild, running_bot
+from bot.fakediscord.model import BOT_PERMISSIONS
 
 
 @dataclass

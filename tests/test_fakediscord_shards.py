@@ -12,7 +12,7 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fakediscord import FakeDiscord, FakeGuild, running_bot
+from bot.fakediscord import FakeDiscord, FakeGuild, running_bot
 
 
 class Listener(discord.Client):

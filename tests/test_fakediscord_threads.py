@@ -12,8 +12,8 @@ import aiohttp
 import discord
 import pytest
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, running_bot
-from tests.fakediscord.model import BOT_PERMISSIONS
+from bot.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeUser, running_bot
+from bot.fakediscord.model import BOT_PERMISSIONS
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"mascot" * 20
 

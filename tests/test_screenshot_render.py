@@ -7,9 +7,9 @@ import io
 
 from PIL import Image, ImageChops
 
-from tests.fakediscord import FakeAttachment, FakeEmoji, FakeMessage, FakeUser, MessageVersion
-from tests.fakediscord.model import FakeChannel
-from tests.fakediscord.screenshot import (
+from bot.fakediscord import FakeAttachment, FakeEmoji, FakeMessage, FakeUser, MessageVersion
+from bot.fakediscord.model import FakeChannel
+from bot.fakediscord.screenshot import (
     BUTTON_COLOURS,
     DARKEST,
     HIGHLIGHT_BAR,

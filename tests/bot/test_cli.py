@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from bot import cli
-from tests.fakediscord import FakeDiscord
+from bot.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -13,8 +13,8 @@ from PIL import Image
 from bot import emojis
 from bot.client import PERMISSIONS, RaceBot
 from bot.config import Settings
+from bot.fakediscord import FakeDiscord, running_bot
 from bot.games.hotstreak.symbols import emoji_name, symbols
-from tests.fakediscord import FakeDiscord, running_bot
 
 
 @pytest.fixture

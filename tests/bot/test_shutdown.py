@@ -14,12 +14,12 @@ import pytest
 from bot import shutdown
 from bot.client import PERMISSIONS, RaceBot
 from bot.config import Settings
+from bot.fakediscord import FakeChannel, FakeDiscord, running_bot, text_of
 from bot.storage import Storage
 from bot.tables.answers import RESTARTING
 from tests.bot.test_cli import clean_env, stop_bot
 from tests.cogs.conftest import private_answer
 from tests.cogs.timings import FAST
-from tests.fakediscord import FakeChannel, FakeDiscord, running_bot, text_of
 
 # SIGTERM gives the bot GRACE_SECONDS for the moves in progress and CLOSE_SECONDS to close; docker stop
 # kills after 10 s.

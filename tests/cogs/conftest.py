@@ -10,9 +10,7 @@ import pytest
 
 from bot.client import EXTENSIONS, PERMISSIONS, RaceBot
 from bot.config import Settings
-from bot.tables.timing import Timing
-from tests.cogs.timings import FAST
-from tests.fakediscord import (
+from bot.fakediscord import (
     FakeChannel,
     FakeDiscord,
     FakeGuild,
@@ -22,6 +20,8 @@ from tests.fakediscord import (
     running_bot,
     text_of,
 )
+from bot.tables.timing import Timing
+from tests.cogs.timings import FAST
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """One whole game of any kind played as the conversation issue tells it: three people join a four-seat
 table, the host adds one AI seat and presses Start, everyone's DMs open (or some closed), pace 0; then
-what the bot said, counted by the fake (``tests.fakediscord.conversation``).
+what the bot said, counted by the fake (``bot.fakediscord.conversation``).
 
 Shared by ``tests/cogs/test_conversation.py`` (the budgets) and ``bench/bench_conversation.py`` (the
 figures).
@@ -15,13 +15,13 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
+from bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
+from bot.fakediscord.conversation import Talk
 from bot.games import catalog
 from bot.games.base import Action
 from bot.storage.records import StoredGame
 from bot.storage.store import Storage
 from tests.cogs.table_player import People
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser
-from tests.fakediscord.conversation import Talk
 
 # Each game's start options: four seats at pace 0 (Horse Race with manual rolls, where people press Roll).
 START: dict[str, dict[str, Any]] = {

@@ -8,8 +8,8 @@ import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
+from bot.fakediscord import FakeMessage, FakeUser, text_of
 from tests.cogs.conftest import World
-from tests.fakediscord import FakeMessage, FakeUser, text_of
 
 CHANNEL_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):(\d+):(move|wild|power|ignore|defensive):i\d+")
 BET_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):(\d+):(bet|keep):i\d+")

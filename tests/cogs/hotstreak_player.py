@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from bot.fakediscord import FakeMessage, FakeUser, SelectMenu
 from tests.cogs.conftest import World
-from tests.fakediscord import FakeMessage, FakeUser, SelectMenu
 
 BET_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):(\d+):bet:")
 HAND_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:hand")

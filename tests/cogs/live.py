@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tests.fakediscord import FakeAttachment, FakeMessage
+from bot.fakediscord import FakeAttachment, FakeMessage
 
 
 @dataclass(frozen=True)

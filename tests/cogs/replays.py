@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.fakediscord import FakeDiscord, FakeMessage
+from bot.fakediscord import FakeDiscord, FakeMessage
 
 
 def has_replay(message: FakeMessage) -> bool:

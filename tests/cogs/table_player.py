@@ -15,7 +15,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from tests.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, ImpossibleAction
+from bot.fakediscord import FakeChannel, FakeDiscord, FakeMessage, FakeUser, ImpossibleAction
 
 DECISION = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):(\d+):([a-z0-9_]+):i\d+")
 MENU = re.compile(r"gs:\d+(?:\.[0-9a-z]+)?:(\d+):(\d+):([a-z0-9_]+)")

@@ -9,11 +9,11 @@ from pathlib import Path
 
 from bot.client import PERMISSIONS, RaceBot
 from bot.discord_io.permissions import NEEDED
+from bot.fakediscord import FakeInteraction, FakeMessage, text_of
 from bot.games.catalog import ENTRIES
 from bot.storage import PlayerResult
 from cogs import about
 from tests.cogs.conftest import World
-from tests.fakediscord import FakeInteraction, FakeMessage, text_of
 
 
 async def private(ix: FakeInteraction) -> FakeMessage:

@@ -9,10 +9,10 @@ import dataclasses
 import discord
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeChannel, FakeMessage, running_bot
+from bot.fakediscord.posting import delete_message
 from bot.tables.components import button
 from tests.cogs.conftest import FAST, World, private_answer
-from tests.fakediscord import FakeChannel, FakeMessage, running_bot
-from tests.fakediscord.posting import delete_message
 
 ANOTHER_GAME = "belongs to another game"
 

@@ -8,9 +8,9 @@ import dataclasses
 import pytest
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeChannel, FakeInteraction, ImpossibleAction, running_bot, text_of
 from tests.cogs.conftest import World
 from tests.cogs.timings import FAST
-from tests.fakediscord import FakeChannel, FakeInteraction, ImpossibleAction, running_bot, text_of
 
 
 async def a_channel(world: World, bot: RaceBot, name: str) -> FakeChannel:

@@ -1,7 +1,7 @@
 """How the bot talks in a whole game, as players feel it: a message budget per game, one notification per
 wait, nobody pinged past reason, no "✅ done" answers to clicks that change a public message, and a
 race that costs about one request per card. Three people at a four-seat table with one AI seat, pace 0,
-the game in its own thread (the bot's default), counted by the fake (``tests.fakediscord.conversation``).
+the game in its own thread (the bot's default), counted by the fake (``bot.fakediscord.conversation``).
 
 A wait is told by the engine alone (``conversation_game.waits``): it ends with a person's action after
 which the game no longer waits on them, so a card and then its end spaces are one wait.
@@ -14,9 +14,9 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeUser, running_bot
 from tests.cogs.conftest import World
 from tests.cogs.conversation_game import Played, play_one
-from tests.fakediscord import FakeUser, running_bot
 
 # Messages the bot leaves in the game's channel and thread, whole game (lobby and final standings too).
 BUDGET = {"hotstreak": 15, "downforce": 30, "horserace": 20}

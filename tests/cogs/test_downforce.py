@@ -7,10 +7,10 @@ import dataclasses
 import re
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeMessage, FakeUser, running_bot, text_of
 from tests.cogs import live
 from tests.cogs.conftest import FAST, World, join
 from tests.cogs.downforce_player import CHANNEL_ID, DownforceTable
-from tests.fakediscord import FakeMessage, FakeUser, running_bot, text_of
 
 
 async def open_table(

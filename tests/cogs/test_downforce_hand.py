@@ -7,10 +7,10 @@ from __future__ import annotations
 import re
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeMessage, FakeUser
 from tests.cogs.conftest import World
 from tests.cogs.downforce_player import MENU_ID
 from tests.cogs.test_downforce import open_table
-from tests.fakediscord import FakeMessage, FakeUser
 
 MOST_TEXT = 500
 """A play prompt's words but its menu and its picture: the turn, the six cars' places, the player's cars

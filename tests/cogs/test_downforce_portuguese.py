@@ -9,12 +9,12 @@ import re
 
 import pytest
 
+from bot.fakediscord import FakeMessage, running_bot, text_of
 from bot.i18n import speaking
 from bot.tables.seats import AI_NAMES
 from tests.cogs.conftest import World, private_answer
 from tests.cogs.downforce_player import DownforceTable
 from tests.english import english_in, vocabulary
-from tests.fakediscord import FakeMessage, running_bot, text_of
 
 LOBBY = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:lobby:(join|ai)")
 TRACK = "Savanna Stretch"  # animals on the track; its name is a name, kept as the Portuguese rules keep it

@@ -30,6 +30,7 @@ import pytest
 
 from bot.client import make_bot
 from bot.config import Settings
+from bot.fakediscord import FakeChannel, FakeUser, running_bot
 from bot.games.base import Action
 from bot.games.catalog import Start, entry
 from bot.storage import Storage
@@ -38,7 +39,6 @@ from tests.bot.storage.databases import Database, postgres_database, postgres_se
 from tests.cogs.conftest import World
 from tests.cogs.test_restart import ROOT, wait_identified
 from tests.cogs.timings import FAST
-from tests.fakediscord import FakeChannel, FakeUser, running_bot
 
 # Leases of 0.6 s, renewed ten times a second: an outage of a second outlives them.
 # Discord's pace scaled down five times more than FAST's (the fake checks it): a race is quicker.
@@ -312,7 +312,7 @@ async def test_a_lobby_whose_time_ran_out_while_no_process_drove_it_is_not_shown
 
 @contextlib.asynccontextmanager
 async def _fake() -> AsyncIterator[Any]:
-    from tests.fakediscord import FakeDiscord
+    from bot.fakediscord import FakeDiscord
 
     async with FakeDiscord(rate_limit=(QUICK.channel_burst, QUICK.channel_window)) as fake:
         yield fake

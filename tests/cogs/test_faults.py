@@ -16,16 +16,16 @@ from typing import TYPE_CHECKING
 
 import pytest
 
+from bot.fakediscord import FakeDiscord, running_bot
 from bot.storage import StorageError
 from bot.tables.answers import GAME_BROKE, SAVE_FAILED
 from tests.cogs.conftest import FAST, World, join, private_answer
 from tests.cogs.hotstreak_player import HotStreakTable
-from tests.fakediscord import FakeDiscord, running_bot
 
 if TYPE_CHECKING:
     from bot.client import RaceBot
+    from bot.fakediscord import FakeMessage
     from bot.tables.table import Table
-    from tests.fakediscord import FakeMessage
 
 ROOT = Path(__file__).resolve().parents[2]
 BUSY = 0.2  # seconds the bot's storage waits for another connection's lock in these tests

@@ -10,12 +10,12 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeMessage, running_bot
 from bot.games.base import Action
 from bot.games.catalog import entry
 from bot.storage import Storage
 from bot.tables import clock
 from tests.cogs.conftest import FAST, World, join, private_answer
-from tests.fakediscord import FakeMessage, running_bot
 
 ROLL_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):\d+:roll:")
 

@@ -12,6 +12,7 @@ from typing import Any
 from PIL import Image
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeMessage, text_of
 from bot.games.base import Action
 from bot.games.catalog import entry
 from bot.games.horserace.game import HorseRace
@@ -20,7 +21,6 @@ from bot.tables.view import TableView, sitters
 from cogs.horserace.present import HorseRacePresenter
 from tests.cogs.conftest import World, join
 from tests.cogs.test_horserace import bot, open_lobby
-from tests.fakediscord import FakeMessage, text_of
 
 __all__ = ["bot"]  # the horse-race-only bot fixture
 

@@ -11,10 +11,10 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeMessage, ImpossibleAction, running_bot, text_of
 from bot.i18n import speaking
 from tests.cogs.conftest import World, private_answer
 from tests.english import english_in, vocabulary
-from tests.fakediscord import FakeMessage, ImpossibleAction, running_bot, text_of
 
 ROLL_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):\d+:roll:")
 PLAYERS = ("alice", "bob")

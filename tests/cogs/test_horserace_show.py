@@ -6,10 +6,10 @@ from __future__ import annotations
 import time
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeMessage, running_bot, text_of
 from tests.cogs.conftest import World, join
 from tests.cogs.replays import assert_replay_came_after_the_results, has_replay, wait_for_replays
 from tests.cogs.test_horserace import bot, open_lobby, standings
-from tests.fakediscord import FakeMessage, running_bot, text_of
 
 __all__ = ["bot"]  # the horse-race-only bot fixture
 
@@ -70,8 +70,8 @@ async def test_a_restart_while_a_replay_is_drawn_keeps_the_win_once_and_skips_on
 async def test_a_replay_whose_results_message_was_deleted_is_posted_after_it_with_its_alt_text(
     world: World, monkeypatch
 ) -> None:
+    from bot.fakediscord.posting import delete_message
     from cogs.horserace import present
-    from tests.fakediscord.posting import delete_message
 
     draw = present.race_replay
 

@@ -7,11 +7,11 @@ import dataclasses
 from typing import Any
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeMessage, running_bot, text_of
 from bot.storage import StorageError
 from tests.cogs import live
 from tests.cogs.conftest import FAST, World, join, private_answer
 from tests.cogs.hotstreak_player import BET_ID, HotStreakTable
-from tests.fakediscord import FakeMessage, running_bot, text_of
 
 
 async def open_table(world: World, *joiners: str, ai: int = 1) -> tuple[FakeMessage, HotStreakTable]:

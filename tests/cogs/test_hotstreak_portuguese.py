@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeMessage, running_bot, text_of
+from bot.fakediscord.screenshot import render_messages
 from bot.i18n import _, speaking
 from tests.cogs.conftest import World, private_answer
 from tests.cogs.hotstreak_player import HotStreakTable
 from tests.cogs.test_screenshots import WIDTH, names_of, save
 from tests.english import english_in, vocabulary
-from tests.fakediscord import FakeMessage, running_bot, text_of
-from tests.fakediscord.screenshot import render_messages
 
 MASCOTS = ("Gobbler", "Hurley", "Dangle", "Mum")
 LOBBY = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:lobby:(join|ai|start)")

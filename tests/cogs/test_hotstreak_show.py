@@ -11,6 +11,7 @@ from PIL import Image
 
 from bot.client import RaceBot
 from bot.discord_io import later
+from bot.fakediscord import FakeMessage, running_bot, text_of
 from bot.games.base import Action
 from bot.games.catalog import entry
 from bot.games.hotstreak.narration import changes_track
@@ -18,7 +19,6 @@ from tests.cogs import live
 from tests.cogs.conftest import World
 from tests.cogs.replays import assert_replay_came_after_the_results, wait_for_replays
 from tests.cogs.test_hotstreak import open_table
-from tests.fakediscord import FakeMessage, running_bot, text_of
 
 ODDS = re.compile(r"\w+ \d+% to win, \d+% to place")
 

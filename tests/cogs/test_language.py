@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeMessage, FakeUser, running_bot, text_of
 from bot.storage import PlayerResult, Storage
 from bot.tables.presenter import Presenter
 from tests.cogs.conftest import World, private_answer
 from tests.english import english_in
-from tests.fakediscord import FakeMessage, FakeUser, running_bot, text_of
 
 
 @pytest.fixture(autouse=True)

@@ -11,9 +11,9 @@ import pytest
 
 from bot.client import PERMISSIONS, make_bot
 from bot.config import Settings
+from bot.fakediscord import FakeDiscord, running_bot
 from tests.bot.storage.databases import Database, postgres_database, postgres_server
 from tests.cogs.timings import FAST
-from tests.fakediscord import FakeDiscord, running_bot
 
 QUICK_LEASES = dataclasses.replace(FAST, turn_seconds=0.2, phase_seconds=0.2, lease_renew_seconds=0.2)
 

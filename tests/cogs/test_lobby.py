@@ -9,9 +9,9 @@ import dataclasses
 import pytest
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeChannel, FakeMessage, running_bot
 from bot.storage import StorageError
 from tests.cogs.conftest import FAST, World, private_answer
-from tests.fakediscord import FakeChannel, FakeMessage, running_bot
 
 
 async def open_lobby(

@@ -9,8 +9,8 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeMessage, running_bot
 from tests.cogs.conftest import World, join
-from tests.fakediscord import FakeMessage, running_bot
 
 ROLL_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):\d+:roll:")
 NAMES = ("@everyone", "@here", "<@&1234>", "**bold**")

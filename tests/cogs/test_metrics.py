@@ -15,8 +15,8 @@ from prometheus_client.parser import text_string_to_metric_families
 
 from bot import logs, metrics
 from bot.client import RaceBot
+from bot.fakediscord import running_bot
 from tests.cogs.conftest import World
-from tests.fakediscord import running_bot
 
 OPERATING = Path(__file__).resolve().parents[2] / "docs" / "operating.md"
 

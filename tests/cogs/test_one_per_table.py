@@ -10,11 +10,11 @@ import pytest
 
 from bot.client import PERMISSIONS, make_bot
 from bot.config import Settings
+from bot.fakediscord import FakeDiscord, running_bot
 from bot.storage import Storage
 from tests.bot.storage.databases import Database, postgres_database, postgres_server
 from tests.cogs.conftest import private_answer
 from tests.cogs.timings import FAST
-from tests.fakediscord import FakeDiscord, running_bot
 
 
 @pytest.fixture(scope="module")

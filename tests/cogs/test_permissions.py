@@ -15,9 +15,9 @@ import pytest
 
 from bot.client import RaceBot
 from bot.discord_io.permissions import NEEDED
+from bot.fakediscord import FakeChannel, FakeMessage, running_bot, text_of
 from tests.cogs.conftest import World, join, private_answer
 from tests.cogs.timings import FAST
-from tests.fakediscord import FakeChannel, FakeMessage, running_bot, text_of
 
 ROLL_ID = re.compile(r"g:\d+(?:\.[0-9a-z]+)?:d:(\d+):\d+:roll:")
 NAMES = {n.flag: n.name for n in NEEDED}

@@ -11,9 +11,9 @@ from prometheus_client import REGISTRY
 
 from bot.client import RaceBot
 from bot.config import ConfigError, Settings
+from bot.fakediscord import running_bot
 from bot.rate_limit import ALLOWED, DROPPED, REFUSED, RateLimit
 from tests.cogs.conftest import FAST, World, private_answer
-from tests.fakediscord import running_bot
 
 TOO_FAST = "You're going too fast"
 

@@ -12,13 +12,13 @@ from contextlib import closing
 import discord
 import pytest
 
+from bot.fakediscord import running_bot
 from bot.storage import PlayerResult, Storage
 from bot.tables.components import button
 from bot.tables.resuming import Resuming
 from cogs.stats import page_button
 from tests.cogs.conftest import FAST, World, join, private_answer
 from tests.cogs.hotstreak_player import BET_ID
-from tests.fakediscord import running_bot
 
 SEATS = [
     {"name": "alice", "user_id": None, "ai": None},

@@ -12,11 +12,11 @@ import pytest
 
 from bot.client import PERMISSIONS, RaceBot, make_bot
 from bot.config import Settings
+from bot.fakediscord import FakeDiscord, running_bot
 from bot.storage import Storage
 from bot.tables.answers import STALE
 from tests.bot.storage.databases import Database, postgres_database, postgres_server
 from tests.cogs.timings import FAST
-from tests.fakediscord import FakeDiscord, running_bot
 
 # Bets are left to the AI at once; secret picks wait for the player.
 ROUTING = dataclasses.replace(FAST, turn_seconds=0.2, phase_seconds=60.0)

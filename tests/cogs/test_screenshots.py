@@ -15,11 +15,11 @@ from pathlib import Path
 from PIL import Image
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeMessage, MessageVersion, text_of
+from bot.fakediscord.screenshot import Shown, render_messages
 from bot.paths import ROOT
 from tests.cogs.conftest import World, join
 from tests.cogs.hotstreak_player import BET_ID, SELECT_ID, HotStreakTable
-from tests.fakediscord import FakeMessage, MessageVersion, text_of
-from tests.fakediscord.screenshot import Shown, render_messages
 
 DOCS = ROOT / "docs" / "screenshots"
 WIDTH = 560  # a narrow chat column: the pictures in it at the size Discord shows them

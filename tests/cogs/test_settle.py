@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from bot.client import RaceBot
+from bot.fakediscord import running_bot
 from bot.storage import StorageError
 from tests.cogs.conftest import World, join
-from tests.fakediscord import running_bot
 
 EXTENSIONS = ("cogs.horserace", "cogs.stats")
 

@@ -23,6 +23,7 @@ from typing import IO
 import pytest
 
 from bot.client import PERMISSIONS
+from bot.fakediscord import FakeDiscord, FakeGuild, FakeInteraction, FakeUser
 from bot.games.base import Action, Game
 from bot.games.catalog import entry
 from bot.storage import Storage, StoredGame
@@ -31,7 +32,6 @@ from bot.tables.seats import Seat
 from tests.bot.storage.databases import Database, postgres_database, postgres_server
 from tests.cogs.test_restart import ROOT, uninterrupted
 from tests.cogs.timings import FAST
-from tests.fakediscord import FakeDiscord, FakeGuild, FakeInteraction, FakeUser
 
 SELECT_ID = re.compile(r"gs:(\d+)(?:\.[0-9a-z]+)?:(\d+):(\d+):(submit|double)$")
 

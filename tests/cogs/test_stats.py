@@ -14,10 +14,10 @@ from dataclasses import dataclass
 import pytest
 
 from bot.client import RaceBot
+from bot.fakediscord import FakeMessage, running_bot
 from bot.ratings import Finish, Skill, rate
 from bot.storage import PlayerResult, StakeRecord, Storage, period_start
 from tests.cogs.conftest import World
-from tests.fakediscord import FakeMessage, running_bot
 
 NOW = time.time()
 LONG_AGO = NOW - 400 * 86400  # in no period but "all time"

@@ -6,10 +6,10 @@ from __future__ import annotations
 import dataclasses
 
 from bot.client import PERMISSIONS
+from bot.fakediscord import FakeChannel, FakeMessage, running_bot, text_of
+from bot.fakediscord.threads import CREATE_PUBLIC_THREADS
 from bot.storage import Storage
 from tests.cogs.conftest import World, join
-from tests.fakediscord import FakeChannel, FakeMessage, running_bot, text_of
-from tests.fakediscord.threads import CREATE_PUBLIC_THREADS
 
 
 def threaded(world: World) -> World:

@@ -16,9 +16,9 @@ import pytest
 from bot import workers
 from bot.client import RaceBot
 from bot.config import Settings
+from bot.fakediscord import running_bot
 from tests.cogs.conftest import FAST, World
 from tests.cogs.test_hotstreak import open_table
-from tests.fakediscord import running_bot
 
 
 @pytest.fixture

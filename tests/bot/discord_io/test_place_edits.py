@@ -10,8 +10,8 @@ import discord
 from bot.discord_io import place as places
 from bot.discord_io.pacer import ChannelPacer
 from bot.discord_io.place import Place, Wires
+from bot.fakediscord import FakeDiscord, running_bot
 from bot.tables.timing import Timing
-from tests.fakediscord import FakeDiscord, running_bot
 
 
 async def test_edits_waiting_for_the_channel_join_into_one_showing_the_latest_look() -> None:
