@@ -129,6 +129,8 @@ class HotStreakPresenter(Presenter):
         self.holdings: Holdings | None = None
         # The running race's last lines of narration, shown on its live message (``Outgoing.live``).
         self.lines: deque[str] = deque(maxlen=LIVE_LINES)
+        # Prompts whose last version ends with the wait ("Waiting for", "Deadline"): see ``retired``.
+        self._waits: set[str] = set()
 
     def lobby_fields(self, view: TableView) -> list[tuple[str, str]]:
         return [(_("Pace"), _("{seconds} s per card", seconds=number(view.pace)))]
@@ -143,6 +145,7 @@ class HotStreakPresenter(Presenter):
         # One prompt message per race, edited through its betting, secret picks and doubling: each wait
         # still notifies its person once (``bot.tables.prompts``), and the thread keeps one message.
         if phase == "draft":
+            self._waits.discard(f"bets:{race}")  # the betting's version has no wait fields to take away
             return f"bets:{race}", self._draft_prompt(view, state)
         if phase in ("submit", "double"):
             waiting = sorted({view.seats[seat].shown for seat in view.waiting})
@@ -162,8 +165,22 @@ class HotStreakPresenter(Presenter):
             embed.add_field(name=_("Waiting for"), value=", ".join(waiting) or _("nobody"), inline=False)
             embed.add_field(name=_("Deadline"), value=view.deadline_mark())
             embed.set_footer(text=_("I've sent you a DM. No DM? Press {my_hand}.", my_hand=_("My hand")))
+            self._waits.add(f"bets:{race}")
             return f"bets:{race}", Outgoing(embed=embed, hand_button=True, asks=(self._tickets_ask(),))
         return None
+
+    def retired(self, key: str, out: Outgoing) -> Outgoing | None:
+        """The secret picks' or the doubling's prompt once the race starts: a record that no longer says
+        whom it waits for, by when, nor where to pick (it read "Waiting for carol · in 17 seconds" while
+        the race ran and after)."""
+        if key not in self._waits or out.embed is None or len(out.embed.fields) < 2:
+            return None
+        self._waits.discard(key)
+        embed = out.embed.copy()
+        for _field in range(2):  # "Waiting for" and "Deadline", its last two
+            embed.remove_field(len(embed.fields) - 1)
+        embed.remove_footer()
+        return Outgoing(content=out.content, embed=embed)
 
     def _draft_prompt(self, view: TableView, state: dict[str, Any]) -> Outgoing:
         turn = state["turn"]

@@ -107,6 +107,11 @@ async def test_no_public_message_reveals_a_hand_or_a_secret_pick(world: World, b
     for hand in hands.values():
         assert hand not in before_race
         assert "Your hand" not in before_race and "secret pick is in" not in before_race
+    # The race's prompt, its wait over, stays as a record that waits for nobody.
+    (record,) = [m for m in world.fake.channel_messages(world.channel) if "secret picks" in m.text]
+    await world.fake.wait_for(lambda: not record.components, timeout=5, what="the prompt without buttons")
+    assert "Waiting for" not in record.text and "Deadline" not in record.text, record.text
+    assert "No DM?" not in record.text and "face down" in record.text  # what was asked stays
     face_up = next(  # the betting's version of the race's prompt (it is edited on to the secret picks)
         text
         for m in world.fake.channel_messages(world.channel)
