@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -21,6 +21,7 @@ from bot.fakediscord import (
     text_of,
 )
 from bot.tables.timing import Timing
+from tests.bot.storage.databases import Database, postgres_database, postgres_server
 from tests.cogs.timings import FAST
 
 
@@ -76,3 +77,17 @@ async def join(fake: FakeDiscord, lobby: FakeMessage, user: FakeUser) -> None:
     """``user`` presses Join and, like a person, waits to see their name in the lobby."""
     await (await fake.click_button(user, lobby, "Join")).wait_response()
     await fake.wait_for(lambda: user.mention in lobby.text, timeout=5, what=f"{user.name} in the lobby")
+
+
+# PostgreSQL, for the tests of several processes and of the database's faults: a server per test module
+# (started here, or TEST_POSTGRES_URL's), and a fresh database per test. They skip without PostgreSQL,
+# except under CI=true, where they refuse to.
+@pytest.fixture(scope="module")
+def postgres_url() -> Iterator[str]:
+    yield from postgres_server()
+
+
+@pytest.fixture
+async def database(postgres_url: str) -> AsyncIterator[Database]:
+    async for database in postgres_database(postgres_url):
+        yield database

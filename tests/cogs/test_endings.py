@@ -22,7 +22,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator
 from typing import IO, Any
 from urllib.parse import urlsplit, urlunsplit
 
@@ -35,7 +35,7 @@ from bot.games.base import Action
 from bot.games.catalog import Start, entry
 from bot.storage import Storage
 from bot.tables.seats import Seat, ai_seat
-from tests.bot.storage.databases import Database, postgres_database, postgres_server
+from tests.bot.storage.databases import Database
 from tests.cogs.conftest import World
 from tests.cogs.test_restart import ROOT, wait_identified
 from tests.cogs.timings import FAST
@@ -52,17 +52,6 @@ QUICK = dataclasses.replace(
 )
 OUTAGE = 1.0
 TICKS = 0.5  # five lease ticks: long enough for a resume to have begun
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    yield from postgres_server()
-
-
-@pytest.fixture
-async def database(postgres_url: str) -> AsyncIterator[Database]:
-    async for database in postgres_database(postgres_url):
-        yield database
 
 
 class Relay:

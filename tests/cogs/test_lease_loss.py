@@ -5,28 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 from bot.client import PERMISSIONS, make_bot
 from bot.config import Settings
 from bot.fakediscord import FakeDiscord, running_bot
-from tests.bot.storage.databases import Database, postgres_database, postgres_server
+from tests.bot.storage.databases import Database
 from tests.cogs.timings import FAST
 
 QUICK_LEASES = dataclasses.replace(FAST, turn_seconds=0.2, phase_seconds=0.2, lease_renew_seconds=0.2)
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    yield from postgres_server()
-
-
-@pytest.fixture
-async def database(postgres_url: str) -> AsyncIterator[Database]:
-    async for database in postgres_database(postgres_url):
-        yield database
 
 
 @pytest.mark.timeout(120)

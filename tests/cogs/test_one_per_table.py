@@ -4,28 +4,15 @@ and people hear the same refusals as when a game is in memory."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
-
 import pytest
 
 from bot.client import PERMISSIONS, make_bot
 from bot.config import Settings
 from bot.fakediscord import FakeDiscord, running_bot
 from bot.storage import Storage
-from tests.bot.storage.databases import Database, postgres_database, postgres_server
+from tests.bot.storage.databases import Database
 from tests.cogs.conftest import private_answer
 from tests.cogs.timings import FAST
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    yield from postgres_server()
-
-
-@pytest.fixture
-async def database(postgres_url: str) -> AsyncIterator[Database]:
-    async for database in postgres_database(postgres_url):
-        yield database
 
 
 @pytest.mark.timeout(60)

@@ -9,26 +9,14 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator, Iterator
 from typing import IO, Any
 
 import pytest
 
 from bot.storage import Storage
-from tests.bot.storage.databases import Database, postgres_database, postgres_server
+from tests.bot.storage.databases import Database
 from tests.cogs import test_restart
 from tests.cogs.conftest import World
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    yield from postgres_server()
-
-
-@pytest.fixture
-async def database(postgres_url: str) -> AsyncIterator[Database]:
-    async for database in postgres_database(postgres_url):
-        yield database
 
 
 @pytest.mark.timeout(300)  # dozens of bot restarts; slow on a busy machine, not a speed test

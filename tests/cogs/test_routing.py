@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
@@ -15,22 +14,11 @@ from bot.config import Settings
 from bot.fakediscord import FakeDiscord, running_bot
 from bot.storage import Storage
 from bot.tables.answers import STALE
-from tests.bot.storage.databases import Database, postgres_database, postgres_server
+from tests.bot.storage.databases import Database
 from tests.cogs.timings import FAST
 
 # Bets are left to the AI at once; secret picks wait for the player.
 ROUTING = dataclasses.replace(FAST, turn_seconds=0.2, phase_seconds=60.0)
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    yield from postgres_server()
-
-
-@pytest.fixture
-async def database(postgres_url: str) -> AsyncIterator[Database]:
-    async for database in postgres_database(postgres_url):
-        yield database
 
 
 def shard_bot(fake: FakeDiscord, database: Database, shard: int) -> RaceBot:

@@ -15,7 +15,6 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -29,22 +28,11 @@ from bot.games.catalog import entry
 from bot.storage import Storage, StoredGame
 from bot.tables.answers import STALE
 from bot.tables.seats import Seat
-from tests.bot.storage.databases import Database, postgres_database, postgres_server
+from tests.bot.storage.databases import Database
 from tests.cogs.test_restart import ROOT, uninterrupted
 from tests.cogs.timings import FAST
 
 SELECT_ID = re.compile(r"gs:(\d+)(?:\.[0-9a-z]+)?:(\d+):(\d+):(submit|double)$")
-
-
-@pytest.fixture(scope="module")
-def postgres_url() -> Iterator[str]:
-    yield from postgres_server()
-
-
-@pytest.fixture
-async def database(postgres_url: str) -> AsyncIterator[Database]:
-    async for database in postgres_database(postgres_url):
-        yield database
 
 
 def start_shard(fake: FakeDiscord, database: Database, shard: int, log: IO[bytes]) -> subprocess.Popen[bytes]:

@@ -283,10 +283,12 @@ async def test_a_picture_is_drawn_before_a_later_message_when_a_drawing_slot_is_
     assert drawn == ["last card"] and sent[0].image == b"last card" and outbox.undrawn == 0
 
 
-async def test_frames_get_no_odds_while_pictures_wait_for_their_drawing_slot() -> None:
+async def test_frames_get_only_quick_odds_while_pictures_wait_for_their_drawing_slot() -> None:
     """Ruling: a picture before its odds. Pictures waiting for the drawing worker count as its queue, so
-    later frames go without odds rather than send their simulations ahead of those pictures."""
+    later frames get the quick estimate (a few milliseconds) rather than send 2,000 simulated races
+    ahead of those pictures."""
     from bot import workers
+    from bot.games.hotstreak.odds import RACE_SAMPLES, SAMPLES
     from tests.bot.test_workers import a_race_frames
 
     outbox = PictureOutbox(GlobalPacer(limit=None), ChannelPacer(5, 5.0), drawing=1)
@@ -301,10 +303,12 @@ async def test_frames_get_no_odds_while_pictures_wait_for_their_drawing_slot() -
             await outbox.post(channel, picture(f"card in channel {channel}"), send)
         await settle()
         assert workers.waiting(workers.PICTURES) == workers.ODDS_QUEUE
-        assert await workers.odds("hotstreak", view) is None
+        quick = await workers.odds("hotstreak", view)
+        assert quick is not None and quick.samples == RACE_SAMPLES
     await outbox.drain()
     assert len(sent) == workers.ODDS_QUEUE and workers.waiting(workers.PICTURES) == 0
-    assert await workers.odds("hotstreak", view) is not None  # nothing waits: odds again
+    full = await workers.odds("hotstreak", view)  # nothing waits: the full simulation again
+    assert full is not None and full.samples == SAMPLES
 
 
 async def test_a_race_line_without_a_picture_joins_the_waiting_picture_and_keeps_it() -> None:
