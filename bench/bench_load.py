@@ -36,6 +36,7 @@ import sqlite3
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -148,6 +149,11 @@ def bot_process() -> int:
             "cpu_s": cpu_seconds(),
             "workers_cpu_s": [cpu_seconds(pid) for pid in workers.worker_pids()],
             "work": dict(workers.figures),
+            # Pillow's own allocator (not traced by tracemalloc, not Python's): anything drawn in the bot's process.
+            "pillow": sys.modules["PIL.Image"].core.get_stats() if "PIL.Image" in sys.modules else None,
+            "threads": [t.name for t in threading.enumerate()],
+            # What a full collection would free at the end: cyclic garbage waiting for the old generation.
+            "full_collection": full_collection(),
             "work_cpu_s": {kind: round(seconds, 2) for kind, seconds in workers.cpu_seconds.items()},
             "decisions": decisions,
             "gc_ms": {
@@ -339,6 +345,19 @@ def rss_kinds_mb(pid: int | str = "self") -> dict[str, float]:
         if name in ("Rss", "Anonymous", "Shared_Clean", "Private_Clean", "Private_Dirty"):
             kinds[name] = round(int(rest.split()[0]) / 1024, 1)
     return kinds
+
+
+def full_collection() -> dict[str, float]:
+    """A full collection now and a trim: the objects it freed and the resident memory before and after
+    (the young-generation threshold and the frozen start make full collections rare: none in most runs)."""
+    import gc
+
+    from bot import collector
+
+    before = current_rss_mb()
+    freed = gc.collect()
+    collector.trim()
+    return {"objects_freed": freed, "rss_before_mb": before, "rss_after_mb": current_rss_mb()}
 
 
 def rss_maps_mb(pid: int | str = "self", top: int = 8) -> list[dict[str, Any]]:

@@ -11,6 +11,7 @@ import logging
 
 import discord
 
+from bot import collector
 from bot.storage import LeaseLost, StorageError
 from bot.tables.answers import STARTING, reply
 from bot.tables.host import Host
@@ -67,7 +68,8 @@ class Directory:
         )
 
     def forget(self, table: Table) -> None:
-        self.by_id.pop(table.game_id, None)
+        if self.by_id.pop(table.game_id, None) is not None:
+            collector.after_a_game()  # its objects are cycles only a full collection frees (bot.collector)
         timer = self.lobby_timers.pop(table.game_id, None)
         if timer is not None and timer is not asyncio.current_task():
             timer.cancel()

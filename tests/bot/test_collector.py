@@ -139,3 +139,28 @@ def test_the_trimming_thread_runs_until_stopped() -> None:
     stop.set()
     thread.join(1)
     assert not thread.is_alive()
+
+
+class Cyclic:
+    """A finished game's objects in miniature: they refer to each other, so only a collection frees them."""
+
+    def __init__(self) -> None:
+        self.me = self
+
+
+async def test_an_ended_game_asks_for_a_full_collection_at_most_once_per_interval() -> None:
+    import asyncio
+    import weakref
+
+    gc.collect()
+    runs = collector._full["runs"]
+    game = Cyclic()
+    gone = weakref.ref(game)
+    gc.collect()  # survives twice: in the oldest generation now, as a long game's objects are
+    gc.collect()
+    del game
+    collector.after_a_game(every=0.05)
+    collector.after_a_game(every=0.05)  # a second game ending meanwhile: the same collection
+    await asyncio.sleep(0.2)
+    assert gone() is None
+    assert collector._full["runs"] == runs + 1
