@@ -18,8 +18,8 @@ process whose Python code runs on one thread at a time.
 And one more for it, made at the same time: glibc's mmap threshold fixed at ``MMAP_THRESHOLD``. A block
 that large (a picture's bytes on their way to Discord, a replay) then gets pages of its own, returned to
 the system the moment it is freed. By default the threshold moves up to the largest block freed so far,
-so after the first picture every later one came from the heap, between a game's small long-lived pieces:
-200 games to the end left the bot's process at 275-282 MB; with the threshold fixed, 240 MB.
+so after the first picture every later one came from the heap, between a game's small long-lived pieces.
+(Not what made the bot's process climb at the end of a long run: that was ``after_a_game``'s garbage.)
 
 And ``after_a_game``: a finished game's table, presenter, engine and the discord.py objects it held
 (interactions, messages, their components) are one graph of reference cycles, which only a full
@@ -84,21 +84,21 @@ def tune_malloc() -> bool:
     return bool(arenas and threshold)
 
 
-_full: dict[str, Any] = {"last": 0.0, "due": None, "runs": 0}
+_full: dict[str, Any] = {"last": 0.0, "due": None, "loop": None, "runs": 0}
 
 
 def after_a_game(every: float | None = None) -> None:
     """A game's table has ended: a full collection within ``every`` seconds (``FULL_COLLECTION_EVERY``),
     at most one per ``every``, on the running event loop (its finalizers may touch asyncio objects)."""
-    if _full["due"] is not None:
-        return  # one is coming: it collects this game's objects too
     try:
         loop = asyncio.get_running_loop()
     except RuntimeError:  # no loop (a table forgotten at shutdown): the process ends anyway
         return
+    if _full["due"] is not None and _full["loop"] is loop:
+        return  # one is coming: it collects this game's objects too (a closed loop's never comes)
     every = FULL_COLLECTION_EVERY if every is None else every
     wait = max(0.0, _full["last"] + every - time.monotonic())
-    _full["due"] = loop.call_later(wait, _collect_all)
+    _full["due"], _full["loop"] = loop.call_later(wait, _collect_all), loop
 
 
 def _collect_all() -> None:

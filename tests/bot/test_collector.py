@@ -10,6 +10,7 @@ import platform
 import subprocess
 import sys
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -164,3 +165,21 @@ async def test_an_ended_game_asks_for_a_full_collection_at_most_once_per_interva
     await asyncio.sleep(0.2)
     assert gone() is None
     assert collector._full["runs"] == runs + 1
+
+
+def test_a_collection_still_due_on_a_closed_loop_does_not_hold_back_the_next_loops() -> None:
+    import asyncio
+
+    async def ended_just_before_the_stop() -> None:
+        collector._full["last"] = time.monotonic()  # one just ran: the next waits its interval
+        collector.after_a_game(every=60)  # due in a minute; the loop closes first
+
+    async def ended_on_the_next_loop() -> int:
+        runs = collector._full["runs"]
+        collector._full["last"] = 0.0
+        collector.after_a_game(every=0.01)
+        await asyncio.sleep(0.1)
+        return int(collector._full["runs"] - runs)
+
+    asyncio.run(ended_just_before_the_stop())
+    assert asyncio.run(ended_on_the_next_loop()) == 1
