@@ -46,6 +46,23 @@ RATINGS_HAVE_NO_PERIOD = N_(
     "Ratings count every game ever rated, so they have no period: leave out `period`, or rank by winnings."
 )
 
+# Spectator bets (issue 30): ``/leaderboard game:spectators``, the people who bet on others' races,
+# ranked by the chips their settled bets won (all time: play chips have no period and no rating).
+SPECTATORS = "spectators"
+SPECTATORS_ALL_TIME = N_(
+    "The spectators' board counts every settled spectator bet, all time: leave out `period` and `by`."
+)
+SPECTATORS_NOTE = N_(
+    "*Spectator bets are in play chips (nothing of real value: no buying, no giving, no cashing out); "
+    "ranked by the chips won over settled bets.*"
+)
+
+
+def chips(net: int) -> str:
+    """Chips won (or lost) on the spectators' board: ``+15 chips``, ``-40 chips``."""
+    return _n("{count} chip", "{count} chips", abs(net), count=("+" if net > 0 else "") + str(net))
+
+
 # Ruling: /leaderboard, /stats and /history answer in public, so they speak the server's language
 # (like the games' public messages), whoever asked; a failure is told privately, in the asker's.
 
@@ -204,6 +221,32 @@ class StatsCog(commands.Cog):
             embed, subtitle, lines, "rating", signed, self._pages(game, RATING_PAGES, page, pages)
         )
 
+    async def spectators_board(self, guild_id: int, page: int) -> dict:
+        """A page of the guild's spectators' board (``bot.storage.spectators``)."""
+        rows, total = await self.bot.storage.spectators.board(guild_id, page, PER_PAGE)
+        pages = max(1, -(-total // PER_PAGE))
+        title = _("Leaderboard — spectator bets")
+        subtitle = " · ".join(
+            [_("page {page} of {pages}", page=page + 1, pages=pages), _n("{n} player", "{n} players", total)]
+        )
+        lines = [
+            BoardLine(page * PER_PAGE + i + 1, r.name, r.net // 100, r.bets, 0, 0.0)
+            for i, r in enumerate(rows)
+        ]
+        text = "\n".join(
+            f"`{line.rank:>3}.` **{shown(line.name)}** {chips(line.net or 0)} · "
+            + _n("{n} bet", "{n} bets", line.games)
+            for line in lines
+        )
+        if text:
+            text += "\n\n" + _(SPECTATORS_NOTE)
+        embed = discord.Embed(
+            title=title, description=text or _("No spectator bets settled yet."), colour=discord.Colour.gold()
+        )
+        return await self._page(
+            embed, subtitle, lines, "net", chips, self._pages(SPECTATORS, "all", page, pages)
+        )
+
     @staticmethod
     def _pages(game: str, period: str, page: int, pages: int) -> discord.ui.View:
         view = discord.ui.View(timeout=None)
@@ -224,13 +267,17 @@ class StatsCog(commands.Cog):
     )
     @app_commands.choices(
         game=[app_commands.Choice(name="All games", value="all")]
-        + [app_commands.Choice(name=title, value=kind) for kind, title in GAME_TITLES.items()],
+        + [app_commands.Choice(name=title, value=kind) for kind, title in GAME_TITLES.items()]
+        + [app_commands.Choice(name="Spectator bets", value=SPECTATORS)],
         period=[app_commands.Choice(name=title, value=key) for key, title in PERIODS.items()],
         by=[app_commands.Choice(name=title, value=key) for key, title in RANKINGS.items()],
     )
     async def leaderboard(
         self, interaction: discord.Interaction, game: str = "all", period: str = "all", by: str = "winnings"
     ) -> None:
+        if game == SPECTATORS and (period != "all" or by != "winnings"):
+            await interaction.response.send_message(_(SPECTATORS_ALL_TIME), ephemeral=True)
+            return
         if by == "rating" and period != "all":
             # Ruling: a rating is all time (it is built game after game), so a period is refused
             # rather than quietly ignored.
@@ -239,7 +286,9 @@ class StatsCog(commands.Cog):
         await interaction.response.defer()
         try:
             with speaking(await self._public(interaction)):
-                if by == "rating":
+                if game == SPECTATORS:
+                    page = await self.spectators_board(interaction.guild_id or 0, 0)
+                elif by == "rating":
                     page = await self.rating_board(interaction.guild_id or 0, game, 0)
                 else:
                     page = await self.board(interaction.guild_id or 0, game, period, 0)
@@ -250,13 +299,19 @@ class StatsCog(commands.Cog):
 
     async def on_page(self, interaction: discord.Interaction, click: custom_ids.BoardPage) -> None:
         game, period, page = click.scope, click.period, click.page
-        if game not in GAME_TITLES and game != "all" or period not in (*PERIODS, RATING_PAGES) or page < 0:
+        if (
+            game not in (*GAME_TITLES, "all", SPECTATORS)
+            or period not in (*PERIODS, RATING_PAGES)
+            or page < 0
+        ):
             await interaction.response.send_message(_("This button is not valid any more."), ephemeral=True)
             return
         await interaction.response.defer()
         try:
             with speaking(await self._public(interaction)):
-                if period == RATING_PAGES:
+                if game == SPECTATORS:
+                    content = await self.spectators_board(interaction.guild_id or 0, page)
+                elif period == RATING_PAGES:
                     content = await self.rating_board(interaction.guild_id or 0, game, page)
                 else:
                     content = await self.board(interaction.guild_id or 0, game, period, page)

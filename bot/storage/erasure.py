@@ -124,6 +124,11 @@ async def erase(tx: Tx, user_id: int, open_status: tuple[str, ...]) -> Erasure:
         "UPDATE player_names SET user_id = ?, name = ? WHERE user_id = ?", (new_id, new_name, user_id)
     )
     await ratings.rename(tx, user_id, new_id)
+    # Spectator bets (issue 30): their wallets and bets become the pseudonym's, as their results do.
+    await tx.execute(
+        "UPDATE spectator_wallets SET user_id = ?, name = ? WHERE user_id = ?", (new_id, new_name, user_id)
+    )
+    await tx.execute("UPDATE spectator_bets SET user_id = ? WHERE user_id = ?", (new_id, user_id))
     changed = 0
     for game_id, seats, settings, meta, _status in games:
         columns: dict[str, str] = {}

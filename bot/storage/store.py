@@ -44,6 +44,7 @@ from bot.storage.records import (
     StakeRecord,
     StoredGame,
 )
+from bot.storage.spectators import SpectatorStore
 
 DEFAULT_BUSY_TIMEOUT = 5.0  # seconds to wait for another writer before giving up with StorageError
 
@@ -64,6 +65,7 @@ class Storage(Leases):
         self._backend = backend
         self._clock = clock
         self._actions = ActionLog(backend, lambda: self.lease_owner, busy_timeout)
+        self.spectators = SpectatorStore(self._transaction, clock)  # spectator bets (issue 30)
 
     # --- lifetime ---------------------------------------------------------------------------
 

@@ -11,6 +11,9 @@ then a dot and its token when it has one: ``17.k3x9q0ab``):
   ``g:<game>:ask:<topic>``                   a question anyone may ask a game (its odds...), answered privately
   ``g:<game>:lobby:<op>``                    lobby buttons (join, leave, ai, start, cancel)
   ``gs:<game>:lobby:kick``                   the lobby's kick menu; values are seat numbers
+  ``gs:<game>:sb:<race>``                    a spectator's racer menu (``bot.tables.spectating``); values racers
+  ``g:<game>:sb:<race>:<racer>:a<amount>``   a spectator's amount, for a quote
+  ``g:<game>:sbok:<frame>:<racer>:<amount>:<price>``  a spectator's confirm of the quote shown on ``frame``
   ``g:0:page:lb:<scope>:<period>:<page>``    leaderboard pages
   ``g:0:privacy:<erase|keep>:<user>``         ``/privacy erase``'s confirm and cancel buttons, for ``user``
 
@@ -56,6 +59,10 @@ _HAND = re.compile(rf"g:{_GAME}:hand")
 _ASK = re.compile(rf"g:{_GAME}:ask:{_KIND}")
 _LOBBY = re.compile(rf"g:{_GAME}:lobby:([a-z]+)")
 _KICK = re.compile(rf"gs:{_GAME}:lobby:kick")
+_RACER = r"([a-z0-9_]{1,20})"
+_SPECTATE_MENU = re.compile(rf"gs:{_GAME}:sb:{_NUM}")
+_SPECTATE_AMOUNT = re.compile(rf"g:{_GAME}:sb:{_NUM}:{_RACER}:a{_NUM}")
+_SPECTATE_CONFIRM = re.compile(rf"g:{_GAME}:sbok:{_NUM}:{_RACER}:{_NUM}:{_NUM}")
 # A page number has at most 6 digits: a forged 20-digit one would overflow the database's offset.
 _BOARD = re.compile(r"g:0:page:lb:([a-z0-9_]{1,30}):([a-z]{1,10}):(0|[1-9][0-9]{0,5})")
 
@@ -129,14 +136,29 @@ class Lobby:
 
 
 @dataclass(frozen=True)
+class Spectate:
+    """A spectator's bet, step by step (``bot.tables.spectating``): ``pick`` a racer (``racer`` None: the
+    menu was answered with nothing readable), choose an ``amount``, ``confirm`` the quote of ``frame``."""
+
+    game: int
+    op: str  # pick | amount | confirm
+    race: int | None = None
+    racer: str | None = None
+    amount: int | None = None
+    frame: int | None = None
+    price: int | None = None
+    token: str | None = None
+
+
+@dataclass(frozen=True)
 class BoardPage:
     scope: str  # "all" or a game kind; the stats cog checks it
     period: str
     page: int
 
 
-Parsed = Unreadable | Decide | MenuPage | Hand | Ask | Lobby | BoardPage
-OfAGame = Decide | MenuPage | Hand | Ask | Lobby
+Parsed = Unreadable | Decide | MenuPage | Hand | Ask | Lobby | Spectate | BoardPage
+OfAGame = Decide | MenuPage | Hand | Ask | Lobby | Spectate
 """The ids that name a game (every one but a leaderboard page's)."""
 
 
@@ -184,6 +206,20 @@ def kick(game: int, *, token: str | None = None) -> str:
     return f"gs:{_game(game, token)}:lobby:kick"
 
 
+def spectate_menu(game: int, race: int, *, token: str | None = None) -> str:
+    return f"gs:{_game(game, token)}:sb:{race}"
+
+
+def spectate_amount(game: int, race: int, racer: str, amount: int, *, token: str | None = None) -> str:
+    return f"g:{_game(game, token)}:sb:{race}:{racer}:a{amount}"
+
+
+def spectate_confirm(
+    game: int, frame: int, racer: str, amount: int, price: int, *, token: str | None = None
+) -> str:
+    return f"g:{_game(game, token)}:sbok:{frame}:{racer}:{amount}:{price}"
+
+
 def board_page(scope: str, period: str, page: int) -> str:
     return f"g:0:page:lb:{scope}:{period}:{page}"
 
@@ -224,6 +260,16 @@ def parse(custom_id: object, values: list[str] | None = None) -> Parsed:
     if m := _KICK.fullmatch(custom_id):
         kicked = _plain_number(values)
         return Lobby(int(m[1]), "kick", kicked, token=m[2])
+    if m := _SPECTATE_MENU.fullmatch(custom_id):
+        racer = values[0] if values and isinstance(values[0], str) else ""
+        picked = racer if re.fullmatch(_RACER, racer) else None
+        return Spectate(int(m[1]), "pick", race=int(m[3]), racer=picked, token=m[2])
+    if m := _SPECTATE_AMOUNT.fullmatch(custom_id):
+        return Spectate(int(m[1]), "amount", race=int(m[3]), racer=m[4], amount=int(m[5]), token=m[2])
+    if m := _SPECTATE_CONFIRM.fullmatch(custom_id):
+        return Spectate(
+            int(m[1]), "confirm", frame=int(m[3]), racer=m[4], amount=int(m[5]), price=int(m[6]), token=m[2]
+        )
     if m := _BOARD.fullmatch(custom_id):
         return BoardPage(m[1], m[2], int(m[3]))
     if m := _LEGACY_DECISION.fullmatch(custom_id):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 import discord
 
@@ -30,6 +31,7 @@ class Directory:
         # Set once the stored games are back: before that, a channel that looks free may hold a
         # stored game, and a player who looks free may be seated in one.
         self.resumed = asyncio.Event()
+        self.on_closed: Callable[[Table], None] | None = None  # a game closed without results (registry)
 
     async def ready_for(self, interaction: discord.Interaction) -> bool:
         """Wait briefly for the stored games to be back; if they are not yet, say so and return False."""
@@ -92,6 +94,8 @@ class Directory:
             return True
         await table.stop()
         self.forget(table)
+        if self.on_closed is not None:
+            self.on_closed(table)  # its spectator bets refunded (aside): its race will not finish
         return True
 
     def _close_later(self, table: Table, status: str, why: str) -> None:

@@ -17,17 +17,21 @@ import discord
 
 from bot import logs
 from bot.tables import clicks, custom_ids
-from bot.tables.answers import GONE, NOT_THIS_GAME, UNREADABLE, reply
+from bot.tables.answers import GONE, NOT_THIS_GAME, NOTHING_TO_SHOW, UNREADABLE, reply
 from bot.tables.directory import Directory
 from bot.tables.lobby import on_lobby
+from bot.tables.spectating import BET, Spectating
 from bot.tables.table import Table
 
 PassOn = Callable[[discord.Interaction, custom_ids.Parsed], Awaitable[bool]]
 
 
 class Dispatch:
-    def __init__(self, directory: Directory, pass_on: PassOn | None = None) -> None:
+    def __init__(
+        self, directory: Directory, pass_on: PassOn | None = None, spectating: Spectating | None = None
+    ) -> None:
         self.directory = directory
+        self.spectating = spectating  # spectator bets (the **Bet** button and its private steps)
         # A click on a game another process drives (a DM click reaches shard 0 only): passed on to it.
         self.pass_on = pass_on
 
@@ -54,8 +58,15 @@ class Dispatch:
             await on_lobby(self.directory, table, interaction, click.op, click.seat)
         elif isinstance(click, custom_ids.Hand):
             await clicks.show_hand(table, interaction)
+        elif self.spectating is not None and (
+            isinstance(click, custom_ids.Spectate)
+            or (isinstance(click, custom_ids.Ask) and click.topic == BET)
+        ):
+            await self.spectating.on_click(table, interaction, click)
         elif isinstance(click, custom_ids.Ask):
             await clicks.on_ask(table, interaction, click.topic)
+        elif isinstance(click, custom_ids.Spectate):
+            await reply(interaction, NOTHING_TO_SHOW)
         elif isinstance(click, custom_ids.MenuPage):
             await clicks.on_menu_page(table, interaction, click)
         else:

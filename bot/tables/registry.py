@@ -25,6 +25,7 @@ from bot.tables.opening import Opening
 from bot.tables.presenter import Presenter
 from bot.tables.resuming import Resuming
 from bot.tables.seats import shown
+from bot.tables.spectating import Spectating
 from bot.tables.table import Outcome, Table
 
 __all__ = ["Tables"]
@@ -67,7 +68,9 @@ class Tables:
             pacer=bot.pacer,
             may_drive=self._may_drive,
         )
-        self.dispatch = Dispatch(self.directory, self._pass_on)
+        self.spectating = Spectating(bot)
+        self.directory.on_closed = lambda table: self.spectating.on_end(table, "closed")
+        self.dispatch = Dispatch(self.directory, self._pass_on, self.spectating)
 
     def build(self, kind: str, *, channel_id: int, **fields: Any) -> Table:
         """A table wired to this bot: its place in Discord, a presenter of its own, its ending hook."""
@@ -81,8 +84,13 @@ class Tables:
             thread_id=int(thread) if thread else None,
         )
         table = Table(self.bot, entry, entry.presenter_class()(entry), place, **fields)
-        table.on_end = self.endings.on_end
+        table.on_end = self._on_end
+        table.after_publish = self.spectating.after_publish
         return table
+
+    def _on_end(self, table: Table, why: str) -> None:
+        self.spectating.on_end(table, why)  # spectator bets paid or refunded, aside
+        self.endings.on_end(table, why)
 
     async def _may_drive(self, game: Any) -> bool:
         keeper = getattr(self.bot, "leases", None)

@@ -84,6 +84,8 @@ class Table:
         self.closed = False
         self.voice = Voice(place, game_id, self.meta, self)
         self.on_end: Callable[[Table, str], None] | None = None  # set by whoever made the table
+        # Told after each published batch, never waited on (the spectator bets settle aside).
+        self.after_publish: Callable[[Table], None] | None = None
         self.steps = Steps()  # the pace of the table's own steps
         self._storage_warned = False
         self._behind = False  # a click found the stored log ahead of this table: catch up first
@@ -433,6 +435,8 @@ class Table:
                 told = self.presenter.tell(self.view(seat), own)
             for out in told:
                 await self.dm(seat, out)
+        if self.after_publish is not None:
+            self.after_publish(self)
         await self.show_prompts()
 
     async def show_prompts(self) -> None:

@@ -25,12 +25,14 @@ from bot.games.downforce.render import alt_text, render_track
 from bot.games.downforce.render_hand import hand_alt, render_hand
 from bot.games.downforce.replay import race_replay
 from bot.games.downforce.rules import RULES as GAME_RULES
+from bot.games.downforce.spectate import race as open_race
 from bot.games.downforce.track import FINISH
 from bot.games.odds import Odds
 from bot.games.replay_log import ReplayLog
 from bot.i18n import N_, _, _n, _p, in_language
 from bot.i18n.formatting import number
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter, TableView
+from bot.tables.spectating import bet_asks
 from cogs.downforce.picture import marked_spaces
 from cogs.downforce.words import (
     CAR_EMOJI,
@@ -236,6 +238,7 @@ class DownforcePresenter(Presenter):
             lines.append(self.turn_line)
         out = Outgoing(content="\n".join(lines)[:2000], image=picture, image_name="race.png", alt=alt)
         out.hand_button = state["phase"] in ("race", "bet")
+        out.asks = bet_asks(open_race(state) is None)  # spectators bet while it runs (bot.tables.spectating)
         return out
 
     def _auction_prompt(self, view: TableView, state: dict[str, Any]) -> Outgoing:

@@ -24,12 +24,14 @@ from bot.games.horserace.narration import narrate
 from bot.games.horserace.render import alt_text, holdings_alt_text, render_board, render_holdings
 from bot.games.horserace.replay import race_replay
 from bot.games.horserace.settings import DEFAULT_BANK
+from bot.games.horserace.spectate import race as open_race
 from bot.games.horserace.symbols import emoji_name, unicode
 from bot.games.odds import Odds, odds_for
 from bot.games.replay_log import ReplayLog
 from bot.i18n import N_, _, _n
 from bot.i18n.formatting import money, number, signed
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter, TableView
+from bot.tables.spectating import bet_asks
 
 if TYPE_CHECKING:
     from bot.games.catalog import Entry
@@ -114,7 +116,8 @@ class HorseRacePresenter(Presenter):
             alt=alt_text(board, odds=chances),
             # Who holds which cards, for anyone who asks (cards are dealt face up); not once the game
             # is over: the final standings say how it ended.
-            asks=() if board["phase"] == "over" else (_cards_ask(board["race"]),),
+            asks=(() if board["phase"] == "over" else (_cards_ask(board["race"]),))
+            + bet_asks(open_race(board) is None),  # spectators bet while it runs (bot.tables.spectating)
         )
         out.image_name = "board.png"
         # A Roll button only for a person who rolls by hand (not an AI, not rolls the table takes itself).

@@ -33,6 +33,7 @@ from bot.i18n import N_, _, _n, _p, current
 from bot.i18n.formatting import money, number, ordinal, percent, signed
 from bot.i18n.languages import babel_locale
 from bot.tables.presenter import Choice, Controls, Outgoing, Presenter, TableView
+from bot.tables.spectating import bet_asks
 from cogs.hotstreak.frames import odds_view
 from cogs.hotstreak.words import (
     bet_short,
@@ -389,7 +390,7 @@ class HotStreakPresenter(Presenter):
         live = f"race:{frame['race']}"
         if not changes_track(event):
             # Ruling: a card that changes nothing on the track gets its line of narration, no new picture.
-            return Outgoing(content=content, race_line=True, live=live)
+            return Outgoing(content=content, race_line=True, live=live, asks=bet_asks(ended))
         players = view.picture_names
         return Outgoing(
             live=live,
@@ -399,6 +400,7 @@ class HotStreakPresenter(Presenter):
             image_name=f"race{frame['race']}-{event.data.get('flip', 'fold')}.png",
             alt=alt_text(frame, odds=chances, players=players),
             odds_shown=chances is not None,
+            asks=bet_asks(ended),  # spectators bet while the race runs (bot.tables.spectating)
         )
 
     def _results(self, view: TableView, over: dict[str, Any], payouts: dict[str, Any]) -> Outgoing:
@@ -424,6 +426,7 @@ class HotStreakPresenter(Presenter):
             render=functools.partial(render_race, frame, odds=None, players=players),
             image_name=f"race{race}-start.png",
             alt=alt_text(frame, odds=None, players=players),
+            asks=bet_asks(False),
         )
 
     def _results_embed(self, view: TableView, over: dict[str, Any], payouts: dict[str, Any]) -> discord.Embed:
