@@ -43,6 +43,10 @@ STORED = (
         "make the server's leaderboards, `/stats` and `/history`."
     ),
     N_(
+        "**Spectator bets** (play chips, of no real value): your id and name, your chips per server and "
+        "each bet you made and what it paid. Kept until you erase them: they make the spectators' board."
+    ),
+    N_(
         "**Games**: who sat where (id and name), who hosted, the moves (by seat), the server and "
         "channel. Kept until you erase them: a game is resumed after a restart from them."
     ),

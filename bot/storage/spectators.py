@@ -98,16 +98,21 @@ class SpectatorStore:
         refuse it (caps, chips) changing nothing but a due top-up."""
         now = self._clock()
         async with self._transaction(f"store a spectator bet on game {quote.game_id}", write=True) as tx:
+            # The wallet made first if new, then locked: two first bets at once (two processes, one
+            # person) wait for each other rather than both topping up an empty wallet.
+            await tx.execute(
+                "INSERT INTO spectator_wallets (guild_id, user_id, name, chips, day) VALUES (?, ?, ?, 0, '') "
+                "ON CONFLICT (guild_id, user_id) DO NOTHING",
+                (guild_id, user_id, name),
+            )
             row = await tx.fetch_one(
                 f"SELECT chips, day FROM spectator_wallets WHERE guild_id = ? AND user_id = ?{tx.for_update}",
                 (guild_id, user_id),
             )
             chips, day = rules.topped_up(int(row[0]) if row else 0, row[1] if row else None, now)
             await tx.execute(
-                "INSERT INTO spectator_wallets (guild_id, user_id, name, chips, day) VALUES (?, ?, ?, ?, ?) "
-                "ON CONFLICT (guild_id, user_id) DO UPDATE SET chips = excluded.chips, day = excluded.day, "
-                "name = excluded.name",
-                (guild_id, user_id, name, chips, day),
+                "UPDATE spectator_wallets SET chips = ?, day = ?, name = ? WHERE guild_id = ? AND user_id = ?",
+                (chips, day, name, guild_id, user_id),
             )
             on_race = await _on_race(tx, user_id, quote.game_id, quote.race)
             why = (

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
 from bot import spectators as rules
 from bot.games.base import Action
+from bot.games.catalog import Start, entry
 from bot.games.hotstreak import spectate as hotstreak
 from bot.games.hotstreak.game import HotStreak
 from bot.games.hotstreak.odds import odds
@@ -98,3 +101,41 @@ def test_a_quote_names_its_frame(frame: int) -> None:
     quotes = rules.quotes(7, race, frame, {"a": 0.5, "b": 0.5})
     assert {q.frame for q in quotes.values()} == {frame}
     assert quotes["a"].price == 190 and quotes["a"].game_id == 7
+
+
+def play_until(kind: str, seats: int, seed: int, done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+    """A game of ``kind`` played by its AI from ``seed`` until its public view is ``done``."""
+    game = entry(kind)
+    settings = game.engine_settings(Start(seats, seed, 0.0, {"players": seats}, {}))
+    engine = game.new_engine(seats, seed, game.stored_engine_settings({"engine": settings}))
+    rng = random.Random(seed)
+    for _ in range(5_000):
+        view = engine.view(None)
+        if done(view):
+            return view
+        decision = engine.pending()[0]
+        choice = (
+            decision.options[0]
+            if decision.player is None
+            else game.choose(engine.view(decision.player), decision, "easy", rng)
+        )
+        engine.apply(Action(decision.player, decision.kind, choice))
+    raise AssertionError(f"{kind} never got there")
+
+
+@pytest.mark.parametrize("kind", ["hotstreak", "horserace", "downforce"])
+def test_each_game_opens_its_race_to_bets_and_names_its_winner(kind: str) -> None:
+    spectate = rules.rules_for(kind)
+    assert spectate is not None
+    running = play_until(kind, 3, 5, lambda v: spectate.race(v) is not None)
+    race = spectate.race(running)
+    assert race is not None and race.racers and race.number not in spectate.winners(running)
+    assert all(spectate.name(r) for r in race.racers)
+    ended = play_until(kind, 3, 5, lambda v: race.number in spectate.winners(v))
+    assert spectate.race(ended) is None or spectate.race(ended).number != race.number  # type: ignore[union-attr]
+    assert set(spectate.winners(ended)[race.number]) <= set(race.racers) | set(running.get("mascots") or {})
+    assert len(spectate.winners(ended)[race.number]) == 1
+
+
+def test_a_game_without_races_to_bet_on_has_no_rules() -> None:
+    assert rules.rules_for("nosuchgame") is None and rules.rules_for("../x") is None

@@ -18,12 +18,14 @@ from bot import spectators as rules
 from bot.client import make_bot
 from bot.config import Settings
 from bot.fakediscord import FakeDiscord, FakeMessage, FakeUser, running_bot
+from bot.fakediscord.screenshot import render_messages
 from bot.games.base import Action
 from bot.games.catalog import Start, entry
 from bot.storage import Storage
 from bot.tables.seats import Seat, ai_seat
 from tests.cogs.conftest import World
 from tests.cogs.test_restart import start_bot, wait_identified
+from tests.cogs.test_screenshots import WIDTH, has_button, save, versions
 from tests.cogs.timings import RESTART
 
 PACE = 0.5  # seconds per card: a race of a few dozen cards leaves time for three bets
@@ -56,9 +58,9 @@ def store_at_the_race(world: World) -> tuple[int, dict[str, Any], list[Action]]:
 
 async def bet(
     fake: FakeDiscord, user: FakeUser, live: FakeMessage, pick: int, amount: int, *, late: bool = False
-) -> str:
+) -> FakeMessage:
     """``user`` bets ``amount`` on the ``pick``-th racer offered, as a person does: Bet, a racer, an
-    amount, Confirm (again, if the race moved on meanwhile). Returns the last answer. ``late``: they
+    amount, Confirm (again, if the race moved on meanwhile). Returns their private message of the bet. ``late``: they
     first wait for the next card before confirming, and are quoted again, not taken at the old price."""
     opened = await (await fake.click_button(user, live, "Bet")).reply(timeout=15)
     menu = opened.select_menu()
@@ -72,13 +74,16 @@ async def bet(
         await fake.click_button(user, quoted, "Confirm")
         await fake.wait_for(lambda: len(quoted.edits) > before, timeout=15, what="the late confirm's answer")
         assert "moved on" in quoted.text and "Bet placed" not in quoted.text, quoted.text
-    for _ in range(20):
-        if "Confirm" not in [b.label for b in quoted.buttons]:
-            return quoted.text
-        before = len(quoted.edits)
-        await fake.click_button(user, quoted, "Confirm")
-        await fake.wait_for(lambda n=before: len(quoted.edits) > n, timeout=15, what="the confirm's answer")
-    return quoted.text
+    while "Confirm" in [b.label for b in quoted.buttons]:
+        await confirm(fake, user, quoted)
+    return quoted
+
+
+async def confirm(fake: FakeDiscord, user: FakeUser, quoted: FakeMessage) -> None:
+    """``user`` presses Confirm on their quote and waits for it to change (placed, or quoted again)."""
+    before = len(quoted.edits)
+    await fake.click_button(user, quoted, "Confirm")
+    await fake.wait_for(lambda: len(quoted.edits) > before, timeout=15, what="the confirm's answer")
 
 
 @pytest.mark.timeout(120)
@@ -118,7 +123,7 @@ async def test_three_spectators_bet_the_bot_dies_mid_race_and_each_bet_is_paid_o
                 for i, (user, amount) in enumerate(zip(spectators, (25, 10, 50), strict=True))
             )
         )
-        assert all("Bet placed" in s for s in said), said
+        assert all("Bet placed" in s.text for s in said), [s.text for s in said]
         process.send_signal(signal.SIGKILL)  # mid-race: its cards still to come
         assert await asyncio.to_thread(process.wait, 30) == -signal.SIGKILL
     finally:
@@ -128,6 +133,19 @@ async def test_three_spectators_bet_the_bot_dies_mid_race_and_each_bet_is_paid_o
         log.close()
     with sqlite3.connect(world.db) as db:
         assert db.execute("SELECT COUNT(*) FROM spectator_payouts").fetchone()[0] == 0, "the race was over"
+    # The docs' picture of a bet: the race's live message with its Bet button, then bob's quote and
+    # its answer, as only he sees them.
+    shown = [pair for pair in versions(live) if has_button(pair[1], "Bet") and pair[1].attachments][-1:]
+    quote = [pair for pair in versions(said[1]) if has_button(pair[1], "Confirm")][-1:]
+    png = render_messages(
+        [*shown, *quote, versions(said[1])[-1]],
+        names={u.id: u.name for u in world.users.values()},
+        viewer_name="bob",
+        width=WIDTH,
+        title="# games",
+        emojis=fake.application_emojis,
+    )
+    save(png, "spectator-bet.png", tmp_path)
     settings_ = Settings(token=fake.token, database_url=str(world.db), default_where="channel")
     async with running_bot(fake, make_bot(settings_, timing=RESTART)) as bot:
         await fake.wait_for(

@@ -84,3 +84,15 @@ async def test_a_race_that_does_not_finish_gives_the_stakes_back(storage: Storag
     assert refund.outcome == "refunded" and refund.payout == 25 * rules.CENT
     assert (await storage.spectators.wallet(GUILD, 100, game, 1))[0] == 100 * rules.CENT
     assert await storage.spectators.board(GUILD, 0) == ([], 0)  # a refund wins and loses nothing
+
+
+async def test_bets_made_at_once_by_one_person_never_overspend(storage: Storage) -> None:
+    """Four first bets of the day at once (several connections on PostgreSQL): the allowance is given
+    once and spent once; two bets stand."""
+    game = await a_game(storage)
+    placed = await asyncio.gather(
+        *(storage.spectators.place(GUILD, 100, "ann", quote(game, race=r), 50) for r in (1, 2, 3, 4))
+    )
+    assert sum(isinstance(p, Placed) for p in placed) == 2
+    chips, _on_race = await storage.spectators.wallet(GUILD, 100, game, 1)
+    assert chips == 0
