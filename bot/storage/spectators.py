@@ -18,9 +18,11 @@ from typing import Any
 
 from bot import spectators as rules
 from bot.storage.backend import Tx, marks
+from bot.storage.records import OPEN_STATUSES
 
 Transactions = Callable[..., AbstractAsyncContextManager[Tx]]
 
+SETTLING_GRACE = 600.0  # seconds
 REFUSED_PER_BET = "per_bet"
 REFUSED_PER_RACE = "per_race"
 REFUSED_CHIPS = "chips"
@@ -182,6 +184,24 @@ class SpectatorStore:
         async with self._transaction(f"refund the spectator bets of game {game_id}", write=True) as tx:
             bets = await _open_bets(tx, game_id)
             return await _mark(tx, game_id, [(b, "refunded", b[5] * rules.CENT) for b in bets], self._clock())
+
+    async def refund_closed(self) -> list[Settled]:
+        """Give back the stakes of open bets whose game is no longer open (it ended or closed while no
+        process was there to settle them): the bets of a race whose end nobody saw. A game that ended
+        less than ``SETTLING_GRACE`` ago is left to the process that ended it, which settles it."""
+        async with self._transaction("refund the spectator bets of closed games", write=True) as tx:
+            rows = await tx.fetch_all(
+                "SELECT DISTINCT b.game_id FROM spectator_bets b JOIN games g ON g.id = b.game_id "
+                "LEFT JOIN spectator_payouts p ON p.bet_id = b.id "
+                f"WHERE p.bet_id IS NULL AND g.status NOT IN ({marks(OPEN_STATUSES)}) AND g.updated_at < ?",
+                (*OPEN_STATUSES, self._clock() - SETTLING_GRACE),
+            )
+            done: list[Settled] = []
+            for (game_id,) in rows:
+                bets = await _open_bets(tx, int(game_id))
+                paying = [(b, "refunded", b[5] * rules.CENT) for b in bets]
+                done += await _mark(tx, int(game_id), paying, self._clock())
+            return done
 
     async def untold(self, game_id: int) -> list[Settled]:
         """Settled bets of ``game_id`` whose bettor was not told yet."""

@@ -136,7 +136,9 @@ class Tables:
 
     async def resume_all(self) -> set[int]:
         """Carry on the stored games; the ids of those given up for good (damaged, unknown kind)."""
-        return await self.resuming.resume_all()
+        given_up = await self.resuming.resume_all()
+        await self.spectating.refund_closed()  # spectator bets of games that closed while no one was here
+        return given_up
 
     async def on_component(
         self, interaction: discord.Interaction, custom_id: object, values: list[str] | None

@@ -103,7 +103,8 @@ class Spectating:
             await self._confirm(table, interaction, click)
 
     async def _start(self, table: Table, interaction: discord.Interaction) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not await _acknowledged(interaction, thinking=True):
+            return
         quoted = await self._quoted(table)
         if isinstance(quoted, str):
             await answers.followup(interaction, quoted)
@@ -137,7 +138,8 @@ class Spectating:
             )
 
     async def _pick(self, table: Table, interaction: discord.Interaction, click: custom_ids.Spectate) -> None:
-        await interaction.response.defer()
+        if not await _acknowledged(interaction):
+            return
         quoted = await self._quoted(table)
         if isinstance(quoted, str) or click.racer is None:
             await _edit(interaction, _(quoted if isinstance(quoted, str) else answers.PICK_FIRST))
@@ -182,8 +184,8 @@ class Spectating:
     async def _amount(
         self, table: Table, interaction: discord.Interaction, click: custom_ids.Spectate
     ) -> None:
-        await interaction.response.defer()
-        await self._offer(table, interaction, click.race, click.racer, click.amount, moved=False)
+        if await _acknowledged(interaction):
+            await self._offer(table, interaction, click.race, click.racer, click.amount, moved=False)
 
     async def _offer(
         self,
@@ -236,7 +238,8 @@ class Spectating:
     async def _confirm(
         self, table: Table, interaction: discord.Interaction, click: custom_ids.Spectate
     ) -> None:
-        await interaction.response.defer()
+        if not await _acknowledged(interaction):
+            return
         cached = self._quotes.get(table.game_id)
         quote = cached[2].get(click.racer or "") if cached is not None else None
         if (
@@ -262,7 +265,8 @@ class Spectating:
         if not isinstance(placed, Placed):
             await _edit(interaction, _refusal(placed.why, placed.chips, placed.on_race))
             return
-        self._open.setdefault(table.game_id, set()).add(quote.race)
+        if table.game_id in self._open:  # else looked up in full when next settled (after a restart)
+            self._open[table.game_id].add(quote.race)
         stake = click.amount or 0
         await _edit(
             interaction,
@@ -324,6 +328,18 @@ class Spectating:
             self._open.pop(table.game_id, None)
             return
         self._aside(self._settle(table, refund=True), table)
+
+    async def refund_closed(self) -> None:
+        """At start, once the stored games are back: the open bets of games that are no longer open
+        (closed or ended while no process drove them) are refunded. Ruling: their bettors are not
+        told (their game and its channel may be long gone); their chips are back in their wallet."""
+        try:
+            refunded = await self.host.storage.spectators.refund_closed()
+        except StorageError:
+            log.warning("Spectator bets of closed games not refunded yet (storage)", exc_info=True)
+            return
+        if refunded:
+            log.info("Refunded %d spectator bets of games closed while no process drove them", len(refunded))
 
     def _aside(self, work: Any, table: Table) -> None:
         task = asyncio.create_task(work, name=f"spectators-{table.game_id}")
@@ -470,6 +486,21 @@ def _refusal(why: str, chips: int, on_race: int) -> str:
 
 def _name(user: discord.abc.User) -> str:
     return str(getattr(user, "display_name", None) or user.name)[:100]
+
+
+async def _acknowledged(interaction: discord.Interaction, *, thinking: bool = False) -> bool:
+    """The click acknowledged at once (the odds may take longer than Discord's 3 s): a new private
+    answer (``thinking``) or an update of the private message clicked. False: Discord gave up on it,
+    and nothing is done (the bettor sees "This interaction failed" and may click again)."""
+    try:
+        if thinking:
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        else:
+            await interaction.response.defer()
+    except discord.HTTPException:
+        log.warning("A spectator's click came too late to answer; nothing done")
+        return False
+    return True
 
 
 async def _edit(interaction: discord.Interaction, text: str, view: discord.ui.View | None = None) -> None:

@@ -96,3 +96,17 @@ async def test_bets_made_at_once_by_one_person_never_overspend(storage: Storage)
     assert sum(isinstance(p, Placed) for p in placed) == 2
     chips, _on_race = await storage.spectators.wallet(GUILD, 100, game, 1)
     assert chips == 0
+
+
+async def test_bets_of_a_game_closed_while_no_process_settled_them_are_refunded(
+    storage: Storage, clock: Clock
+) -> None:
+    game = await a_game(storage)
+    await storage.spectators.place(GUILD, 100, "ann", quote(game), 25)
+    assert await storage.spectators.refund_closed() == []  # its game is still running
+    await storage.close_game(game, "abandoned", "its channel is gone")
+    assert await storage.spectators.refund_closed() == []  # just closed: left to its process a while
+    clock.advance(3600)
+    [refund] = await storage.spectators.refund_closed()
+    assert refund.outcome == "refunded" and refund.chips == 100 * rules.CENT
+    assert await storage.spectators.refund_closed() == []
