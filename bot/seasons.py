@@ -23,7 +23,16 @@ from __future__ import annotations
 
 import calendar
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
+
+# The season check (cogs/seasons.py) reads these here, not in the cog's module (an extension's module is
+# imported afresh when the bot loads it): its "now", how often it looks, and after how long a claimed
+# recap never marked posted is taken over (its poster died). Far longer than a recap takes to draw and
+# post (seconds), short enough that a crash costs minutes, not a season. Tests replace them.
+now: Callable[[], float] = time.time
+CHECK_SECONDS = 60.0
+STALE_CLAIM_SECONDS = 600.0
 
 OFF = "off"
 KINDS = ("monthly", "weekly", "quarterly", OFF)
