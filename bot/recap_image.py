@@ -6,7 +6,7 @@ season's winnings, then its biggest single win and the person who lost the most;
 season and its champion; under them the most dramatic race (its replay is the message's other file).
 
 Drawn for Discord's preview (``bot.games.fonts``): 800 px wide, no font under 20 px (1/40 of the width),
-and with three games 596 px tall, under 3/4 of the width. Names too long are cut with an ellipsis
+and with three games 590 px tall, under 3/4 of the width. Names too long are cut with an ellipsis
 (the message under the picture gives them whole).
 """
 
@@ -22,11 +22,11 @@ from bot.games.text_fit import fit_text
 from bot.leaderboard_image import BACKGROUND, DIM, GAIN, LOSS, MARGIN, MEDALS, STRIPE, TEXT, WIDTH
 
 MIN_FONT = smallest_font(WIDTH)  # 20 px
-HEADER = 82
+HEADER = 80
 GAME_HEADING = 32
-ROW = 32
+ROW = 30
 NOTES = 28
-GAP = 10
+GAP = 6
 FOOTER = 34
 GOLD = (255, 200, 40)
 
@@ -78,7 +78,7 @@ def render_recap(picture: RecapPicture) -> bytes:
                 draw.rectangle((12, y, WIDTH - 12, y + ROW - 3), fill=STRIPE)
             middle = y + (ROW - 3) / 2
             centre = MARGIN + 16
-            draw.ellipse((centre - 14, middle - 14, centre + 14, middle + 14), fill=MEDALS.get(i + 1, TEXT))
+            draw.ellipse((centre - 13, middle - 13, centre + 13, middle + 13), fill=MEDALS.get(i + 1, TEXT))
             draw.text((centre, middle), str(i + 1), font=font(MIN_FONT, True), fill=(20, 20, 20), anchor="mm")
             money_room = bold.getlength(placing.money) + 12
             name_room = WIDTH - MARGIN - money_room - (centre + 26)

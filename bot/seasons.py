@@ -31,6 +31,7 @@ from dataclasses import dataclass
 # recap never marked posted is taken over (its poster died). Far longer than a recap takes to draw and
 # post (seconds), short enough that a crash costs minutes, not a season. Tests replace them.
 now: Callable[[], float] = time.time
+CHECKING = True  # the season check runs (the tests that store games dated in past seasons turn it off)
 CHECK_SECONDS = 60.0
 STALE_CLAIM_SECONDS = 600.0
 

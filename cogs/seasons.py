@@ -90,7 +90,7 @@ class SeasonsCog(commands.Cog):
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
-        if self._task is None:
+        if self._task is None and seasons.CHECKING:
             self._task = asyncio.create_task(self._run(), name="seasons")
 
     async def _run(self) -> None:
@@ -224,9 +224,8 @@ class SeasonsCog(commands.Cog):
             return _(
                 "I couldn't give the champion role: Discord refused (check my **Manage Roles** permission and that my role is above it)."
             ), None
-        return _(
-            "🏆 {who} is the new {role}!", who=f"<@{champion.user_id}>", role=role.mention
-        ), champion.user_id
+        who = _mention(champion)
+        return _("🏆 {who} is the new {role}!", who=who, role=role.mention), champion.user_id
 
 
 def role_problem(role: discord.Role | None, me: discord.Member | None) -> str:
@@ -339,10 +338,9 @@ def recap_words(recap: SeasonRecap, race: Race | None) -> tuple[str, list[int]]:
                 money=_money(game.kind, game.best_win.net),
             )
         if game.unluckiest:
+            named = "**" + shown(game.unluckiest.name) + "**"  # named, not pinged
             line += " · " + _(
-                "most lost {name} {money}",
-                name=f"**{shown(game.unluckiest.name)}**",
-                money=_money(game.kind, game.unluckiest.net),
+                "most lost {name} {money}", name=named, money=_money(game.kind, game.unluckiest.net)
             )
         lines.append(line)
     if race is not None:

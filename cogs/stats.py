@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 import time
@@ -114,6 +115,15 @@ class StatsCog(commands.Cog):
         if season is None:
             raise NoSeasons
         return season.start
+
+    async def _no_seasons(self, guild_id: int) -> bool:
+        """Whether the server has seasons off, read before the command is acknowledged so the refusal is
+        private; a read slower than a second (or failing) is left to the board, after acknowledging."""
+        try:
+            kind = await asyncio.wait_for(server_value(self.bot.storage, guild_id, SEASON), 1.0)
+        except (TimeoutError, StorageError):
+            return False
+        return kind == "off"
 
     async def board(self, guild_id: int, game: str, period: str, page: int) -> dict:
         kind = None if game == "all" else game
@@ -258,6 +268,9 @@ class StatsCog(commands.Cog):
             # Ruling: a rating is all time (it is built game after game), so a period is refused
             # rather than quietly ignored.
             await interaction.response.send_message(_(RATINGS_HAVE_NO_PERIOD), ephemeral=True)
+            return
+        if period == "season" and await self._no_seasons(interaction.guild_id or 0):
+            await interaction.response.send_message(_(NO_SEASONS), ephemeral=True)
             return
         await interaction.response.defer()
         try:
