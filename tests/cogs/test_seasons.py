@@ -73,7 +73,7 @@ async def store_played(
             action = Action(None, decision.kind, decision.options[0])
         else:
             rng = random.Random(f"{seed}:{seq}")
-            choice = game.choose(engine.view(decision.player), decision, "normal", rng)
+            choice = game.choose(engine.view(decision.player), decision, "easy", rng)
             action = Action(decision.player, decision.kind, choice)
         engine.apply(action)
         await storage.append_action(game_id, seq, action.to_json())
