@@ -73,7 +73,9 @@ class SeasonsCog(commands.Cog):
         self._task: asyncio.Task[None] | None = None
         self._busy = asyncio.Lock()  # held while a check runs: a shutdown waits for a recap being posted
         self._stopping = False
-        self._quiet: dict[int, str] = {}  # guild -> the season it was last found with nothing due
+        # guild -> (the season, when) it was last found with nothing due: looked at again when the season
+        # changes, or after a claim's time (another process's claim may have gone stale meanwhile)
+        self._quiet: dict[int, tuple[str, float]] = {}
 
     async def stop(self) -> None:
         """Before the storage closes (``RaceBot.close``): let a recap being posted be posted and marked (a
@@ -112,12 +114,15 @@ class SeasonsCog(commands.Cog):
                 await self.check_guild(guild, now)
             except StorageError as error:
                 log.warning("Season check of server %s: %s", guild.id, error)
+            except Exception:  # one server's failure (Discord unreachable...) never skips the others
+                log.exception("Season check of server %s failed", guild.id)
 
     async def check_guild(self, guild: discord.Guild, now: float) -> None:
         settings = await self.bot.storage.get_server_settings(guild.id)
         kind = str(SEASON.read(settings))
         current = seasons.season_at(kind, now)
-        if current is None or self._quiet.get(guild.id) == current.key:
+        quiet = self._quiet.get(guild.id)
+        if current is None or (quiet and quiet[0] == current.key and now - quiet[1] < self.stale):
             return
         await self.bot.storage.season_reset(guild.id, now)
         due = await self.bot.storage.due_recaps(guild.id, now, self.stale)
@@ -125,7 +130,7 @@ class SeasonsCog(commands.Cog):
             if await self.bot.storage.claim_recap(guild.id, season, since, until, now, self.stale):
                 await self.post(guild, season, since, until, settings)
         if not due:
-            self._quiet[guild.id] = current.key
+            self._quiet[guild.id] = (current.key, now)
 
     async def post(
         self, guild: discord.Guild, season: str, since: float, until: float, settings: dict
@@ -177,7 +182,7 @@ class SeasonsCog(commands.Cog):
             )
         except (discord.Forbidden, discord.NotFound) as error:
             log.warning("Server %s: the recap of %s was refused (%s); given up", guild.id, season, error)
-            await self.bot.storage.mark_recap_posted(guild.id, season, None, None, "refused")
+            await self.bot.storage.mark_recap_posted(guild.id, season, None, champion, "refused")
             return
         await self.bot.storage.mark_recap_posted(guild.id, season, message.id, champion, role_note)
         self.posted.append((guild.id, season))
