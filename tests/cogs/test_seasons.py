@@ -1,21 +1,27 @@
 """A season's end on the real bot and the fake Discord: the season rolls over while the bot is down (and
-a process died between claiming the recap and posting it), and while two shard processes run and both
-look at the same servers: each recap is posted exactly once, with its picture and the replay of the
-season's most dramatic race, pinging exactly its winners; the champion role is moved when the bot may,
-and the recap says why when it may not."""
+a process died between claiming the recap and posting it), and while two shard processes run on one
+database, one of them killed between its claim and its post: each recap is posted exactly once, with its
+picture and the replay of the season's most dramatic race, pinging exactly its winners; the champion role
+is moved when the bot may, and the recap says why when it may not. (Two claims of one recap at the same
+moment: tests/bot/storage/test_storage_seasons.py.)"""
 
 from __future__ import annotations
 
 import asyncio
+import os
 import random
+import signal
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
+from typing import IO
 
 import discord
 import pytest
 
 import bot.seasons
-from bot.client import PERMISSIONS, ShardedRaceBot
-from bot.config import Settings
+from bot.client import PERMISSIONS
 from bot.fakediscord import FakeChannel, FakeDiscord, FakeGuild, FakeMessage, FakeUser, running_bot
 from bot.fakediscord.mentions import pings
 from bot.games.base import Action
@@ -27,8 +33,8 @@ from tests.bot.storage.databases import Database
 from tests.bot.storage.storage_support import Clock
 from tests.bot.test_seasons import utc
 from tests.cogs.conftest import World
+from tests.cogs.test_restart import ROOT
 from tests.cogs.timings import FAST
-from tests.readability import assert_readable  # noqa: F401 - the recap picture is checked below
 
 MANAGE_ROLES = discord.Permissions(manage_roles=True).value
 NOVEMBER = utc(2026, 11, 10)
@@ -162,10 +168,36 @@ async def test_a_season_that_ended_while_the_bot_was_down_is_recapped_once(
     assert len(recaps(fake, recap_channel)) == 1
 
 
+def start_process(
+    fake: FakeDiscord, database: Database, shard: int, log: IO[bytes], **env: str
+) -> subprocess.Popen[bytes]:
+    """One bot process serving one of two shards (``tests/cogs/restart_runner.py``), its seasons' clock
+    and faults set by ``env``."""
+    environment = {
+        **os.environ,
+        "DISCORD_TOKEN": fake.token,
+        "DATABASE_URL": database.url,
+        "DISCORD_API_BASE": fake.api_base,
+        "DISCORD_GATEWAY_URL": fake.gateway_url,
+        "SHARD_COUNT": "2",
+        "SHARD_IDS": str(shard),
+        "TEST_TIMING": "shards",
+        **env,
+    }
+    return subprocess.Popen(
+        [sys.executable, "-m", "tests.cogs.restart_runner"], cwd=ROOT, env=environment, stderr=log
+    )
+
+
 @pytest.mark.timeout(180)
-async def test_two_shard_processes_post_each_recap_once_and_say_why_a_role_could_not_be_given(
-    database: Database, season_clock: SeasonClock
+async def test_two_bot_processes_one_killed_between_claim_and_post_post_each_recap_once(
+    tmp_path: Path, database: Database
 ) -> None:
+    """Two processes, one shard each, on one PostgreSQL database, start after 1 December: the shard-0
+    process claims its server's recap and is killed (SIGKILL) before posting it; the shard-1 process
+    posts its own. Started again, the shard-0 process takes the stale claim over and posts it: one recap
+    in each server, with its picture and replay; the role given where the bot may, and why not where
+    it may not."""
     async with FakeDiscord(shard_count=2, rate_limit=(FAST.channel_burst, FAST.channel_window)) as fake:
         allowed = fake.add_guild("Roles allowed", shard=0, bot_permissions=PERMISSIONS.value | MANAGE_ROLES)
         refused = fake.add_guild("No Manage Roles", shard=1, bot_permissions=PERMISSIONS.value)
@@ -177,49 +209,46 @@ async def test_two_shard_processes_post_each_recap_once_and_say_why_a_role_could
                 channels[guild.id] = guild.add_text_channel("games")  # no recap channel: the last game's
                 roles[guild.id] = guild.add_role("Champion")
                 people[guild.id] = [fake.add_user(f"p{n}{i}", guild=guild) for i in range(3)]
-                await store_played(storage, "horserace", guild, channels[guild.id], 11 + n, people[guild.id])
+                await store_played(storage, "hotstreak", guild, channels[guild.id], 11 + n, people[guild.id])
                 await storage.set_server_setting(guild.id, "champion_role", str(roles[guild.id].id))
         finally:
             await storage.close()
 
-        def shard_bot(shard: int) -> ShardedRaceBot:
-            settings = Settings(
-                token=fake.token,
-                database_url=database.url,
-                shard_count=2,
-                shard_ids=(shard,),
-                default_where="channel",
+        log = (tmp_path / "bots.log").open("ab")
+        now = str(DECEMBER)
+        processes = {
+            0: start_process(fake, database, 0, log, SEASON_NOW=now, SEASON_STALE="2", KILL_AFTER_CLAIM="1"),
+            1: start_process(fake, database, 1, log, SEASON_NOW=now, SEASON_STALE="2"),
+        }
+        try:
+            await fake.wait_for(lambda: processes[0].poll() is not None, timeout=60, what="shard 0 to die")
+            assert processes[0].returncode == -signal.SIGKILL  # killed between its claim and its post
+            await fake.wait_for(
+                lambda: recaps(fake, channels[refused.id]), timeout=60, what="shard 1's recap"
             )
-            return ShardedRaceBot(settings, timing=FAST)
-
-        async with running_bot(fake, shard_bot(0)) as first, running_bot(fake, shard_bot(1)) as second:
-            await fake.wait_for_shards(0, 1, timeout=30)
-            cogs_ = [first.get_cog("SeasonsCog"), second.get_cog("SeasonsCog")]
-            season_clock.now = DECEMBER
-            # Each process checks its own shard's server on its tick; both are also made to check both
-            # servers at once (as during a reshard, when two processes may think they serve one).
-            checks = []
-            for cog in cogs_:
-                for guild in (allowed, refused):
-                    seen = cog.bot.get_guild(guild.id) or await cog.bot.fetch_guild(guild.id)  # type: ignore[union-attr]
-                    checks.append(cog.check_guild(seen, DECEMBER))  # type: ignore[union-attr]
-            await asyncio.gather(*checks)
-            for guild in (allowed, refused):
-                await fake.wait_for(lambda g=guild: recaps(fake, channels[g.id]), timeout=60, what="a recap")
-            await asyncio.sleep(0.6)  # a few more ticks of both processes
+            assert recaps(fake, channels[allowed.id]) == []
+            later = str(DECEMBER + 3)  # the dead process's claim is stale by then
+            processes[0] = start_process(fake, database, 0, log, SEASON_NOW=later, SEASON_STALE="2")
+            await fake.wait_for(
+                lambda: recaps(fake, channels[allowed.id]), timeout=60, what="shard 0's recap"
+            )
+            await asyncio.sleep(1.0)  # a few more ticks of both processes
+            said = {}
             for guild in (allowed, refused):
                 (message,) = recaps(fake, channels[guild.id])
                 assert any(a.filename.endswith(".gif") for a in message.attachments)
-            said = {
-                g.id: recaps(fake, channels[g.id])[0].embeds[0].get("description", "")
-                for g in (allowed, refused)
-            }
-            assert "new" in said[allowed.id]
+                said[guild.id] = message.embeds[0].get("description", "")
+            assert "is the new" in said[allowed.id]
             assert (
-                "I couldn't give the champion role: I need the **Manage Roles** permission."
-                == said[refused.id]
+                said[refused.id]
+                == "I couldn't give the champion role: I need the **Manage Roles** permission."
             )
             holders = [p for p in people[allowed.id] if roles[allowed.id] in allowed.member(p).roles]  # type: ignore[union-attr]
             assert len(holders) == 1
-            assert not any(roles[refused.id] in refused.member(p).roles for p in people[refused.id])  # type: ignore[union-attr]
+        finally:
+            for process in processes.values():
+                if process.poll() is None:
+                    process.send_signal(signal.SIGKILL)
+                    process.wait(timeout=10)
+            log.close()
         assert fake.unknown_routes == []
