@@ -33,7 +33,7 @@ from bot.tables.timing import Timing
 log = logging.getLogger(__name__)
 
 # Each catalogued game's command group, then the commands every game shares.
-EXTENSIONS = (*(entry.cog for entry in ENTRIES), "cogs.stats", "cogs.config", "cogs.about")
+EXTENSIONS = (*(entry.cog for entry in ENTRIES), "cogs.stats", "cogs.config", "cogs.about", "cogs.seasons")
 
 # What the invite asks for, and nothing more: one list (bot.discord_io.permissions), which the start
 # check, the README and the operators' docs read too.
@@ -193,6 +193,9 @@ class RaceBot(commands.Bot):
                 await task
         if self.metrics_server is not None:
             await self.metrics_server.stop()
+        seasons = self.get_cog("SeasonsCog")
+        if seasons is not None:  # a recap being posted is posted and marked before the storage closes
+            await seasons.stop()  # type: ignore[attr-defined]
         await self.leases.stop()
         await self.router.stop()
         await self.tables.stop_all()

@@ -109,3 +109,22 @@ def rate(finishes: Sequence[Finish], skills: Mapping[Hashable, Skill]) -> dict[H
         person: Skill(team[0].mu, team[0].sigma, skills.get(person, NEWCOMER).games + 1)
         for person, team in zip(people, after, strict=False)
     }
+
+
+# Ruling, the soft reset at each new season (bot/seasons.py): every rating keeps three quarters of its
+# distance from a newcomer's, in mu and in sigma alike, and its count of games. As a newcomer shows
+# exactly 1,500 (mu - 3 sigma = 0 at the start), the shown rating keeps exactly three quarters of its
+# distance from 1,500 too: 2,220 becomes 2,040, 1,300 becomes 1,350. A quarter back gives the new
+# season something to play for and lets a few games move a rating again (sigma grows back by a quarter
+# of what it shed), while the order of the players stays as their games made it; a full reset would
+# throw away what the games showed, none would make the season's rating board the all-time one.
+SEASON_KEEP = 0.75
+
+
+def soft_reset(skill: Skill) -> Skill:
+    """``skill`` at the start of a new season: shrunk towards a newcomer's by ``SEASON_KEEP``."""
+    return Skill(
+        MU + SEASON_KEEP * (skill.mu - MU),
+        SIGMA + SEASON_KEEP * (skill.sigma - SIGMA),
+        skill.games,
+    )

@@ -30,11 +30,16 @@ class Setting:
     # What each choice means, for the admin's picker (``/config set``'s suggestions); marked. The value
     # typed stays the English key (``thread``), so a setting reads the same in every language.
     meanings: tuple[tuple[str, str], ...] = ()
+    # A channel or a role of the server ("channel", "role"; "" for plain values): stored as its id (text),
+    # "" for none. ``/config set`` accepts a mention, an id or a name (the cog finds the name).
+    refers_to: str = ""
 
     def parse(self, text: str) -> int | str | bool:
         """The value ``text`` stands for; raises ValueError with a sentence a server admin can act on,
         in the admin's language."""
         text = text.strip()
+        if self.refers_to:
+            return _reference(self, text)
         if isinstance(self.default, bool):
             lowered = text.lower()
             if lowered in ("yes", "on", "true", "1", _("yes").lower()):
@@ -70,6 +75,10 @@ class Setting:
             return self.default
 
     def show(self, value: int | str | bool) -> str:
+        if self.refers_to:
+            if not value:
+                return _("none")
+            return f"<#{value}>" if self.refers_to == "channel" else f"<@&{value}>"
         if isinstance(value, bool):
             return _("yes") if value else _("no")
         return str(value)
@@ -78,6 +87,18 @@ class Setting:
         """What a choice means, in the reader's language ("" if it goes without saying)."""
         found = dict(self.meanings).get(value, "")
         return _(found) if found else ""
+
+
+def _reference(setting: Setting, text: str) -> str:
+    """A channel's or role's id from a mention (``<#1>``, ``<@&1>``) or an id; "" for none."""
+    if text.lower() in ("", "none", "off", "-", _("none").lower()):
+        return ""
+    digits = text.removeprefix("<#").removeprefix("<@&").removesuffix(">")
+    if digits.isdigit() and 15 <= len(digits) <= 21:
+        return digits
+    if setting.refers_to == "channel":
+        raise ValueError(_("`{setting}` is a channel (pick it with #), or none.", setting=setting.key))
+    raise ValueError(_("`{setting}` is a role (pick it with @), or none.", setting=setting.key))
 
 
 SETTINGS: dict[str, Setting] = {}
@@ -132,6 +153,40 @@ LANGUAGE = declare(
             ("en", "English"),
             ("pt-br", "Português do Brasil"),
         ),
+    )
+)
+
+
+SEASON = declare(
+    Setting(
+        "season",
+        N_("How long a season of the boards lasts; at its end, a recap (off: no seasons)"),
+        "monthly",
+        choices=("monthly", "weekly", "quarterly", "off"),
+        meanings=(
+            ("monthly", N_("from the 1st of each month (UTC)")),
+            ("weekly", N_("from each Monday (UTC)")),
+            ("quarterly", N_("from January, April, July and October 1st (UTC)")),
+            ("off", N_("no seasons, no recaps")),
+        ),
+    )
+)
+
+RECAP_CHANNEL = declare(
+    Setting(
+        "recap_channel",
+        N_("Where each season's recap is posted (none: the channel of the season's last game)"),
+        "",
+        refers_to="channel",
+    )
+)
+
+CHAMPION_ROLE = declare(
+    Setting(
+        "champion_role",
+        N_("A role given to each season's champion, moved from the last one (none: no role)"),
+        "",
+        refers_to="role",
     )
 )
 

@@ -93,7 +93,7 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="This 
             )
             return
         try:
-            parsed = chosen.parse(value)
+            parsed = chosen.parse(_by_name(interaction.guild, chosen, value))
         except ValueError as error:
             await interaction.response.send_message(
                 _("That value doesn't fit: {reason}", reason=error), ephemeral=True
@@ -106,10 +106,9 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="This 
             await interaction.followup.send(_(NOTHING_CHANGED), ephemeral=True)
             return
         await self.bot.languages.refresh(interaction.guild_id, force=True)
-        await interaction.followup.send(
-            _("✅ `{setting}` is now **{value}**.", setting=chosen.key, value=chosen.show(parsed)),
-            ephemeral=True,
-        )
+        done = _("✅ `{setting}` is now **{value}**.", setting=chosen.key, value=chosen.show(parsed))
+        warning = _warning(interaction.guild, chosen, parsed)
+        await interaction.followup.send(f"{done}\n{warning}" if warning else done, ephemeral=True)
 
     @set.autocomplete("value")
     async def value_choices(
@@ -154,11 +153,50 @@ class ConfigCog(commands.GroupCog, group_name="config", group_description="This 
         )
 
 
+def _by_name(guild: discord.Guild | None, setting: Setting, value: str) -> str:
+    """A channel or role typed by its name (``#recaps``, ``@Champion``, ``Champion``) as its id; any
+    other value as typed."""
+    if guild is None or not setting.refers_to:
+        return value
+    name = value.strip().lstrip("#@").lower()
+    found = guild.text_channels if setting.refers_to == "channel" else guild.roles
+    match = next((str(x.id) for x in found if x.name.lower() == name), None)
+    return match or value
+
+
+def _warning(guild: discord.Guild | None, setting: Setting, value: object) -> str:
+    """What the admin must know at once about the value just set (the bot could not use it as it is)."""
+    if guild is None or not value:
+        return ""
+    if setting.key == "champion_role":
+        from cogs.seasons import role_problem
+
+        problem = role_problem(guild.get_role(int(str(value))), guild.me)
+        return _("⚠️ I won't be able to give this role yet: {why}", why=problem) if problem else ""
+    if setting.key == "recap_channel":
+        channel = guild.get_channel(int(str(value)))
+        me = guild.me
+        if channel is None or me is None:
+            return _("⚠️ I can't see that channel.")
+        allowed = channel.permissions_for(me)
+        if not (
+            allowed.view_channel and allowed.send_messages and allowed.attach_files and allowed.embed_links
+        ):
+            return _(
+                "⚠️ I can't post the recap there yet: I need View Channel, Send Messages, Embed Links and "
+                "Attach Files in {channel}.",
+                channel=channel.mention,
+            )
+    return ""
+
+
 def _suggestions(setting: Setting) -> list[str]:
     if setting.choices:
         return list(setting.choices)
     if isinstance(setting.default, bool):
         return [_("yes"), _("no")]
+    if setting.refers_to:
+        return ["none"]
     return [str(setting.default)]
 
 

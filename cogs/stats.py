@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import re
 import time
@@ -18,6 +19,8 @@ from bot.games.catalog import CATALOG, entry, titles
 from bot.i18n import N_, Language, _, _n, speaking
 from bot.i18n.formatting import number, percent, signed
 from bot.leaderboard_image import BoardLine, Ranking, alt_text, render_leaderboard, trend_text
+from bot.seasons import season_at
+from bot.server_settings import SEASON, server_value
 from bot.storage import ACROSS_GAMES as EVERY_GAME
 from bot.storage import RatingRow, StorageError, period_start
 from bot.tables import custom_ids
@@ -29,7 +32,13 @@ if TYPE_CHECKING:
 
 PER_PAGE = 10
 GAME_TITLES = titles()  # from the catalog: a new game is offered here by its catalog line (marked titles)
-PERIODS = {"all": N_("All time"), "month": N_("This month"), "week": N_("This week")}
+PERIODS = {
+    "all": N_("All time"),
+    "season": N_("This season"),
+    "month": N_("This month"),
+    "week": N_("This week"),
+}
+NO_SEASONS = N_("This server has no seasons (`season` is off in its settings): pick another period.")
 ACROSS_GAMES = N_(
     "*Ranked by wins: each game counts its money its own way (in dollars, or in millions), so money is "
     "never added across games; pick a game to see its winnings.*"
@@ -97,6 +106,10 @@ def page_button(custom_id: str, label: str, disabled: bool) -> BoardPageButton:
     return BoardPageButton(discord.ui.Button(label=label, custom_id=custom_id, disabled=disabled))
 
 
+class NoSeasons(Exception):
+    """A season board asked of a server whose ``season`` is off."""
+
+
 class StatsCog(commands.Cog):
     def __init__(self, bot: RaceBot) -> None:
         self.bot = bot
@@ -110,9 +123,29 @@ class StatsCog(commands.Cog):
     async def _public(self, interaction: discord.Interaction) -> Language:
         return await self.bot.languages.refresh(interaction.guild_id)
 
+    async def since(self, guild_id: int, period: str) -> float | None:
+        """Where a period starts; "season": the server's season running now (bot/seasons.py), and
+        ``NoSeasons`` when it has none."""
+        if period != "season":
+            return period_start(period)
+        season = season_at(str(await server_value(self.bot.storage, guild_id, SEASON)), time.time())
+        if season is None:
+            raise NoSeasons
+        return season.start
+
+    async def _no_seasons(self, guild_id: int) -> bool:
+        """Whether the server has seasons off, read before the command is acknowledged so the refusal is
+        private; a read slower than a second (or failing) is left to the board, after acknowledging."""
+        try:
+            kind = await asyncio.wait_for(server_value(self.bot.storage, guild_id, SEASON), 1.0)
+        except (TimeoutError, StorageError):
+            return False
+        return kind == "off"
+
     async def board(self, guild_id: int, game: str, period: str, page: int) -> dict:
         kind = None if game == "all" else game
-        rows, total = await self.bot.storage.leaderboard(guild_id, kind, period_start(period), page, PER_PAGE)
+        since = await self.since(guild_id, period)
+        rows, total = await self.bot.storage.leaderboard(guild_id, kind, since, page, PER_PAGE)
         pages = max(1, -(-total // PER_PAGE))
         which = _(GAME_TITLES[game]) if game in GAME_TITLES else _("all games")
         title = _("Leaderboard — {game}", game=which)
@@ -283,6 +316,9 @@ class StatsCog(commands.Cog):
             # rather than quietly ignored.
             await interaction.response.send_message(_(RATINGS_HAVE_NO_PERIOD), ephemeral=True)
             return
+        if period == "season" and await self._no_seasons(interaction.guild_id or 0):
+            await interaction.response.send_message(_(NO_SEASONS), ephemeral=True)
+            return
         await interaction.response.defer()
         try:
             with speaking(await self._public(interaction)):
@@ -294,6 +330,9 @@ class StatsCog(commands.Cog):
                     page = await self.board(interaction.guild_id or 0, game, period, 0)
         except StorageError:
             await interaction.followup.send(_(STORAGE_DOWN), ephemeral=True)
+            return
+        except NoSeasons:
+            await interaction.followup.send(_(NO_SEASONS), ephemeral=True)
             return
         await interaction.followup.send(**page)
 
@@ -317,6 +356,9 @@ class StatsCog(commands.Cog):
                     content = await self.board(interaction.guild_id or 0, game, period, page)
         except StorageError:
             await interaction.followup.send(_(STORAGE_DOWN), ephemeral=True)
+            return
+        except NoSeasons:
+            await interaction.followup.send(_(NO_SEASONS), ephemeral=True)
             return
         file = content.pop("file", None)
         await interaction.edit_original_response(attachments=[file] if file else [], **content)

@@ -178,6 +178,33 @@ async def get_member(
     return member_payload(guild, member)
 
 
+MANAGE_ROLES = 1 << 28
+
+
+async def member_role(
+    fake: FakeDiscord, request: web.Request, body: RequestBody, guild_id: str, user_id: str, role_id: str
+) -> Any:
+    """Give (PUT) or take (DELETE) a member's role, Discord's way: the bot needs Manage Roles and the role
+    below its own highest role (50013 otherwise); an unknown member or role is 10007 or 10011."""
+    check_guild(fake, guild_id)
+    guild = fake.guilds[int(guild_id)]
+    member = guild.members.get(int(user_id)) if user_id.isdigit() else None
+    role = guild.roles.get(int(role_id)) if role_id.isdigit() else None
+    if member is None:
+        raise unknown("Member", 10007)
+    if role is None:
+        raise unknown("Role", 10011)
+    bot = guild.members[fake.bot_user.id]
+    top = max((r.position for r in bot.roles), default=0)
+    if not guild.permissions_of(fake.bot_user) & MANAGE_ROLES or role.position >= top or role.managed:
+        raise DiscordHTTPError(*MISSING_PERMISSIONS)
+    if request.method == "PUT" and role not in member.roles:
+        member.roles.append(role)
+    elif request.method == "DELETE" and role in member.roles:
+        member.roles.remove(role)
+    return no_content()
+
+
 async def get_members(fake: FakeDiscord, request: web.Request, body: RequestBody, guild_id: str) -> Any:
     check_guild(fake, guild_id)
     guild = fake.guilds[int(guild_id)]
@@ -344,6 +371,8 @@ ROUTES: list[Route] = [
     route("GET", "/guilds/{guild_id}/roles", get_guild_roles),
     route("GET", "/guilds/{guild_id}/members", get_members),
     route("GET", "/guilds/{guild_id}/members/{user_id}", get_member),
+    route("PUT", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", member_role),
+    route("DELETE", "/guilds/{guild_id}/members/{user_id}/roles/{role_id}", member_role),
     route("GET", "/channels/{channel_id}", get_channel),
     route("GET", "/channels/{channel_id}/messages", get_messages),
     route("POST", "/channels/{channel_id}/messages", post_message),

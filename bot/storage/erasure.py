@@ -20,7 +20,7 @@ import secrets
 from dataclasses import dataclass
 from typing import Any
 
-from bot.storage import ratings
+from bot.storage import ratings, seasons
 from bot.storage.backend import Tx
 
 PSEUDONYM_NAME = "Erased player {code}"
@@ -129,6 +129,7 @@ async def erase(tx: Tx, user_id: int, open_status: tuple[str, ...]) -> Erasure:
         "UPDATE spectator_wallets SET user_id = ?, name = ? WHERE user_id = ?", (new_id, new_name, user_id)
     )
     await tx.execute("UPDATE spectator_bets SET user_id = ? WHERE user_id = ?", (new_id, user_id))
+    await seasons.rename(tx, user_id, new_id)
     changed = 0
     for game_id, seats, settings, meta, _status in games:
         columns: dict[str, str] = {}

@@ -667,7 +667,63 @@ _PG_V9 = (
     _V9[9],
 )
 
-# Spectator bets (issue 30): play chips, a wallet per person per guild, each bet stored before it is
+# v10: seasons (issue 30; bot/seasons.py, bot/storage/seasons.py). ``season_recaps`` holds one row per
+# server and season whose end was claimed: the claim (written before the recap is posted, its key
+# refusing a second one, taken over only once it is older than the claim's time) and ``posted_at``
+# (written after), so two processes or a restart never post a recap twice and a crash between the two
+# posts it once later. ``rating_resets`` holds each soft reset of a server's ratings (one per season
+# start) and after which rated game (``rated_games.n``) it came, so a recomputation from the results
+# applies it at the same place. Additive: an older release never reads them (it neither posts recaps
+# nor resets ratings).
+_V10 = (
+    """CREATE TABLE season_recaps (
+        guild_id INTEGER NOT NULL,
+        season TEXT NOT NULL,
+        since REAL NOT NULL,
+        until REAL NOT NULL,
+        claimed_by TEXT NOT NULL,
+        claimed_at REAL NOT NULL,
+        posted_at REAL,
+        message_id INTEGER,
+        champion_id INTEGER,
+        note TEXT,
+        PRIMARY KEY (guild_id, season)
+    )""",
+    "CREATE INDEX season_recaps_last ON season_recaps (guild_id, until)",
+    """CREATE TABLE rating_resets (
+        guild_id INTEGER NOT NULL,
+        season_start REAL NOT NULL,
+        after_n INTEGER NOT NULL,
+        made_at REAL NOT NULL,
+        PRIMARY KEY (guild_id, season_start)
+    )""",
+)
+
+_PG_V10 = (
+    """CREATE TABLE season_recaps (
+        guild_id BIGINT NOT NULL,
+        season TEXT NOT NULL,
+        since DOUBLE PRECISION NOT NULL,
+        until DOUBLE PRECISION NOT NULL,
+        claimed_by TEXT NOT NULL,
+        claimed_at DOUBLE PRECISION NOT NULL,
+        posted_at DOUBLE PRECISION,
+        message_id BIGINT,
+        champion_id BIGINT,
+        note TEXT,
+        PRIMARY KEY (guild_id, season)
+    )""",
+    _V10[1],
+    """CREATE TABLE rating_resets (
+        guild_id BIGINT NOT NULL,
+        season_start DOUBLE PRECISION NOT NULL,
+        after_n BIGINT NOT NULL,
+        made_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (guild_id, season_start)
+    )""",
+)
+
+# v11: spectator bets (issue 30): play chips, a wallet per person per guild, each bet stored before it is
 # confirmed to its bettor; ``spectator_payouts``' key on the bet is its one settled mark (a second
 # settlement of a bet inserts nothing, and the wallet moves only for the rows it inserted, in the
 # same transaction). Chips in hundredths; ``day`` the UTC day of the wallet's last top-up.
@@ -757,7 +813,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(7, "one open game per place, one open table per person in a server", _V7, _PG_V7),
     Migration(8, "a token per game for its buttons", _V8, _V8),
     Migration(9, "ratings per game and across games", _V9, _PG_V9),
-    Migration(10, "spectator bets", _SPECTATORS, _PG_SPECTATORS),
+    Migration(10, "season recaps claimed and posted once, soft resets of ratings", _V10, _PG_V10),
+    Migration(11, "spectator bets", _SPECTATORS, _PG_SPECTATORS),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

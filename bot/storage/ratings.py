@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from bot import ratings
+from bot.storage import seasons as season_store
 from bot.storage.backend import Tx, marks
 from bot.storage.standings import names_of
 
@@ -60,13 +61,23 @@ def finishes(rows: Sequence[tuple[int, int | None, int]], levels: dict[int, str]
 
 
 async def rate_game(
-    tx: Tx, game_id: int, guild_id: int, kind: str, game_finishes: list[ratings.Finish]
+    tx: Tx,
+    game_id: int,
+    guild_id: int,
+    kind: str,
+    game_finishes: list[ratings.Finish],
+    now: float | None = None,
 ) -> None:
     """Update the ratings of the people of one settled game, at its kind and across games; nothing
-    if it rates nobody (fewer than two people) or was rated before."""
+    if it rates nobody (fewer than two people) or was rated before.
+
+    ``now`` (the settling's time): a season that started since the guild's last soft reset has its
+    reset made first (``bot.storage.seasons``), so the game counts in the new season."""
     people = ratings.rated_people(game_finishes)
     if not people or await tx.fetch_one("SELECT 1 FROM rated_games WHERE game_id = ?", (game_id,)):
         return
+    if now is not None:
+        await season_store.reset_if_due(tx, guild_id, now)
     # Lock the people's rows in one order, (kind, user id), the same in both statements (two games
     # sharing people wait for each other, and never deadlock), creating a newcomer's first: a row that
     # does not exist cannot be locked.
@@ -152,10 +163,11 @@ def _by_game(rows: Sequence[tuple[Any, ...]]) -> dict[int, list[tuple[int, int |
 
 async def recompute(tx: Tx, guild_id: int) -> dict[tuple[str, int], ratings.Skill]:
     """Every rating of a guild, (kind, user id) -> skill, computed again from the stored results of the
-    games it rated, in the order they were rated: what ``ratings`` must hold (a check, and the repair
-    if it ever does not)."""
+    games it rated, in the order they were rated, with each season's soft reset where it was made:
+    what ``ratings`` must hold (a check, and the repair if it ever does not)."""
+    pending_resets = await season_store.resets(tx, guild_id)
     games = await tx.fetch_all(
-        "SELECT r.game_id, g.kind, g.seats FROM rated_games AS r JOIN games AS g ON g.id = r.game_id "
+        "SELECT r.game_id, g.kind, g.seats, r.n FROM rated_games AS r JOIN games AS g ON g.id = r.game_id "
         "WHERE r.guild_id = ? ORDER BY r.n, r.game_id",
         (guild_id,),
     )
@@ -166,7 +178,10 @@ async def recompute(tx: Tx, guild_id: int) -> dict[tuple[str, int], ratings.Skil
     )
     by_game = _by_game(seats)
     skills: dict[tuple[str, int], ratings.Skill] = {}
-    for game_id, kind, seats_json in games:
+    for game_id, kind, seats_json, n in games:
+        while pending_resets and pending_resets[0] < int(n):
+            pending_resets.pop(0)
+            skills = {key: ratings.soft_reset(skill) for key, skill in skills.items()}
         game_finishes = finishes(by_game.get(game_id, []), ai_levels(seats_json))
         for scope in (kind, ACROSS_GAMES):
             before: dict[Hashable, ratings.Skill] = {
@@ -174,6 +189,8 @@ async def recompute(tx: Tx, guild_id: int) -> dict[tuple[str, int], ratings.Skil
             }
             for uid, skill in ratings.rate(game_finishes, before).items():
                 skills[(scope, int(uid))] = skill  # type: ignore[call-overload]
+    for _reset in pending_resets:  # made after the last rated game
+        skills = {key: ratings.soft_reset(skill) for key, skill in skills.items()}
     return skills
 
 

@@ -26,6 +26,7 @@ from typing import Any, Self
 from bot.ratings import Skill
 from bot.storage import erasure, standings
 from bot.storage import ratings as rating_store
+from bot.storage import seasons as season_store
 from bot.storage.action_log import ActionLog
 from bot.storage.backend import SQLITE, Backend, TimedBackend, Tx, marks
 from bot.storage.erasure import Erasure
@@ -44,6 +45,7 @@ from bot.storage.records import (
     StakeRecord,
     StoredGame,
 )
+from bot.storage.seasons import SeasonRecap
 from bot.storage.spectators import SpectatorStore
 
 DEFAULT_BUSY_TIMEOUT = 5.0  # seconds to wait for another writer before giving up with StorageError
@@ -456,7 +458,7 @@ class Storage(Leases):
                 finishes = rating_store.finishes(
                     [(r.seat, r.user_id, r.place) for r in results], rating_store.ai_levels(seats_json)
                 )
-                await rating_store.rate_game(tx, game_id, guild_id, kind, finishes)
+                await rating_store.rate_game(tx, game_id, guild_id, kind, finishes, now)
         return True
 
     async def mark_announced(self, game_id: int) -> None:
@@ -547,6 +549,42 @@ class Storage(Leases):
     async def stored_ratings(self, guild_id: int) -> dict[tuple[str, int], Skill]:
         async with self._transaction("read the ratings", write=False) as tx:
             return await rating_store.stored(tx, guild_id)
+
+    # --- seasons (bot/storage/seasons.py) -----------------------------------------------------------
+
+    async def season_reset(self, guild_id: int, now: float) -> bool:
+        """The guild's soft reset of ratings if a season started since the last one; whether it was made."""
+        async with self._transaction(f"reset the ratings of server {guild_id}", write=True) as tx:
+            return await season_store.reset_if_due(tx, guild_id, now)
+
+    async def due_recaps(self, guild_id: int, now: float, stale: float) -> list[tuple[str, float, float]]:
+        """The season recaps the guild is due, (season, since, until), without claiming them."""
+        async with self._transaction(f"look for season ends of server {guild_id}", write=False) as tx:
+            return await season_store.due(tx, guild_id, now, stale)
+
+    async def claim_recap(
+        self, guild_id: int, season: str, since: float, until: float, now: float, stale: float
+    ) -> bool:
+        """Claim a season's recap for this process (``lease_owner``) before posting it; False if another
+        claim holds it (or it was posted)."""
+        owner = self.lease_owner or "single"
+        async with self._transaction(f"claim the recap of {season} in server {guild_id}", write=True) as tx:
+            return await season_store.claim(tx, guild_id, season, since, until, owner, now, stale)
+
+    async def season_recap(self, guild_id: int, season: str, since: float, until: float) -> SeasonRecap:
+        async with self._transaction(f"read the recap of {season} in server {guild_id}", write=False) as tx:
+            return await season_store.recap(tx, guild_id, season, since, until)
+
+    async def mark_recap_posted(
+        self, guild_id: int, season: str, message_id: int | None, champion: int | None, note: str = ""
+    ) -> None:
+        now = float(self._clock())
+        async with self._transaction(f"mark the recap of {season} posted", write=True) as tx:
+            await season_store.mark_posted(tx, guild_id, season, now, message_id, champion, note)
+
+    async def last_champion(self, guild_id: int) -> int | None:
+        async with self._transaction("read the last champion", write=False) as tx:
+            return await season_store.last_champion(tx, guild_id)
 
     async def history(self, guild_id: int, limit: int = 10) -> list[HistoryRow]:
         """The guild's last finished games, newest first (cancelled/abandoned games are not listed)."""

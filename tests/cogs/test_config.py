@@ -108,3 +108,23 @@ async def test_a_start_beyond_the_bots_own_cap_is_refused_privately(world: World
         refused = await world.fake.slash(world.users["bob"], elsewhere, "horserace start")
         assert "running as many games as I can right now" in await private(refused)
         assert world.fake.channel_messages(elsewhere) == [] and len(bot.tables.by_id) == 1
+
+
+async def test_season_settings_take_a_channel_or_a_role_and_warn_at_once_about_what_the_bot_cannot_do(
+    world: World,
+) -> None:
+    role = world.guild.add_role("Champion")
+    recaps = world.guild.add_text_channel("recaps")
+    async with running_bot(world.fake, world.bot()):
+        mod, channel = world.users["mod"], world.channel
+        ix = await world.fake.slash(mod, channel, "config set", setting="recap_channel", value="#recaps")
+        assert f"`recap_channel` is now **<#{recaps.id}>**" in await private(ix)
+        ix = await world.fake.slash(mod, channel, "config set", setting="recap_channel", value="nowhere")
+        assert "`recap_channel` is a channel (pick it with #), or none." in await private(ix)
+        # The invite asks for no Manage Roles: the admin is told at once, not at the season's end.
+        ix = await world.fake.slash(mod, channel, "config set", setting="champion_role", value=role.mention)
+        answer = await private(ix)
+        assert f"`champion_role` is now **<@&{role.id}>**" in answer
+        assert "⚠️ I won't be able to give this role yet: I need the **Manage Roles** permission." in answer
+        ix = await world.fake.slash(mod, channel, "config set", setting="season", value="fortnightly")
+        assert "`season` is one of: monthly, weekly, quarterly, off." in await private(ix)

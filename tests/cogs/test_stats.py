@@ -18,6 +18,7 @@ from bot.fakediscord import FakeMessage, running_bot
 from bot.ratings import Finish, Skill, rate
 from bot.storage import PlayerResult, StakeRecord, Storage, period_start
 from tests.cogs.conftest import World
+from tests.cogs.test_config import private
 
 NOW = time.time()
 LONG_AGO = NOW - 400 * 86400  # in no period but "all time"
@@ -59,6 +60,9 @@ async def seed_server(world: World) -> None:
     u = ids(world)
     clock = Clock()
     async with await Storage.open(str(world.db), clock=clock) as storage:
+        # Seasons off: these games span months, and the ratings here are read without the soft reset at
+        # each season's start (tests/bot/storage/test_storage_seasons.py and tests/cogs/test_seasons.py).
+        await storage.set_server_setting(world.guild.id, "season", "off")
         clock.now = LONG_AGO
         # An old Hot Streak game: dave won big long ago (all time only).
         await settle(
@@ -416,3 +420,20 @@ async def test_leaderboard_by_rating_and_stats_show_each_rating_with_its_trend(
     assert "Rating **" in fields["The Horse Race Game"]
     dave = await (await fake.slash(alice, world.channel, "stats", user=world.users["dave"])).reply()
     assert "Rating" not in dave.text  # his one game was against an AI alone
+
+
+async def test_the_season_board_follows_the_servers_season_setting(world: World, seeded: RaceBot) -> None:
+    fake, mod, bob = world.fake, world.users["mod"], world.users["bob"]
+    refused = await fake.slash(bob, world.channel, "leaderboard", game="hotstreak", period="season")
+    assert "This server has no seasons" in await private(refused)  # the seed turned them off
+
+    ix = await fake.slash(mod, world.channel, "config set", setting="season", value="weekly")
+    assert "`season` is now **weekly**" in await private(ix)
+    week = await (
+        await fake.slash(bob, world.channel, "leaderboard", game="hotstreak", period="week")
+    ).reply()
+    season = await (
+        await fake.slash(bob, world.channel, "leaderboard", game="hotstreak", period="season")
+    ).reply()
+    assert leaderboard_rows(season) == leaderboard_rows(week) != []
+    assert season.embeds[0]["footer"]["text"].startswith("This season · ")
