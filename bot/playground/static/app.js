@@ -238,8 +238,13 @@ async function refresh() {
   try {
     do {
       page.again = false;
-      const reading = page.channel ? "&channel=" + encodeURIComponent(page.channel) : "";
-      page.state = await api("/api/state?as=" + encodeURIComponent(page.me) + reading);
+      const me = page.me, channel = page.channel;
+      const reading = channel ? "&channel=" + encodeURIComponent(channel) : "";
+      const state = await api("/api/state?as=" + encodeURIComponent(me) + reading);
+      // Someone else chosen, or another channel opened, while this was on its way: it is not what they
+      // look at now (drawn, it would take them back to where they were), so ask again.
+      if (me !== page.me || channel !== page.channel) { page.again = true; continue; }
+      page.state = state;
       draw();
     } while (page.again);
   } catch (error) {
