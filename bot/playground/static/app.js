@@ -345,6 +345,7 @@ function choose(command) {
     } else {
       input = el("input");
       input.type = o.type === 4 || o.type === 10 ? "number" : "text";
+      if (o.type === 10) input.step = "any"; // a number option takes fractions (a pace of 0.5 s)
       if (o.min_value !== undefined) input.min = o.min_value;
       if (o.max_value !== undefined) input.max = o.max_value;
     }

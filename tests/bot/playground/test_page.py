@@ -188,12 +188,17 @@ class Table:
         return False
 
     async def hand_prompt(self) -> str:
-        """The channel's newest message with a "My hand" button, as carol reads it."""
-        carol = self.threads["carol"]
-        with_hand = carol.page.locator(
-            "#messages li.message", has=carol.page.locator("button[data-custom-id*=':hand']")
+        """The channel's newest message with a "My hand" button, as carol reads it (read in one go: the
+        page redraws messages as they are edited)."""
+        return str(
+            await self.threads["carol"].page.evaluate(
+                """() => {
+                    const all = [...document.querySelectorAll("#messages li.message")]
+                        .filter((li) => li.querySelector("button[data-custom-id*=':hand']"));
+                    return all.length ? all[all.length - 1].innerText : "";
+                }"""
+            )
         )
-        return await with_hand.last.inner_text() if await with_hand.count() else ""
 
     def waits_for_carol(self, prompt: str) -> bool:
         """Whether ``prompt`` asks for secret picks and still waits for carol (and is not the one she
@@ -348,7 +353,7 @@ async def test_three_people_play_a_whole_hot_streak_game_by_clicking(
     errors: list[str] = []
     host = await open_tab(browser, url, "alice", errors)  # (how soon it is usable: bench/bench_playground.py)
 
-    await open_lobby(host, words, "hotstreak", pace="0")
+    await open_lobby(host, words, "hotstreak", pace="0.1")
     await join_as(host, words, "bob", "carol")
     await host.page.locator("#messages button", has_text=words["add_ai"]).click()
     await host.page.locator("#messages li.message", has_text=words["ai"]).wait_for()
@@ -393,10 +398,17 @@ async def test_three_people_play_a_whole_hot_streak_game_by_clicking(
 
 
 async def two_at_a_table(
-    browser: Any, url: str, words: dict[str, Any], game: str, errors: list[str], ai: bool, **options: str
+    browser: Any,
+    url: str,
+    words: dict[str, Any],
+    game: str,
+    errors: list[str],
+    ai: bool,
+    dms: bool,
+    **options: str,
 ) -> tuple[dict[str, Tab], dict[str, Tab]]:
     """alice opens ``game``'s lobby, bob joins (and an AI, if ``ai``), alice starts it; then each of them
-    reads the game's thread in one tab and their DMs in another."""
+    reads the game's thread in one tab and (if ``dms``: the game asks things there) their DMs in another."""
     host = await open_tab(browser, url, "alice", errors)
     await open_lobby(host, words, game, **options)
     await join_as(host, words, "bob")
@@ -408,10 +420,10 @@ async def two_at_a_table(
     threads = {"alice": host, "bob": await open_tab(browser, url, "bob", errors)}
     for tab in threads.values():
         await tab.show("thread")
-    dms = {name: await open_tab(browser, url, name, errors) for name in ("alice", "bob")}
-    for tab in dms.values():
+    private = {name: await open_tab(browser, url, name, errors) for name in ("alice", "bob") if dms}
+    for tab in private.values():
         await tab.show("dm")
-    return threads, dms
+    return threads, private
 
 
 @pytest.mark.timeout(180)
@@ -421,7 +433,9 @@ async def test_two_people_bid_in_a_downforce_auction_and_play_a_race_card_by_cli
     url, world = playground
     words = words_in(language)
     errors: list[str] = []
-    threads, dms = await two_at_a_table(browser, url, words, "downforce", errors, ai=True, players="3")
+    threads, dms = await two_at_a_table(
+        browser, url, words, "downforce", errors, ai=True, dms=True, players="3"
+    )
     dealer = Dealer(threads, dms, {0: "alice", 1: "bob"})
 
     async def a_person_played() -> bool:
@@ -448,7 +462,7 @@ async def test_two_people_roll_a_horse_race_by_clicking(
     words = words_in(language)
     errors: list[str] = []
     threads, dms = await two_at_a_table(
-        browser, url, words, "horserace", errors, ai=False, races="1", rolls="manual", pace="0"
+        browser, url, words, "horserace", errors, ai=False, dms=False, races="1", rolls="manual", pace="0.1"
     )
     dealer = Dealer(threads, dms, {0: "alice", 1: "bob"})
 
