@@ -5,7 +5,8 @@
 
 const $ = (id) => document.getElementById(id);
 const page = { me: null, state: null, channel: null, commands: [], locale: "en-US", labels: {},
-               chosen: null, drawn: new Map(), seen: new Map(), loading: false, again: false };
+               chosen: null, drawn: new Map(), seen: new Map(), loading: false, again: false,
+               shown: null };
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -240,11 +241,16 @@ async function refresh() {
       page.again = false;
       const me = page.me, channel = page.channel;
       const reading = channel ? "&channel=" + encodeURIComponent(channel) : "";
-      const state = await api("/api/state?as=" + encodeURIComponent(me) + reading);
+      const response = await fetch("/api/state?as=" + encodeURIComponent(me) + reading);
+      const text = await response.text();
+      if (!response.ok) throw new Error((JSON.parse(text || "{}").error) || response.statusText);
       // Someone else chosen, or another channel opened, while this was on its way: it is not what they
       // look at now (drawn, it would take them back to where they were), so ask again.
       if (me !== page.me || channel !== page.channel) { page.again = true; continue; }
-      page.state = state;
+      // Every change anywhere wakes every page; most change nothing this person sees: nothing to draw.
+      if (text === page.shown) continue;
+      page.shown = text;
+      page.state = JSON.parse(text);
       draw();
     } while (page.again);
   } catch (error) {
@@ -394,7 +400,7 @@ async function start() {
   page.me = me.id;
   $("person").replaceChildren(...people.map((p) => Object.assign(el("option", "", p.name), { value: p.id, selected: p.id === me.id })));
   $("person").onchange = () => {
-    page.me = $("person").value; page.drawn.clear(); page.seen.clear(); page.channel = null;
+    page.me = $("person").value; page.drawn.clear(); page.seen.clear(); page.channel = null; page.shown = null;
     localStorage.setItem("playground-person", $("person").selectedOptions[0].textContent);
     refresh();
   };

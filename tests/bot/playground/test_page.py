@@ -397,30 +397,31 @@ async def test_three_people_play_a_whole_hot_streak_game_by_clicking(
     assert world.fake.unknown_routes == []
 
 
-async def two_at_a_table(
+async def at_a_table(
     browser: Any,
     url: str,
     words: dict[str, Any],
     game: str,
     errors: list[str],
-    ai: bool,
+    people: tuple[str, ...],
     dms: bool,
     **options: str,
 ) -> tuple[dict[str, Tab], dict[str, Tab]]:
-    """alice opens ``game``'s lobby, bob joins (and an AI, if ``ai``), alice starts it; then each of them
-    reads the game's thread in one tab and (if ``dms``: the game asks things there) their DMs in another."""
+    """alice opens ``game``'s lobby, the other ``people`` join, alice adds an AI and starts it; then each
+    person reads the game's thread in one tab and (if ``dms``: the game asks things there) their DMs in
+    another."""
     host = await open_tab(browser, url, "alice", errors)
     await open_lobby(host, words, game, **options)
-    await join_as(host, words, "bob")
-    if ai:
-        await host.page.locator("#messages button", has_text=words["add_ai"]).click()
-        await host.page.locator("#messages li.message", has_text=words["ai"]).wait_for()
+    if people[1:]:
+        await join_as(host, words, *people[1:])
+    await host.page.locator("#messages button", has_text=words["add_ai"]).click()
+    await host.page.locator("#messages li.message", has_text=words["ai"]).wait_for()
     await host.page.locator("#messages button", has_text=words["start_button"]).click()
     await host.page.locator("#channels li.thread").wait_for()
-    threads = {"alice": host, "bob": await open_tab(browser, url, "bob", errors)}
+    threads = {"alice": host} | {name: await open_tab(browser, url, name, errors) for name in people[1:]}
     for tab in threads.values():
         await tab.show("thread")
-    private = {name: await open_tab(browser, url, name, errors) for name in ("alice", "bob") if dms}
+    private = {name: await open_tab(browser, url, name, errors) for name in people if dms}
     for tab in private.values():
         await tab.show("dm")
     return threads, private
@@ -433,8 +434,8 @@ async def test_two_people_bid_in_a_downforce_auction_and_play_a_race_card_by_cli
     url, world = playground
     words = words_in(language)
     errors: list[str] = []
-    threads, dms = await two_at_a_table(
-        browser, url, words, "downforce", errors, ai=True, dms=True, players="3"
+    threads, dms = await at_a_table(
+        browser, url, words, "downforce", errors, ("alice", "bob"), dms=True, players="3"
     )
     dealer = Dealer(threads, dms, {0: "alice", 1: "bob"})
 
@@ -455,26 +456,26 @@ async def test_two_people_bid_in_a_downforce_auction_and_play_a_race_card_by_cli
 
 
 @pytest.mark.timeout(180)
-async def test_two_people_roll_a_horse_race_by_clicking(
+async def test_a_person_rolls_a_horse_race_by_clicking_against_the_ai(
     playground: tuple[str, World], browser: Any, tmp_path: Path, language: str
 ) -> None:
     url, world = playground
     words = words_in(language)
     errors: list[str] = []
-    threads, dms = await two_at_a_table(
-        browser, url, words, "horserace", errors, ai=False, dms=False, races="1", rolls="manual", pace="0.1"
+    # (one person and the AI: a race is about sixty rolls, and the AI rolls its own at once)
+    threads, _dms = await at_a_table(
+        browser, url, words, "horserace", errors, ("alice",), dms=False, races="1", rolls="manual", pace="0.1"
     )
-    dealer = Dealer(threads, dms, {0: "alice", 1: "bob"})
+    dealer = Dealer(threads, {}, {0: "alice"})
 
     async def over() -> bool:
         return words["hr_final"] in await threads["alice"].text()
 
     await play(lambda: dealer.step(ROLL), over, threads["alice"], "the race")
     await threads["alice"].shot(screenshots(tmp_path, language), "horserace")
-    rolled = {ROLL.match(i).group(1) for i in dealer.done}  # type: ignore[union-attr]
-    assert rolled == {"0", "1"}, "both rolled, each on their own turn"
+    assert len(dealer.done) >= 5, "alice rolled on her turns"  # 4 scratches and the race: 5 at the least
     final = (await threads["alice"].text()).split(words["hr_final"])[-1]
-    assert "alice" in final and "bob" in final
+    assert "alice" in final and words["ai"] in final
     assert words["times_up"] not in await threads["alice"].text()
     assert errors == []
     assert world.fake.unknown_routes == []
