@@ -6,7 +6,7 @@
 const $ = (id) => document.getElementById(id);
 const page = { me: null, state: null, channel: null, commands: [], locale: "en-US", labels: {},
                chosen: null, drawn: new Map(), seen: new Map(), loading: false, again: false,
-               shown: null };
+               shown: null, following: true };
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -203,7 +203,7 @@ function draw() {
   const list = $("messages");
   const switched = list.dataset.channel !== shown.id;
   list.dataset.channel = shown.id;
-  const atBottom = switched || list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const atBottom = switched || page.following;
   const items = [];
   for (const m of shown.messages) {
     const key = JSON.stringify(m);
@@ -230,6 +230,7 @@ function draw() {
   const same = items.length === list.children.length && items.every((n, i) => list.children[i] === n);
   if (!same) list.replaceChildren(...items);
   if (atBottom) list.scrollTop = list.scrollHeight; // follow the conversation, unless reading back
+  page.following = atBottom;
   drawForms();
 }
 
@@ -404,6 +405,11 @@ async function start() {
     localStorage.setItem("playground-person", $("person").selectedOptions[0].textContent);
     refresh();
   };
+  // Following the conversation: as long as the person has not scrolled up to read back. A picture that
+  // comes in after its message was drawn makes the conversation taller: followed, it stays in view.
+  const list = $("messages");
+  list.addEventListener("scroll", () => { page.following = list.scrollHeight - list.scrollTop - list.clientHeight < 40; });
+  list.addEventListener("load", () => { if (page.following) list.scrollTop = list.scrollHeight; }, true);
   $("command").addEventListener("input", suggest);
   $("command").addEventListener("focus", suggest);
   $("command-box").addEventListener("submit", sendCommand);
