@@ -8,6 +8,7 @@ Prints, each over ``--runs`` runs (median and worst), wall and CPU seconds:
   Playwright, as the page tests drive it), has its command box usable (``body[data-ready=yes]``: the
   commands, the people and the first view are in, and the live updates are connected); and from the
   browser's request alone;
+- **Ctrl-C to exit**: SIGINT until the process has exited (the bot closed, its workers stopped);
 - with ``--clone``: **fresh clone to address**: ``git clone`` of this checkout into a temporary folder, a
   new virtual environment, the README's ``pip install -q -e .`` (pip's cache as it is: run once before
   so that it is warm) and the command, until the address is printed.
@@ -61,13 +62,16 @@ def start(python: str, cwd: Path) -> tuple[subprocess.Popen[str], str, float]:
     raise SystemExit(f"the playground ended without printing its address (exit {process.wait()})")
 
 
-def stop(process: subprocess.Popen[str]) -> None:
-    process.send_signal(signal.SIGINT)  # as Ctrl-C
+def stop(process: subprocess.Popen[str]) -> float:
+    """Ctrl-C; the seconds until the playground has exited."""
+    began = time.perf_counter()
+    process.send_signal(signal.SIGINT)
     try:
-        process.wait(timeout=15)
+        process.wait(timeout=30)
     except subprocess.TimeoutExpired:
         process.kill()
         process.wait()
+    return time.perf_counter() - began
 
 
 async def interactive(address: str) -> float:
@@ -101,7 +105,7 @@ def main() -> None:
     parser.add_argument("--clone", action="store_true", help="also time a fresh clone, install and start")
     args = parser.parse_args()
 
-    starts, start_cpu, pages, to_ready = [], [], [], []
+    starts, start_cpu, pages, to_ready, stops = [], [], [], [], []
     for _run in range(args.runs):
         cpu = children_cpu()
         process, address, seconds = start(sys.executable, ROOT)
@@ -111,14 +115,15 @@ def main() -> None:
             to_ready.append(time.perf_counter() - printed)
             pages.append(page)
         finally:
-            stop(process)
+            stops.append(stop(process))
         starts.append(seconds)
         start_cpu.append(children_cpu() - cpu)
     print(f"python -m bot playground, {args.runs} runs (a {os.cpu_count()}-core machine)")
     print(summary("start to printed address (wall)", starts))
     print(summary("page usable after the address (wall)", to_ready))
     print(summary("  of it, the browser's request alone", pages))
-    print(summary("playground's CPU, start to Ctrl-C", start_cpu))
+    print(summary("Ctrl-C to exit (wall)", stops))
+    print(summary("playground's CPU, start to exit", start_cpu))
 
     if args.clone:
         with tempfile.TemporaryDirectory(prefix="playground-clone-") as folder:

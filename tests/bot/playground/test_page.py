@@ -99,7 +99,6 @@ def words_in(language: str) -> dict[str, Any]:
             "hr_final": _n(
                 "🏁 Final standings after {n} race", "🏁 Final standings after {n} races", 1, n=1
             ).removeprefix("🏁 "),
-            "roll": _("Roll"),
         }
 
 
