@@ -140,7 +140,9 @@ class Tab:
             await select.select_option(index=1)  # 0 is the placeholder
 
     async def text(self) -> str:
-        return await self.page.inner_text("#messages")
+        """The conversation's words as shown (its text content: unlike the rendered text, reading it lays
+        nothing out, and the tests read it several times a second)."""
+        return str(await self.page.eval_on_selector("#messages", "list => list.textContent"))
 
     async def shot(self, folder: Path, name: str) -> None:
         await self.front()
