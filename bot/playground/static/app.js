@@ -6,7 +6,7 @@
 const $ = (id) => document.getElementById(id);
 const page = { me: null, state: null, channel: null, commands: [], locale: "en-US", labels: {},
                chosen: null, drawn: new Map(), seen: new Map(), loading: false, again: false,
-               shown: null, following: true };
+               shown: null, following: true, updates: 0 };
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -248,6 +248,7 @@ async function refresh() {
       // Someone else chosen, or another channel opened, while this was on its way: it is not what they
       // look at now (drawn, it would take them back to where they were), so ask again.
       if (me !== page.me || channel !== page.channel) { page.again = true; continue; }
+      document.body.dataset.updates = String(++page.updates); // how many views came in (tests wait on it)
       // Every change anywhere wakes every page; most change nothing this person sees: nothing to draw.
       if (text === page.shown) continue;
       page.shown = text;
