@@ -5,7 +5,8 @@
 
 const $ = (id) => document.getElementById(id);
 const page = { me: null, state: null, channel: null, commands: [], locale: "en-US", labels: {},
-               chosen: null, drawn: new Map(), seen: new Map(), loading: false, again: false };
+               chosen: null, drawn: new Map(), seen: new Map(), loading: false, again: false,
+               shown: null, following: true, updates: 0 };
 
 function el(tag, className, text) {
   const node = document.createElement(tag);
@@ -202,7 +203,7 @@ function draw() {
   const list = $("messages");
   const switched = list.dataset.channel !== shown.id;
   list.dataset.channel = shown.id;
-  const atBottom = switched || list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  const atBottom = switched || page.following;
   const items = [];
   for (const m of shown.messages) {
     const key = JSON.stringify(m);
@@ -229,6 +230,7 @@ function draw() {
   const same = items.length === list.children.length && items.every((n, i) => list.children[i] === n);
   if (!same) list.replaceChildren(...items);
   if (atBottom) list.scrollTop = list.scrollHeight; // follow the conversation, unless reading back
+  page.following = atBottom;
   drawForms();
 }
 
@@ -238,8 +240,19 @@ async function refresh() {
   try {
     do {
       page.again = false;
-      const reading = page.channel ? "&channel=" + encodeURIComponent(page.channel) : "";
-      page.state = await api("/api/state?as=" + encodeURIComponent(page.me) + reading);
+      const me = page.me, channel = page.channel;
+      const reading = channel ? "&channel=" + encodeURIComponent(channel) : "";
+      const response = await fetch("/api/state?as=" + encodeURIComponent(me) + reading);
+      const text = await response.text();
+      if (!response.ok) throw new Error((JSON.parse(text || "{}").error) || response.statusText);
+      // Someone else chosen, or another channel opened, while this was on its way: it is not what they
+      // look at now (drawn, it would take them back to where they were), so ask again.
+      if (me !== page.me || channel !== page.channel) { page.again = true; continue; }
+      document.body.dataset.updates = String(++page.updates); // how many views came in (tests wait on it)
+      // Every change anywhere wakes every page; most change nothing this person sees: nothing to draw.
+      if (text === page.shown) continue;
+      page.shown = text;
+      page.state = JSON.parse(text);
       draw();
     } while (page.again);
   } catch (error) {
@@ -340,6 +353,7 @@ function choose(command) {
     } else {
       input = el("input");
       input.type = o.type === 4 || o.type === 10 ? "number" : "text";
+      if (o.type === 10) input.step = "any"; // a number option takes fractions (a pace of 0.5 s)
       if (o.min_value !== undefined) input.min = o.min_value;
       if (o.max_value !== undefined) input.max = o.max_value;
     }
@@ -388,10 +402,15 @@ async function start() {
   page.me = me.id;
   $("person").replaceChildren(...people.map((p) => Object.assign(el("option", "", p.name), { value: p.id, selected: p.id === me.id })));
   $("person").onchange = () => {
-    page.me = $("person").value; page.drawn.clear(); page.seen.clear(); page.channel = null;
+    page.me = $("person").value; page.drawn.clear(); page.seen.clear(); page.channel = null; page.shown = null;
     localStorage.setItem("playground-person", $("person").selectedOptions[0].textContent);
     refresh();
   };
+  // Following the conversation: as long as the person has not scrolled up to read back. A picture that
+  // comes in after its message was drawn makes the conversation taller: followed, it stays in view.
+  const list = $("messages");
+  list.addEventListener("scroll", () => { page.following = list.scrollHeight - list.scrollTop - list.clientHeight < 40; });
+  list.addEventListener("load", () => { if (page.following) list.scrollTop = list.scrollHeight; }, true);
   $("command").addEventListener("input", suggest);
   $("command").addEventListener("focus", suggest);
   $("command-box").addEventListener("submit", sendCommand);
