@@ -21,8 +21,8 @@ import discord
 from bot import emojis, workers
 from bot.games.base import Decision, Event
 from bot.games.horserace.narration import narrate
-from bot.games.horserace.render import alt_text, holdings_alt_text, render_board, render_holdings
-from bot.games.horserace.replay import race_replay
+from bot.games.horserace.render import alt_text, holdings_alt_text, render_holdings
+from bot.games.horserace.replay import live_board, race_replay
 from bot.games.horserace.settings import DEFAULT_BANK
 from bot.games.horserace.symbols import emoji_name, unicode
 from bot.games.odds import Odds, odds_for
@@ -73,6 +73,8 @@ class HorseRacePresenter(Presenter):
         """The running roll log shown on the board message (this race's last rolls and penalties)."""
         self.replay: ReplayLog | None = None
         """The running race's frames for its replay, until the race is won."""
+        self.won: tuple[int, str] | None = None
+        """The race just won and its log's key: its last board, drawn after the win, is kept for it too."""
 
     def lobby_fields(self, view: TableView) -> list[tuple[str, str]]:
         s = view.settings
@@ -105,7 +107,7 @@ class HorseRacePresenter(Presenter):
         if board["phase"] not in ("scratch", "race") and not finished:
             return None
         chances = await _odds(board)
-        image = await workers.run(render_board, board, odds=chances)
+        image = await workers.run(live_board, self._race_key(board["race"]), board, odds=chances)
         lines = list(self.log)
         turn = board["turn"]
         out = Outgoing(
@@ -206,11 +208,22 @@ class HorseRacePresenter(Presenter):
             replay = self.replay = ReplayLog(board["race"])
         replay.add(board, await _odds(board))
 
+    def _race_key(self, race: int) -> str | None:
+        """The key the board of ``race`` is kept under for its replay (``live_board``), if it has one and
+        the pictures are not behind (``workers.keeps_frames``)."""
+        if not workers.keeps_frames():
+            return None
+        if self.replay is not None and self.replay.race == race:
+            return self.replay.key
+        return self.won[1] if self.won is not None and self.won[0] == race else None
+
     async def _win(self, embed: discord.Embed) -> Outgoing:
         """The win at once; its replay is drawn afterwards and added to it (``Outgoing.later``)."""
         replay, self.replay = self.replay, None
         if replay is None or not len(replay):
             return Outgoing(embed=embed)
+        if replay.race is not None:
+            self.won = (replay.race, replay.key)
         return Outgoing(embed=embed, later=functools.partial(replay.drawn, race_replay))
 
     def _setup_embed(self, data: dict[str, Any], names: list[str], line: str) -> discord.Embed:
