@@ -1,22 +1,21 @@
 """Animated images from a list of still frames, shared by the games' replays.
 
 GIF is what every Discord client plays inline; animated WebP or APNG can be asked for where a
-caller knows they are smaller and supported. Frames are scaled down once and mapped onto one
-palette, and Pillow stores each GIF frame as the rectangle that changed, so a race of twenty
-frames stays far under Discord's 8 MB.
+caller knows they are smaller and supported.
 
-A replay's frames are drawn one at a time as the GIF is built (``Drawn``) and only the small
-palette image of each is kept: holding every full-size frame, then every scaled copy, took 160 MB
-for a 24-card Hot Streak race, the largest part of the replay worker's memory.
+A GIF at the frames' own width (every game's replay by default) is assembled by hand (``_assembled``)
+from one block per frame: the rectangle that changed since the frame before, unchanged pixels
+transparent, with the frame's own palette (``bot.games.kept_frames.encode``). The blocks kept when the
+live pictures were drawn come as ``kept``, with each frame's ``digests``, and only the frames nobody drew
+are drawn now, one at a time (``Drawn``). A replay frame is thus the live picture pixel for pixel, and
+drawn from scratch or assembled from kept blocks, a race gives the same bytes. A frame drawn now between
+kept ones that continue from the frame before it is shown with disposal "restore to previous" (3), so the
+kept block after it lands on the picture it was encoded against.
 
-A GIF at the frames' own width is assembled by hand (``_assembled``) from blocks: the ones kept when
-the live pictures were drawn (``bot.games.kept_frames``), given as ``kept`` with each frame's
-``digests``, and the frames nobody drew, drawn now. Each frame keeps its own palette (the live
-picture's), so a replay frame is the live picture pixel for pixel; drawn from scratch or assembled from
-kept blocks, a race gives the same bytes. A frame drawn now between kept ones that continue from the
-frame before it is shown with disposal "restore to previous" (3), so the kept block after it lands on
-the picture it was encoded against. Only a replay scaled down (narrower than its frames, or past 8 MB)
-or in another format is re-encoded by Pillow from a shared palette as before.
+Only a replay scaled down (narrower than its frames, or past 8 MB at their width) or in another format
+is made as before: frames scaled, mapped onto one palette of the first and last frames, and encoded by
+Pillow, holding only each frame's small palette image (every full-size frame, then every scaled copy,
+took 160 MB for a 24-card Hot Streak race).
 """
 
 from __future__ import annotations

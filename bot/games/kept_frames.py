@@ -1,8 +1,9 @@
 """Race frames kept, already GIF-encoded, by the process that drew them live, so a race's replay is
 assembled from them rather than drawn again.
 
-Why: a replay drew every frame of its race a second time (1-1.4 s of CPU for a Hot Streak race, 5-6 s
-for a Horse Race one), though the live message had drawn most of them minutes before. Now the process
+Why: a replay drew every frame of its race a second time (0.45 s of CPU for a Hot Streak race, 1.5 s for
+a Horse Race one, 1.5 s for a Downforce one), though the live message had drawn most of them minutes
+before; now 7, 9 and 30 ms (``bench/bench_replay.py``, docs/scaling.md). Now the process
 that draws a live picture (``keep``) also encodes it as the GIF block a replay would hold: the rectangle
 that changed since the race's previous picture drawn there, unchanged pixels transparent, with the
 frame's own palette (so a replay frame is the live picture itself, pixel for pixel). The replay takes
@@ -14,10 +15,13 @@ language), and says which frame it was encoded against (``Block.base``): a repla
 picture on screen before it is that frame, so a live picture of something the replay does not show, a
 frame drawn in another process, or one drawn after a restart can never put wrong pixels in a replay.
 
-Memory is bounded (``LIMIT`` bytes per process, blocks and the last picture of each race): past it the
-race least recently drawn is dropped whole, and later frames of a dropped race are not kept (its replay
-is drawn as before), so a busy bot keeps some races' frames whole rather than every race's last few.
-A block takes 20-40 KB; a Hot Streak race about 0.8 MB, a Horse Race one about 1.7 MB.
+Memory is bounded (``LIMIT`` bytes per process, blocks and the last picture of each race, as PNG). A
+block takes about 10 KB (the unchanged pixels transparent compress well): a Hot Streak race about 0.3 MB,
+a Horse Race one 0.8 MB, a Downforce one 0.4 MB. Ruling, past the bound: races nobody drew for
+``STALE`` seconds go first (a game that ended without its replay, a frame drawn after its replay was
+taken), then the race admitted last (the one with the least kept), and a race that does not fit is not
+admitted; a dropped race keeps nothing more (its replay draws the frames, as before). So a busy bot
+keeps some races whole rather than every race's last few, and spends no time keeping what it would drop.
 
 Pure (Pillow only); the cache is per process: a picture worker's, or the bot's own without workers.
 """
@@ -30,6 +34,7 @@ import io
 import json
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,10 +46,16 @@ from bot.i18n import current
 
 log = logging.getLogger(__name__)
 
-LIMIT = 48 * 1024 * 1024
-"""Bytes of kept frames per process (about 40 Hot Streak races or 25 Horse Race ones, whole)."""
+LIMIT = 40 * 1024 * 1024
+"""Bytes of kept frames per process: about 130 whole Hot Streak races, 50 Horse Race ones or 100 Downforce
+ones. Ruling: issue 15's 500 MB for the bot and its workers had about 50 MB to spare at 500 games
+(445-458 MB), and the replay worker no longer holds a race's frames (a 68-roll Horse Race replay raised
+its peak by 65 MB, now by 5 MB), so this fits in what the replay worker gave back."""
 DROPPED = 4096
 """Races remembered as dropped (their later frames are not kept), oldest forgotten first."""
+STALE = 600.0
+"""Seconds after which a race nobody drew for is dropped first when the kept frames are full (a race's
+frames come every few seconds while it runs)."""
 
 
 @dataclass(frozen=True)
@@ -125,15 +136,17 @@ class _Race:
     blocks: dict[str, Block] = dataclasses.field(default_factory=dict)
     last: tuple[str, bytes] | None = None  # the digest and PNG of the race's last picture drawn here
     size: int = 0
+    drawn: float = 0.0  # when its last picture was drawn (``KeptFrames.clock``)
 
 
 class KeptFrames:
     """A process's kept frames, by race (a ``ReplayLog.key``), at most ``limit`` bytes in all."""
 
-    def __init__(self, limit: int = LIMIT) -> None:
+    def __init__(self, limit: int = LIMIT, clock: Callable[[], float] = time.monotonic) -> None:
         self.limit = limit
+        self.clock = clock
         self.size = 0
-        self._races: OrderedDict[str, _Race] = OrderedDict()
+        self._races: OrderedDict[str, _Race] = OrderedDict()  # in the order they were admitted
         self._dropped: OrderedDict[str, None] = OrderedDict()
         self._lock = threading.Lock()  # without workers, pictures are drawn in several threads
 
@@ -150,10 +163,14 @@ class KeptFrames:
     def _keep(self, race: str, key: str, image: Image.Image, png: bytes | None) -> None:
         if race in self._dropped:
             return
+        now = self.clock()
         entry = self._races.get(race)
         if entry is None:
+            if self.size >= self.limit and not self._drop_stale(now):
+                self._drop(race)  # full: not admitted
+                return
             entry = self._races[race] = _Race()
-        self._races.move_to_end(race)
+        entry.drawn = now
         image = _palette_image(image)
         if entry.last is not None and entry.last[0] == key:
             return  # drawn again (a message posted anew): kept already
@@ -168,8 +185,8 @@ class KeptFrames:
         entry.last = (key, png if png is not None else _png(image))
         self._grow(entry, len(entry.last[1]) - before)
         while self.size > self.limit and self._races:
-            oldest = next(iter(self._races))
-            self._drop(oldest)
+            if not self._drop_stale(now):
+                self._drop(next(reversed(self._races)))  # the race admitted last
 
     def take(self, race: str) -> dict[str, Block]:
         """``race``'s blocks (its replay is being made), forgotten here."""
@@ -185,9 +202,18 @@ class KeptFrames:
         entry.size += by
         self.size += by
 
+    def _drop_stale(self, now: float) -> bool:
+        """Drop the race nobody drew for the longest if that is over ``STALE`` seconds; whether one was."""
+        race, entry = min(self._races.items(), key=lambda item: item[1].drawn, default=(None, None))
+        if race is None or entry is None or now - entry.drawn < STALE:
+            return False
+        self._drop(race)
+        return True
+
     def _drop(self, race: str) -> None:
-        entry = self._races.pop(race)
-        self.size -= entry.size
+        entry = self._races.pop(race, None)
+        if entry is not None:
+            self.size -= entry.size
         self._dropped[race] = None
         while len(self._dropped) > DROPPED:
             self._dropped.popitem(last=False)

@@ -189,19 +189,29 @@ def test_a_block_is_the_changed_rectangle_with_the_unchanged_pixels_transparent(
     assert encode(after.quantize(8)).base is None  # with nothing before it: whole
 
 
-def test_the_kept_frames_stay_within_their_bound_dropping_the_race_least_recently_drawn() -> None:
-    cache = KeptFrames()
+def test_the_kept_frames_stay_within_their_bound_keeping_whole_races() -> None:
+    now = [0.0]
+    cache = KeptFrames(clock=lambda: now[0])
     cache.keep("a", "a0", solid((10, 10, 10)))
-    one_frame = cache.size
-    cache.limit = int(one_frame * 2.5)
-    for race in ("b", "c"):
-        cache.keep(race, race + "0", solid((10, 10, 10)))
-    assert cache.size <= cache.limit and len(cache) == 2
-    assert cache.take("a") == {}  # dropped whole, as the least recently drawn
-    cache.keep("b", "b1", solid((90, 90, 90)))  # b grows past the bound: c goes
-    assert cache.size <= cache.limit
-    cache.keep("c", "c1", solid((50, 50, 50)))  # a dropped race's later frames are not kept
+    cache.limit = int(cache.size * 2.5)
+    cache.keep("b", "b0", solid((10, 10, 10)))
+    cache.keep("a", "a1", solid((90, 90, 90)))  # a grows past the bound: b, admitted last, goes
+    assert cache.size <= cache.limit and len(cache) == 1
+    cache.keep("b", "b1", solid((50, 50, 50)))  # a dropped race keeps nothing more
+    assert cache.take("b") == {}
+    cache.keep("c", "c0", solid((10, 10, 10)))  # full: not admitted, while a is drawn
     assert cache.take("c") == {}
-    kept: dict[str, Block] = cache.take("b")
-    assert set(kept) == {"b0", "b1"} and kept["b1"].base == "b0" and kept["b0"].base is None
+    now[0] += kept_frames.STALE
+    cache.keep("d", "d0", solid((10, 10, 10)))  # a race nobody drew for long goes first
+    assert cache.take("a") == {}
+    kept: dict[str, Block] = cache.take("d")
+    assert set(kept) == {"d0"} and kept["d0"].base is None
     assert cache.size == 0 and len(cache) == 0
+
+
+def test_a_race_kept_whole_gives_each_frame_against_the_one_before() -> None:
+    cache = KeptFrames()
+    for i, grey in enumerate((10, 60, 110)):
+        cache.keep("a", f"a{i}", solid((grey, grey, grey)))
+    kept = cache.take("a")
+    assert [kept[k].base for k in ("a0", "a1", "a2")] == [None, "a0", "a1"]
