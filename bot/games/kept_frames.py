@@ -18,8 +18,7 @@ frame drawn in another process, or one drawn after a restart can never put wrong
 Memory is bounded (``LIMIT`` bytes per process, blocks and the last picture of each race, as PNG). A
 block takes about 10 KB (the unchanged pixels transparent compress well): a Hot Streak race about 0.3 MB,
 a Horse Race one 0.8 MB, a Downforce one 0.4 MB. Ruling, past the bound: races nobody drew for
-``STALE`` seconds go first (a game that ended without its replay, a frame drawn after its replay was
-taken), then the race admitted last (the one with the least kept), and a race that does not fit is not
+``STALE`` seconds go first (a game that ended without its replay), then the race admitted last (the one with the least kept), and a race that does not fit is not
 admitted; a dropped race keeps nothing more (its replay draws the frames, as before). So a busy bot
 keeps some races whole rather than every race's last few, and spends no time keeping what it would drop.
 
@@ -189,14 +188,12 @@ class KeptFrames:
                 self._drop(next(reversed(self._races)))  # the race admitted last
 
     def take(self, race: str) -> dict[str, Block]:
-        """``race``'s blocks (its replay is being made), forgotten here."""
+        """``race``'s blocks (its replay is being made), forgotten here; a picture of the race drawn after
+        this (a board drawn after its replay began) is not kept, as for a dropped race."""
         with self._lock:
-            entry = self._races.pop(race, None)
-            self._dropped.pop(race, None)
-            if entry is None:
-                return {}
-            self.size -= entry.size
-            return entry.blocks
+            entry = self._races.get(race)
+            self._drop(race)
+            return entry.blocks if entry is not None else {}
 
     def _grow(self, entry: _Race, by: int) -> None:
         entry.size += by

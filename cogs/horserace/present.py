@@ -73,8 +73,6 @@ class HorseRacePresenter(Presenter):
         """The running roll log shown on the board message (this race's last rolls and penalties)."""
         self.replay: ReplayLog | None = None
         """The running race's frames for its replay, until the race is won."""
-        self.won: tuple[int, str] | None = None
-        """The race just won and its log's key: its last board, drawn after the win, is kept for it too."""
 
     def lobby_fields(self, view: TableView) -> list[tuple[str, str]]:
         s = view.settings
@@ -215,15 +213,13 @@ class HorseRacePresenter(Presenter):
             return None
         if self.replay is not None and self.replay.race == race:
             return self.replay.key
-        return self.won[1] if self.won is not None and self.won[0] == race else None
+        return None  # (the winning board is drawn after its race's replay is on its way: drawn there)
 
     async def _win(self, embed: discord.Embed) -> Outgoing:
         """The win at once; its replay is drawn afterwards and added to it (``Outgoing.later``)."""
         replay, self.replay = self.replay, None
         if replay is None or not len(replay):
             return Outgoing(embed=embed)
-        if replay.race is not None:
-            self.won = (replay.race, replay.key)
         return Outgoing(embed=embed, later=functools.partial(replay.drawn, race_replay))
 
     def _setup_embed(self, data: dict[str, Any], names: list[str], line: str) -> discord.Embed:
