@@ -274,20 +274,21 @@ async def replay(later: Callable[[], T]) -> T:
     Ruling: the blocks travel through this process (a few hundred kilobytes, pickled once each way)
     rather than the replay being made in the picture worker: drawing the missing frames (all of them,
     after a restart) must not hold up a card's picture. With several picture workers, only the blocks
-    of the one that takes the call are found; the frames the others drew are drawn again.
+    of the one that takes the call are found; the frames the others drew are drawn again. They are
+    taken before a replay is skipped (``Busy``), so a skipped race's blocks do not fill the cache.
     """
-    if waiting(REPLAYS) >= REPLAY_QUEUE:
-        figures["replays_skipped"] += 1
-        raise Busy
     race = _race_of(later)
+    kept: dict[str, Block] = {}
     if race is not None:
-        kept: dict[str, Block] = {}
         try:
             kept = await run(take, race) if PICTURES in _lanes else take(race)
         except Exception:  # a worker that died or hung: its blocks are gone, the replay is drawn whole
             log.warning("Could not take the kept frames of race %s; drawing its replay whole", race)
-        if kept:
-            later = _with_kept(later, kept)
+    if waiting(REPLAYS) >= REPLAY_QUEUE:
+        figures["replays_skipped"] += 1
+        raise Busy
+    if kept:
+        later = _with_kept(later, kept)
     return await run(later, lane=REPLAYS)
 
 
