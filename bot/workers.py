@@ -9,9 +9,11 @@ in three lanes, so that one kind of work never waits behind another:
 - ``PICTURES``: race pictures and their odds (``WORK_PROCESSES`` processes; default one fewer than
   the machine's cores, at least one). A game's next card waits for these.
 - ``AI``: the AI players' look-ahead (one process, 0.1-0.3 s a decision).
-- ``REPLAYS``: race replays (one process at a lower CPU priority: an animation takes a second or
-  more, may come late, and must never hold up a card's picture). Past ``REPLAY_QUEUE`` waiting, a
-  replay is skipped (``Busy``).
+- ``REPLAYS``: race replays (one process at a lower CPU priority: an animation may come late, and
+  must never hold up a card's picture). Past ``REPLAY_QUEUE`` waiting, a replay is skipped (``Busy``).
+  A replay (``replay``) first takes the GIF blocks its race's live pictures left in the picture
+  worker that drew them (``bot.games.kept_frames``), so the replay lane draws only the frames nobody
+  drew live.
 
 Without workers (``WORK_PROCESSES=0``, and in tests) everything runs in a thread as before. Work
 that cannot be sent to a process (a closure) also runs in a thread, and a worker that died is
@@ -49,8 +51,9 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Any, TypeVar
 
 from bot import collector
+from bot.games.kept_frames import Block, take
 from bot.games.odds import Odds, odds_for
-from bot.i18n import current, in_language
+from bot.i18n import InLanguage, current, in_language
 
 log = logging.getLogger(__name__)
 
@@ -235,7 +238,13 @@ async def run(fn: Callable[..., T], /, *args: Any, lane: str = PICTURES, **kwarg
 async def _run(fn: Callable[..., T], lane: str, /, *args: Any, **kwargs: Any) -> T:
     # In the caller's language: a worker process does not share the caller's context (bot.i18n).
     call = in_language(current(), functools.partial(fn, *args, **kwargs))
-    kind = "odds" if fn is odds_for else {AI: "ai", REPLAYS: "replays"}.get(lane, "pictures")
+    kind = (
+        "odds"
+        if fn is odds_for
+        else "replays"
+        if fn is take
+        else {AI: "ai", REPLAYS: "replays"}.get(lane, "pictures")
+    )
     found = _lanes.get(lane)
     sent = _pickled(call) if found is not None else None
     if found is None or sent is None:
@@ -254,6 +263,50 @@ async def _run(fn: Callable[..., T], lane: str, /, *args: Any, **kwargs: Any) ->
             found.waiting -= 1
     cpu_seconds[kind] += cpu
     return result
+
+
+async def replay(later: Callable[[], T]) -> T:
+    """A race's replay (``Outgoing.later``: a ``ReplayLog.drawn``) in the replay lane, from the GIF blocks
+    the race's live pictures left in the picture worker (``bot.games.kept_frames``): that worker hands
+    them over (a lookup, in its turn among the pictures), and the replay lane joins them and draws only
+    the frames nobody drew. Raises ``Busy`` as ``run`` does.
+
+    Ruling: the blocks travel through this process (a few hundred kilobytes, pickled once each way)
+    rather than the replay being made in the picture worker: drawing the missing frames (all of them,
+    after a restart) must not hold up a card's picture. With several picture workers, only the blocks
+    of the one that takes the call are found; the frames the others drew are drawn again. They are
+    taken before a replay is skipped (``Busy``), so a skipped race's blocks do not fill the cache.
+    """
+    race = _race_of(later)
+    kept: dict[str, Block] = {}
+    if race is not None:
+        try:
+            kept = await run(take, race) if PICTURES in _lanes else take(race)
+        except Exception:  # a worker that died or hung: its blocks are gone, the replay is drawn whole
+            log.warning("Could not take the kept frames of race %s; drawing its replay whole", race)
+    if waiting(REPLAYS) >= REPLAY_QUEUE:
+        figures["replays_skipped"] += 1
+        raise Busy
+    if kept:
+        later = _with_kept(later, kept)
+    return await run(later, lane=REPLAYS)
+
+
+def _race_of(later: Callable[..., Any]) -> str | None:
+    """The race key of a replay (a ``ReplayLog.drawn``, maybe in a language and with options)."""
+    if isinstance(later, InLanguage):
+        return _race_of(later.work)
+    if isinstance(later, functools.partial):
+        later = later.func
+    key = getattr(getattr(later, "__self__", None), "key", None)
+    return key if isinstance(key, str) else None
+
+
+def _with_kept(later: Callable[[], T], kept: dict[str, Block]) -> Callable[[], T]:
+    if isinstance(later, InLanguage):
+        return InLanguage(later.language, _with_kept(later.work, kept))
+    work: Callable[..., T] = later  # a ReplayLog.drawn, which takes ``kept``
+    return functools.partial(work, kept=kept)
 
 
 def _timed_call(call: Callable[[], T], clock: Callable[[], float]) -> tuple[T, float]:
@@ -360,6 +413,20 @@ async def odds(kind: str, view: dict[str, Any], *, budget_ms: float | None = Non
         options["budget_ms"] = budget_ms / (1 + ahead / processes)
     figures["odds"] += 1
     return await run(odds_for, kind, view, **options)
+
+
+def keeps_frames() -> bool:
+    """Whether a live race picture drawn now also keeps its GIF block for the race's replay
+    (``bot.games.kept_frames``).
+
+    Ruling: not while more than ``ODDS_QUEUE`` pictures per process wait (when the odds get their quick
+    estimate too). Keeping costs 5-8 ms of a 15-35 ms picture and saves 3-5 times that in the replay, but
+    a card's picture comes first: a busy bot's replays draw the frames it did not keep, in the replay
+    lane at a lower priority, or are skipped.
+    """
+    lane = _lanes.get(PICTURES)
+    processes = lane.processes if lane is not None else 1
+    return waiting(PICTURES) < ODDS_QUEUE * processes
 
 
 def ai_effort() -> float:

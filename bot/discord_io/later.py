@@ -76,7 +76,7 @@ async def _follow(place: Place, message: discord.Message | None, out: Outgoing) 
     if place.pictures_off:  # Ruling: a game going on without pictures skips its replays too
         return
     try:
-        drawn = await workers.run(out.later, lane=workers.REPLAYS)
+        drawn = await workers.replay(out.later)  # from the frames kept live
     except workers.Busy:
         # Ruling: a bot so far behind that several replays wait already skips this one; the results stand.
         log.info("Game %s: replay skipped, the replay worker is busy", place.game_id)

@@ -5,13 +5,19 @@ A presenter keeps one log per race (a field of its own) while the race runs (ten
 whole public view of a few kilobytes if kept as is); the replay is drawn from ``frames()``, rebuilt
 off the event loop when the race is over, and the log is dropped with it. Pure and game-agnostic:
 frames are JSON-like dicts, compared key by key, nested dicts by their own keys.
+
+A log's ``key`` names its race to the process that draws the live pictures, which keeps each picture's
+GIF block under it (``bot.games.kept_frames``); the replay takes them (``bot.workers.replay``) and
+draws only the frames nobody drew.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import uuid
+from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
+from bot.games.kept_frames import Block
 from bot.games.odds import Odds
 
 T = TypeVar("T")
@@ -24,10 +30,11 @@ class _Nested(dict[str, Any]):
 
 
 class ReplayLog:
-    __slots__ = ("race", "_first", "_last", "_changes", "_odds")
+    __slots__ = ("race", "key", "_first", "_last", "_changes", "_odds")
 
     def __init__(self, race: int | None = None) -> None:
         self.race = race
+        self.key = uuid.uuid4().hex  # unique among every race a process's workers draw, restarts included
         self._first: dict[str, Any] | None = None
         self._last: dict[str, Any] = {}
         self._changes: list[dict[str, Any]] = []
@@ -58,12 +65,17 @@ class ReplayLog:
     def odds(self) -> list[Odds | None]:
         return list(self._odds)
 
-    def drawn(self, replay: Callable[..., T], /, **options: Any) -> T:
-        """The race drawn by ``replay`` (a game's ``race_replay``) from the rebuilt frames and their odds.
+    def drawn(
+        self, replay: Callable[..., T], /, kept: Mapping[str, Block] | None = None, **options: Any
+    ) -> T:
+        """The race drawn by ``replay`` (a game's ``race_replay``) from the rebuilt frames and their odds,
+        and the GIF blocks ``kept`` when its live pictures were drawn (only the others are drawn).
 
         Sent to the replay worker as this bound method and an engine's function: the frames are rebuilt
         there, and the worker never loads discord.py or the cogs for it.
         """
+        if kept:
+            options["kept"] = kept
         return replay(self.frames(), odds=self.odds, **options)
 
 

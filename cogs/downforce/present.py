@@ -23,7 +23,7 @@ from bot.games.downforce.narration import bet_name, both, colour_name, option_la
 from bot.games.downforce.powers import power_asking, summary, title
 from bot.games.downforce.render import alt_text, render_track
 from bot.games.downforce.render_hand import hand_alt, render_hand
-from bot.games.downforce.replay import race_replay
+from bot.games.downforce.replay import live_track, race_replay
 from bot.games.downforce.rules import RULES as GAME_RULES
 from bot.games.downforce.spectate import race as open_race
 from bot.games.downforce.track import FINISH
@@ -128,7 +128,8 @@ class DownforcePresenter(Presenter):
             if self.replay is None:
                 self.replay = ReplayLog()
             self.replay.add(drawn, chances)
-        image = await workers.run(render_track, drawn, chances)
+        race = self.replay.key if frame and self.replay is not None and workers.keeps_frames() else None
+        image = await workers.run(live_track, race, drawn, chances)
         return Outgoing(image=image, image_name=name, alt=alt_text(drawn, chances))
 
     async def _final(self, view: TableView, data: dict[str, Any]) -> Outgoing:
@@ -228,7 +229,9 @@ class DownforcePresenter(Presenter):
                 turn = ""
             key = (state["cards_played"], chances is not None)
             if self.live is None or self.live[0] != key:
-                picture = await workers.run(render_track, drawn, chances)
+                # (Its GIF block is kept where it is drawn, for the race's replay: bot.games.kept_frames.)
+                race = self.replay.key if self.replay is not None and workers.keeps_frames() else None
+                picture = await workers.run(live_track, race, drawn, chances)
                 self.live = (key, picture, alt_text(drawn, chances))
             self.turn_line = turn
         if self.live is None:

@@ -21,8 +21,8 @@ import discord
 from bot import emojis, workers
 from bot.games.base import Decision, Event
 from bot.games.horserace.narration import narrate
-from bot.games.horserace.render import alt_text, holdings_alt_text, render_board, render_holdings
-from bot.games.horserace.replay import race_replay
+from bot.games.horserace.render import alt_text, holdings_alt_text, render_holdings
+from bot.games.horserace.replay import live_board, race_replay
 from bot.games.horserace.settings import DEFAULT_BANK
 from bot.games.horserace.spectate import race as open_race
 from bot.games.horserace.symbols import emoji_name, unicode
@@ -107,7 +107,7 @@ class HorseRacePresenter(Presenter):
         if board["phase"] not in ("scratch", "race") and not finished:
             return None
         chances = await _odds(board)
-        image = await workers.run(render_board, board, odds=chances)
+        image = await workers.run(live_board, self._race_key(board["race"]), board, odds=chances)
         lines = list(self.log)
         turn = board["turn"]
         out = Outgoing(
@@ -208,6 +208,15 @@ class HorseRacePresenter(Presenter):
         if replay is None or replay.race != board["race"]:
             replay = self.replay = ReplayLog(board["race"])
         replay.add(board, await _odds(board))
+
+    def _race_key(self, race: int) -> str | None:
+        """The key the board of ``race`` is kept under for its replay (``live_board``), if it has one and
+        the pictures are not behind (``workers.keeps_frames``)."""
+        if not workers.keeps_frames():
+            return None
+        if self.replay is not None and self.replay.race == race:
+            return self.replay.key
+        return None  # (the winning board is drawn after its race's replay is on its way: drawn there)
 
     async def _win(self, embed: discord.Embed) -> Outgoing:
         """The win at once; its replay is drawn afterwards and added to it (``Outgoing.later``)."""

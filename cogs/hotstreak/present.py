@@ -26,7 +26,7 @@ from bot.games.hotstreak.narration import (
 )
 from bot.games.hotstreak.odds import expected_payouts
 from bot.games.hotstreak.render import alt_text, holdings_alt_text, render_holdings, render_race
-from bot.games.hotstreak.replay import race_replay
+from bot.games.hotstreak.replay import live_picture, race_replay
 from bot.games.odds import Odds
 from bot.games.replay_log import ReplayLog
 from bot.i18n import N_, _, _n, _p, current
@@ -396,7 +396,14 @@ class HotStreakPresenter(Presenter):
             live=live,
             content=content,
             # Drawn when sent, off the event loop; never drawn if merged into the next as stale.
-            render=functools.partial(render_race, frame, odds=chances, players=players),
+            # (Its GIF block is kept where it is drawn, for the race's replay: bot.games.kept_frames.)
+            render=functools.partial(
+                live_picture,
+                replay.key if workers.keeps_frames() else None,
+                frame,
+                odds=chances,
+                players=players,
+            ),
             image_name=f"race{frame['race']}-{event.data.get('flip', 'fold')}.png",
             alt=alt_text(frame, odds=chances, players=players),
             odds_shown=chances is not None,

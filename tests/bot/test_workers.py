@@ -4,6 +4,7 @@ own process, never holding a card up, and surviving a worker that dies."""
 from __future__ import annotations
 
 import asyncio
+import functools
 import multiprocessing
 import os
 import subprocess
@@ -15,12 +16,15 @@ from concurrent.futures.process import BrokenProcessPool
 import pytest
 
 from bot import workers
+from bot.games import kept_frames
 from bot.games.base import Action
 from bot.games.hotstreak import odds as hotstreak_odds_module
 from bot.games.hotstreak.game import HotStreak
 from bot.games.hotstreak.odds import odds as hotstreak_odds
 from bot.games.hotstreak.render import render_race
-from bot.games.hotstreak.replay import race_replay
+from bot.games.hotstreak.replay import live_picture, race_replay
+from bot.games.replay_log import ReplayLog
+from bot.i18n import current, in_language
 
 
 @pytest.fixture
@@ -73,6 +77,18 @@ async def test_a_replay_drawn_in_the_replay_worker_is_the_same_animation(one_wor
     frames = a_race_frames()[:4]
     drawn = await workers.run(race_replay, frames, lane=workers.REPLAYS)
     assert drawn == race_replay(frames)
+
+
+async def test_a_replay_is_assembled_from_the_frames_the_picture_worker_kept(one_worker: None) -> None:
+    frames = a_race_frames()[:5]
+    log = ReplayLog(1)
+    for frame in frames:
+        log.add(frame)
+        await workers.run(live_picture, log.key, frame)  # the live picture, drawn in the picture worker
+    assert await workers.run(kept_frames.held, log.key) == len(frames)
+    drawn = await workers.replay(in_language(current(), functools.partial(log.drawn, race_replay)))
+    assert drawn == race_replay(frames)  # the replay drawn from scratch, byte for byte
+    assert await workers.run(kept_frames.held, log.key) == 0  # handed over to the replay
 
 
 async def test_odds_from_a_worker_are_the_odds_of_the_view(one_worker: None) -> None:
@@ -217,7 +233,6 @@ async def test_work_in_a_worker_process_speaks_the_callers_language(one_worker: 
 
 
 async def test_a_late_picture_is_drawn_in_a_worker_in_its_messages_language(one_worker: None) -> None:
-    import functools
 
     from bot.discord_io.outgoing import Outgoing
     from bot.i18n import speaking

@@ -2,19 +2,28 @@
 
 The presenter keeps the public view after every card (``Downforce.view(None)``, with ``names`` if
 it labels seats) and the odds it showed, and calls ``race_replay`` off the event loop at the end.
-Each frame is the live picture (``track_image``: 1200 px wide, every text 30 px) scaled to ``width``;
-at the default 800 px every text is 20 px, the readable 1/40 of the width (``bot.games.fonts``), so a
-narrower replay would need larger frames' fonts: ``width`` is not taken below 800.
+Each frame is the live picture (``track_image``: 1200 px wide, every text 30 px), at that width by
+default: the race's GIF of the live palette frames is smaller (about 0.3 MB for 31 cards) and quicker
+to make than one scaled to 800 px (1.3 MB: scaling blurs the flat colours into many). A ``width``
+under the frames' scales them (an 800 px replay draws its text 20 px, the readable 1/40 of the width
+(``bot.games.fonts``), so a narrower replay would need larger frames' fonts: ``width`` is not taken
+below 800).
+
+The live track is drawn with ``live_track``, which keeps its GIF block where it was drawn
+(``bot.games.kept_frames``); ``race_replay`` given those blocks (``kept``) joins them and draws only
+the frames nobody drew live.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.animation import Animation, Drawn, animate
 from bot.games.downforce.narration import colour_name
-from bot.games.downforce.render import track_image
+from bot.games.downforce.render import WIDTH, track_image
+from bot.games.kept_frames import Block, digest, keep
 from bot.games.odds import Odds
 from bot.i18n import _, _n
 
@@ -23,9 +32,10 @@ def race_replay(
     views: Sequence[dict[str, Any]],
     *,
     odds: Sequence[Odds | None] | None = None,
-    width: int = 800,
+    width: int = WIDTH,
     fmt: str = "gif",
     frame_ms: int = 700,
+    kept: Mapping[str, Block] | None = None,
 ) -> Animation:
     """The race in ``views`` (oldest first) as an animation under 8 MB, with alt text."""
     if not views:
@@ -42,7 +52,20 @@ def race_replay(
         width=width,
         frame_ms=frame_ms,
         fmt=fmt,
+        digests=[digest(v, c) for v, c in zip(views, chances, strict=True)] if kept else None,
+        kept=kept,
     )
+
+
+def live_track(race: str | None, view: dict[str, Any], odds: Odds | None = None) -> bytes:
+    """``render_track``'s PNG of ``view``, its GIF block kept for the replay of ``race`` (a
+    ``ReplayLog.key``; None: no replay) in the process that drew it."""
+    image = track_image(view, odds)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=3)  # as render_track
+    png = out.getvalue()
+    keep(race, lambda: digest(view, odds), image, png)
+    return png
 
 
 def replay_alt_text(views: Sequence[dict[str, Any]]) -> str:

@@ -5,15 +5,21 @@ The host keeps the public view after every roll of a race (``HorseRace.view(None
 Its frames are the board itself (``board_image``), drawn at the width the replay is sent at
 (``WIDTH``, 800 px), so a frame is as readable as the board: no type under 1/40 of the width. Were
 an animation scaled down to stay under 8 MB, its type would shrink with its width and stay readable.
+
+The live board is drawn with ``live_board``, which keeps its GIF block where it was drawn
+(``bot.games.kept_frames``); ``race_replay`` given those blocks (``kept``) joins them and draws only
+the boards nobody drew live.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.animation import Animation, Drawn, animate
 from bot.games.horserace.render import WIDTH, board_image
+from bot.games.kept_frames import Block, digest, keep
 from bot.games.odds import Odds
 from bot.i18n import _, _n
 
@@ -25,6 +31,7 @@ def race_replay(
     width: int = WIDTH,
     fmt: str = "gif",
     frame_ms: int = 350,
+    kept: Mapping[str, Block] | None = None,
 ) -> Animation:
     """The race in ``views`` (oldest first) as an animation under 8 MB, with alt text. Rolls go by
     faster than Hot Streak's cards (a race is about 55 rolls), the winner stays on screen."""
@@ -41,7 +48,20 @@ def race_replay(
         width=width,
         frame_ms=frame_ms,
         fmt=fmt,
+        digests=[digest(v, c) for v, c in zip(views, chances, strict=True)] if kept else None,
+        kept=kept,
     )
+
+
+def live_board(race: str | None, view: dict[str, Any], *, odds: Odds | None = None) -> bytes:
+    """``render_board``'s PNG of ``view``, its GIF block kept for the replay of ``race`` (a
+    ``ReplayLog.key``; None: no replay) in the process that drew it."""
+    image = board_image(view, odds=odds)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=6)  # as render_board
+    png = out.getvalue()
+    keep(race, lambda: digest(view, odds), image, png)
+    return png
 
 
 def replay_alt_text(views: Sequence[dict[str, Any]]) -> str:

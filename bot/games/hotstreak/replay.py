@@ -8,11 +8,16 @@ The frames are drawn 800 px wide for Discord's preview (``bot.games.fonts``), an
 that width (``width`` defaults to it), so its text is as readable as the live frames'. Only a replay
 that would pass Discord's 8 MB is scaled down (``bot.games.animation``); a Hot Streak race of 800 x 600
 palette frames stays far under it (a whole race is well under 1 MB).
+
+A race's live pictures are drawn with ``live_picture``, which keeps each one's GIF block where it was
+drawn (``bot.games.kept_frames``); ``race_replay`` given those blocks (``kept``) joins them and draws
+only the frames nobody drew live (a card that changed nothing on the track gets no picture of its own).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import io
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from bot.games.animation import Animation, Drawn, animate
@@ -20,6 +25,7 @@ from bot.games.hotstreak.render import race_image
 from bot.games.hotstreak.render.geometry import WIDTH
 from bot.games.hotstreak.render.scene import read_scene
 from bot.games.hotstreak.render.words import podium_words
+from bot.games.kept_frames import Block, digest, keep
 from bot.games.odds import Odds
 from bot.i18n import _, _n
 from bot.i18n.formatting import percent
@@ -32,10 +38,12 @@ def race_replay(
     players: Sequence[str] | None = None,
     width: int = WIDTH,
     fmt: str = "gif",
+    kept: Mapping[str, Block] | None = None,
 ) -> Animation:
     """The race in ``frames`` (oldest first) as an animation under 8 MB, with alt text.
 
-    ``odds``, if given, has one entry per frame (``None`` where there are none) and draws the bars.
+    ``odds``, if given, has one entry per frame (``None`` where there are none) and draws the bars;
+    ``kept``: the blocks ``live_picture`` kept for this race.
     """
     if not frames:
         raise ValueError("a replay needs at least one frame")
@@ -45,8 +53,36 @@ def race_replay(
     last = frames[-1]
     race = last.get("race", 1)
     return animate(
-        images, name=f"hotstreak-race-{race}", alt=replay_alt_text(frames, chances), width=width, fmt=fmt
+        images,
+        name=f"hotstreak-race-{race}",
+        alt=replay_alt_text(frames, chances),
+        width=width,
+        fmt=fmt,
+        digests=[frame_key(f, c, players) for f, c in zip(frames, chances, strict=True)] if kept else None,
+        kept=kept,
     )
+
+
+def frame_key(frame: dict[str, Any], odds: Odds | None, players: Sequence[str] | None) -> str:
+    """What the picture of ``frame`` shows (``bot.games.kept_frames.digest``)."""
+    return digest(frame, odds, list(players) if players is not None else None)
+
+
+def live_picture(
+    race: str | None,
+    frame: dict[str, Any],
+    *,
+    odds: Odds | None = None,
+    players: Sequence[str] | None = None,
+) -> bytes:
+    """``render_race``'s PNG of ``frame``, its GIF block kept for the replay of ``race`` (a
+    ``ReplayLog.key``; None: no replay) in the process that drew it."""
+    image = race_image(frame, odds=odds, players=players)
+    out = io.BytesIO()
+    image.save(out, format="PNG", compress_level=3)  # as render_race
+    png = out.getvalue()
+    keep(race, lambda: frame_key(frame, odds, players), image, png)
+    return png
 
 
 def replay_alt_text(frames: Sequence[dict[str, Any]], odds: Sequence[Odds | None] = ()) -> str:

@@ -109,5 +109,5 @@ def test_a_race_replays_as_one_animation_with_a_frame_per_card():
             views.append(view)
     animation = race_replay(views, odds=[odds(v, samples=20) for v in views])
     assert animation.data.startswith(b"GIF") and animation.frames == len(views)
-    assert animation.size[0] == 800 and len(animation.data) < 8 * 1024 * 1024
+    assert animation.size[0] == 1200 and len(animation.data) < 8 * 1024 * 1024  # the live width
     assert "Finish order: " + views[-1]["standings"][0] in animation.alt
