@@ -53,7 +53,7 @@ class Tables:
         self.opening = Opening(
             self.directory,
             self.catalog,
-            self.build,
+            self._build_new,
             stopping=lambda: bot.stopping,
             default_where=lambda: str(
                 getattr(getattr(bot, "settings", None), "default_where", WHERE.default)
@@ -63,7 +63,7 @@ class Tables:
             self.directory,
             self.endings,
             self.catalog,
-            self.build,
+            self._build_resumed,
             get_channel=bot.get_channel,
             pacer=bot.pacer,
             may_drive=self._may_drive,
@@ -86,6 +86,16 @@ class Tables:
         table = Table(self.bot, entry, entry.presenter_class()(entry), place, **fields)
         table.on_end = self._on_end
         table.after_publish = self.spectating.after_publish
+        return table
+
+    def _build_new(self, kind: str, *, channel_id: int, **fields: Any) -> Table:
+        table = self.build(kind, channel_id=channel_id, **fields)
+        self.spectating.opened(table.game_id)  # no spectator bets yet
+        return table
+
+    def _build_resumed(self, kind: str, *, channel_id: int, **fields: Any) -> Table:
+        table = self.build(kind, channel_id=channel_id, **fields)
+        self.spectating.resumed(table)  # its spectator bets looked up (aside)
         return table
 
     def _on_end(self, table: Table, why: str) -> None:

@@ -310,12 +310,29 @@ class Spectating:
 
     # --- settling ---------------------------------------------------------------------
 
+    def opened(self, game_id: int) -> None:
+        """A new game (a lobby opened here): no bets yet, nothing to look up."""
+        self._open[game_id] = set()
+
+    def resumed(self, table: Table) -> None:
+        """A stored game this process drives now (after a restart, or taken over from another): its
+        open bets looked up at once, aside, and any settled but untold told; after that the database
+        is asked only when a race with bets ends and when the game ends with bets open."""
+        self._open.pop(table.game_id, None)
+        self._aside(self._settle(table, refund=False), table)
+
     def after_publish(self, table: Table) -> None:
-        """The table published a batch (``Table.after_publish``): settle, aside, any race of its game
-        that has ended with bets open. Never waited on by the table."""
+        """The table published a batch (``Table.after_publish``): settle, aside, a race of its game that
+        has ended with bets open. Never waited on by the table; no database for a game without bets."""
         known = self._open.get(table.game_id)
-        if known is not None and not known:
-            return  # no open bets: nothing to look at (the usual case)
+        if known is not None:
+            if not known:
+                return  # no open bets: nothing to look at (the usual case)
+            spectate = rules.rules_for(table.entry.kind)
+            if spectate is None or table.engine is None:
+                return
+            if not any(race in known for race in spectate.winners(table.view().state)):
+                return  # none of their races has ended
         self._aside(self._settle(table, refund=False), table)
 
     def on_end(self, table: Table, why: str) -> None:
@@ -324,8 +341,8 @@ class Spectating:
         from bot.tables.table import LOST
 
         self._quotes.pop(table.game_id, None)
-        if why == LOST:
-            self._open.pop(table.game_id, None)
+        if why == LOST or self._open.get(table.game_id) == set():
+            self._open.pop(table.game_id, None)  # another process settles; or no bets at all
             return
         self._aside(self._settle(table, refund=True), table)
 
