@@ -22,9 +22,8 @@ from bot.storage.migrations import SCHEMA_VERSION, schema_version
 from tests.bot.storage.databases import postgres_database
 
 ROOT = Path(__file__).resolve().parents[3]
-PREVIOUS_RELEASE = (
-    "4b56d69"  # the last release (schema 8, before the ratings); the migrations since must be additive
-)
+# The last release (schema 9, before seasons and spectator bets): the migrations since must be additive.
+PREVIOUS_RELEASE = "53dad26"
 CLIENT = Path(__file__).with_name("previous_release.py")
 
 
