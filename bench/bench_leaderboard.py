@@ -3,9 +3,10 @@
 Run: ``python bench/bench_leaderboard.py [--rows 1000000] [--repeat 40] [--databases sqlite,postgres]
 [--postgres-url URL] [--keep PATH] [--samples DIR]``
 
-First it times the two leaderboard pictures, a full page of ten: a game's board (ranked by net
-winnings) and the board across games (ranked by wins, no money column); ``--samples DIR`` writes both
-there (``leaderboard.png``, ``leaderboard-wins.png``). ``--databases ''`` times only the pictures.
+First it times the leaderboard pictures, a full page of ten: a game's board (ranked by net
+winnings), the board across games (ranked by wins, no money column) and a game's board ranked by
+rating; ``--samples DIR`` writes them there (``leaderboard.png``, ``leaderboard-wins.png``,
+``leaderboard-rating.png``). ``--databases ''`` times only the pictures.
 
 Fills a temporary database (50 guilds of very different sizes, 5,000 users, a year of games,
 three or four stakes per Hot Streak seat) and prints the median and 95th percentile per query, in
@@ -392,6 +393,13 @@ def board_page(by: Ranking) -> list[BoardLine]:
         games = rng.randint(40, 900)
         wins = rng.randint(0, games // 2)
         players.append((names[i], rng.randint(-4000, 12000), games, wins))
+    if by == "rating":
+        # A rating board: the shown rating (1,500 to start) and its change over the last games.
+        rated = sorted(((rng.randint(1380, 2240), rng.randint(-60, 80), p) for p in players), reverse=True)
+        return [
+            BoardLine(rank, name, None, games, wins, wins / games, rating=rating, trend=trend)
+            for rank, (rating, trend, (name, _net, games, wins)) in enumerate(rated, start=1)
+        ]
     if by == "net":
         players.sort(key=lambda p: (-p[1], -p[3], p[2]))
     else:
@@ -407,10 +415,11 @@ def bench_pictures(repeat: int, samples: Path | None) -> None:
     boards: tuple[tuple[str, Ranking, str], ...] = (
         ("a game's board (by net)", "net", "leaderboard.png"),
         ("all games (by wins, no money)", "wins", "leaderboard-wins.png"),
+        ("a game's board (by rating)", "rating", "leaderboard-rating.png"),
     )
     print(f"{'picture (a page of 10)':<58} {'median ms':>10} {'p95 ms':>8}")
     for label, by, filename in boards:
-        title = "Leaderboard — Hot Streak" if by == "net" else "Leaderboard — all games"
+        title = "Leaderboard — all games" if by == "wins" else "Leaderboard — Hot Streak"
         subtitle = "All time · page 1 of 12 · 117 players"
         lines = board_page(by)
         picture = render_leaderboard(title, subtitle, lines, by=by)  # the fonts load once
