@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import AsyncIterator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -71,6 +72,19 @@ async def private_answer(fake: FakeDiscord, ix: FakeInteraction) -> str:
         lambda: any(m.ephemeral for m in ix.messages), timeout=5.0, what="an ephemeral answer"
     )
     return text_of([m for m in ix.messages if m.ephemeral])
+
+
+async def until_quiet(message: FakeMessage, quiet: float = 2.0) -> None:
+    """Until ``message`` has gone ``quiet`` seconds without an edit. A prompt or board is posted first as
+    text (with its ping) and edited once its picture is drawn off the event loop, which on a busy machine
+    may come a second or more later; a test comparing the message before and after a click reads it
+    once it stays as it is (nothing else moves it meanwhile: the click is what is under test)."""
+    for _ in range(60):
+        edits = len(message.edits)
+        await asyncio.sleep(quiet)
+        if len(message.edits) == edits:
+            return
+    raise AssertionError("the message never stopped changing")
 
 
 async def join(fake: FakeDiscord, lobby: FakeMessage, user: FakeUser) -> None:

@@ -4,7 +4,6 @@ picture of who holds which cards; nothing in the channel changes."""
 
 from __future__ import annotations
 
-import asyncio
 import io
 import re
 from collections.abc import Callable
@@ -20,7 +19,7 @@ from bot.games.horserace.game import HorseRace
 from bot.i18n import speaking
 from bot.tables.view import TableView, sitters
 from cogs.horserace.present import HorseRacePresenter
-from tests.cogs.conftest import World, join
+from tests.cogs.conftest import World, join, until_quiet
 from tests.cogs.test_horserace import bot, open_lobby
 
 __all__ = ["bot"]  # the horse-race-only bot fixture
@@ -84,17 +83,6 @@ async def roll_until(world: World, bot: RaceBot, done: Callable[[], bool]) -> No
     raise AssertionError("the game never got there")
 
 
-async def until_quiet(message: FakeMessage, quiet: float = 1.0) -> None:
-    """Until ``message`` has gone ``quiet`` seconds without an edit (nobody rolls meanwhile: the rolls are
-    by hand), so what a test reads of it is what stays."""
-    for _ in range(60):
-        edits = len(message.edits)
-        await asyncio.sleep(quiet)
-        if len(message.edits) == edits:
-            return
-    raise AssertionError("the message never stopped changing")
-
-
 async def cards_answer(world: World, user_name: str, board: FakeMessage, custom_id: str) -> FakeMessage:
     ix = await world.fake.click(world.users[user_name], board, custom_id)
     await world.fake.wait_for(
@@ -110,7 +98,7 @@ async def test_a_player_and_a_watcher_each_see_who_holds_which_cards_privately_m
     await start_by_hand(world, races=1)
     await roll_until(world, bot, lambda: bool(boards(world)) and "They're off" in boards(world)[-1].content)
     (board,) = boards(world)
-    await until_quiet(board)  # the board's picture lands by an edit after its text: take it as it stays
+    await until_quiet(board)  # its picture lands by an edit after its text: read it as it stays
     custom_id = cards_id(board)
     assert custom_id is not None and custom_id.endswith(":ask:cards_1")
     channel = world.fake.channel_messages(world.channel)

@@ -10,7 +10,7 @@ from bot.client import RaceBot
 from bot.fakediscord import FakeMessage, running_bot, text_of
 from bot.storage import StorageError
 from tests.cogs import live
-from tests.cogs.conftest import FAST, World, join, private_answer
+from tests.cogs.conftest import FAST, World, join, private_answer, until_quiet
 from tests.cogs.hotstreak_player import BET_ID, HotStreakTable
 
 
@@ -134,6 +134,7 @@ async def test_wrong_user_and_stale_clicks_get_a_private_answer_and_change_nothi
     await world.fake.wait_for(lambda: bool(table.bet_buttons()), timeout=5)
     message, custom_id, seat = table.bet_buttons()[-1]
     on_turn, other = table.seats[seat], table.seats[1 - seat]
+    await until_quiet(message)  # its picture lands by an edit after its text: read it as it stays
     before = message.text
     stranger = await world.fake.click(world.users["dave"], message, custom_id)
     assert "not playing" in await private_answer(world.fake, stranger)
