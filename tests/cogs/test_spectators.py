@@ -10,6 +10,7 @@ import random
 import signal
 import sqlite3
 import time
+from contextlib import closing
 from typing import Any
 
 import pytest
@@ -132,7 +133,7 @@ async def test_three_spectators_bet_the_bot_dies_mid_race_and_each_bet_is_paid_o
             process.send_signal(signal.SIGKILL)
             process.wait(timeout=10)
         log.close()
-    with sqlite3.connect(world.db) as db:
+    with closing(sqlite3.connect(world.db)) as db:
         assert db.execute("SELECT COUNT(*) FROM spectator_payouts").fetchone()[0] == 0, "the race was over"
         db.execute(
             "UPDATE games SET settings = json_set(settings, '$.pace', ?) WHERE id = ?", (AFTER, game_id)
@@ -163,7 +164,7 @@ async def test_three_spectators_bet_the_bot_dies_mid_race_and_each_bet_is_paid_o
         del bot
     game = entry("hotstreak")
     engine = game.new_engine(3, seed, game.stored_engine_settings(settings))
-    with sqlite3.connect(world.db) as db:
+    with closing(sqlite3.connect(world.db)) as db:
         for (text,) in db.execute("SELECT action FROM actions WHERE game_id = ? ORDER BY seq", (game_id,)):
             engine.apply(Action.from_json(json.loads(text)))
             if engine.view(None)["history"]:
@@ -187,5 +188,5 @@ async def test_three_spectators_bet_the_bot_dies_mid_race_and_each_bet_is_paid_o
 
 
 def _count(world: World, sql: str) -> int:
-    with sqlite3.connect(world.db) as db:
+    with closing(sqlite3.connect(world.db)) as db:
         return int(db.execute(sql).fetchone()[0])
