@@ -138,6 +138,7 @@ async def test_three_spectators_bet_the_bot_dies_mid_race_and_each_bet_is_paid_o
         db.execute(
             "UPDATE games SET settings = json_set(settings, '$.pace', ?) WHERE id = ?", (AFTER, game_id)
         )
+        db.commit()  # closing() closes; it does not commit
     # The docs' picture of a bet: the race's live message with its Bet button, then bob's quote and
     # its answer, as only he sees them.
     shown = [pair for pair in versions(live) if has_button(pair[1], "Bet") and pair[1].attachments][-1:]
