@@ -8,8 +8,9 @@ a replay of each game of the season, about a millisecond an action.
 
 Drama is the number of *lead changes*: how many times the runner in front changed during the race (a
 tie in front changes nothing). Rulings: the newest race wins a tie between races (fresher in
-memory); Downforce is not counted yet (a car's progress on its track graph is not a number its
-frames carry), so a season of Downforce alone has no dramatic race and its recap says nothing of one.
+memory); in Downforce the car in front is the first across the finish, or else the one car alone on
+the furthest row of its track (the rules' running order breaks a tie on a row by lane, but a car
+moving over within a row is not a new leader, as a tie in front is none in the other games).
 """
 
 from __future__ import annotations
@@ -86,9 +87,32 @@ def _unique_best(scores: dict[str, Any]) -> str | None:
     return leaders[0] if len(leaders) == 1 else None
 
 
+def _downforce_frames(game: StoredGame) -> dict[int, list[Frame]]:
+    """Downforce: the track after each card (its presenter's replay frames); one race."""
+    frames: list[Frame] = []
+    names = [str(s.get("name", "")) for s in game.seats]
+    for events, engine in _replayed(game, with_engine=True):
+        if any(e.kind == "card_resolved" for e in events):
+            frames.append({**engine.view(None), "names": names})
+    return {1: frames} if frames else {}
+
+
+def _downforce_leader(frame: Frame) -> str | None:
+    from bot.games.downforce.track import Track
+
+    cars = frame.get("cars") or {}
+    first = [c for c, car in cars.items() if car.get("place") == 1]
+    if first:
+        return str(first[0])
+    track = Track(frame["track"])
+    rows = {c: track.row(car["space"]) for c, car in cars.items() if car.get("space") is not None}
+    return _unique_best(rows)
+
+
 FRAMES: dict[str, tuple[Callable[[StoredGame], dict[int, list[Frame]]], Callable[[Frame], str | None]]] = {
     "hotstreak": (_hotstreak_frames, _hotstreak_leader),
     "horserace": (_horserace_frames, _horserace_leader),
+    "downforce": (_downforce_frames, _downforce_leader),
 }
 
 
@@ -143,6 +167,10 @@ def dramatic_replay(games: Sequence[StoredGame]) -> tuple[Race, Animation] | Non
         from bot.games.hotstreak.replay import race_replay as hotstreak_replay
 
         animation = hotstreak_replay(race.frames, players=race.names)
+    elif race.kind == "downforce":
+        from bot.games.downforce.replay import race_replay as downforce_replay
+
+        animation = downforce_replay(race.frames)
     else:
         from bot.games.horserace.replay import race_replay as horserace_replay
 

@@ -51,4 +51,23 @@ def test_the_most_dramatic_race_is_found_in_the_stored_logs_and_drawn_again() ->
     race, animation = found
     assert (race.game_id, race.race, race.lead_changes) == (best.game_id, best.race, best.lead_changes)
     assert animation.data[:3] == b"GIF" and animation.frames == len(best.frames) or animation.frames > 1
-    assert most_dramatic([played("downforce", 3, 5, 3, {"engine": {}})]) is None  # not counted yet
+
+
+def test_a_downforce_race_counts_its_leader_by_row_and_its_replay_is_drawn_again() -> None:
+    from bot.games.downforce.track import Track
+
+    game = played("downforce", 3, 5, 3, {"engine": {}})
+    best = most_dramatic([game])
+    assert best is not None and best.kind == "downforce" and best.race == 1
+    # By hand: the car alone on the furthest row after each card (or the first across the line).
+    leaders = []
+    for frame in best.frames:
+        cars, track = frame["cars"], Track(frame["track"])
+        first = [c for c, car in cars.items() if car["place"] == 1]
+        rows = {c: track.row(car["space"]) for c, car in cars.items() if car["space"] is not None}
+        front = [c for c, row in rows.items() if row == max(rows.values())]
+        leaders.append(first[0] if first else front[0] if len(front) == 1 else None)
+    assert best.lead_changes == lead_changes(leaders) > 0
+    assert best.frames[-1]["cars"] and any(car["place"] == 1 for car in best.frames[-1]["cars"].values())
+    found = dramatic_replay([game])
+    assert found is not None and found[1].data[:3] == b"GIF" and found[1].frames > 1
