@@ -52,6 +52,7 @@ MENU_ID = re.compile(r"gs:(\d+)(?:\.[0-9a-z]+)?:(\d+):(\d+):([a-z0-9_]+)$")
 TICK = 0.05  # the bot's lag ticker
 RSS_EVERY = 10.0  # seconds between two readings of the bot's resident memory
 HEAP_EVERY = 60.0  # seconds between two heap profiles (BENCH_PROFILE=memory)
+FREEZE_EVERY = 5.0  # seconds between two freezes of the fake's heap (fake_keeps_its_heap_frozen)
 HUMAN_SEATS = (0, 3)  # host first, then the two AI seats of /hotstreak start bots:2, then the joiner
 
 
@@ -156,14 +157,7 @@ def bot_process() -> int:
             "full_collection": full_collection(),
             "work_cpu_s": {kind: round(seconds, 2) for kind, seconds in workers.cpu_seconds.items()},
             "decisions": decisions,
-            "gc_ms": {
-                f"gen{gen}": {
-                    "count": len(ms),
-                    "total": round(sum(ms)),
-                    "max": round(max(ms, default=0.0), 1),
-                }
-                for gen, ms in pauses.items()
-            },
+            "gc_ms": gc_figures(pauses),
         }
         pacer, outbox = getattr(bot, "requests", None), getattr(bot, "outbox", None)
         storage = getattr(bot, "storage", None)
@@ -273,6 +267,14 @@ def gc_pauses() -> dict[int, list[float]]:
 
     gc.callbacks.append(timed)
     return pauses
+
+
+def gc_figures(pauses: dict[int, list[float]]) -> dict[str, dict[str, float]]:
+    """Per generation: how many collections, their total and longest pause (ms)."""
+    return {
+        f"gen{gen}": {"count": len(ms), "total": round(sum(ms)), "max": round(max(ms, default=0.0), 1)}
+        for gen, ms in pauses.items()
+    }
 
 
 async def where_tables_wait(bot: Any, waits: dict[str, int]) -> None:
@@ -702,6 +704,21 @@ async def fake_lag(lags: list[float], until: asyncio.Event) -> None:
         lags.append(max(0.0, loop.time() - before - TICK))
 
 
+async def fake_keeps_its_heap_frozen(until: asyncio.Event) -> None:
+    """The fake Discord keeps every message, edit and interaction of the run, so its heap only grows
+    (millions of objects at 500 games), and each full collection of it walked them all: pauses of its
+    loop that the acknowledgement figure (read on the fake's clock) counted against the bot. Discord's
+    servers do not pause for our bot, so every ``FREEZE_EVERY`` s what the fake holds moves to the
+    collector's permanent generation (``gc.freeze``: a list splice), and its collections walk only
+    what is new. Its pauses are reported (``fake_gc_ms``)."""
+    import gc
+
+    while not until.is_set():
+        gc.freeze()
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(until.wait(), FREEZE_EVERY)
+
+
 async def bench(
     games: int, seconds: float, global_limit: float | None, database: str = "sqlite"
 ) -> dict[str, Any]:
@@ -720,6 +737,7 @@ async def bench(
         pg_folder = Path(tempfile.mkdtemp(prefix="bench-load-pg-"))
         url = pg_server.start(pg_folder, durable=True)
     rng = random.Random(15)
+    fake_pauses = gc_pauses()  # the fake's and the people's own collections, in this process
     async with FakeDiscord(rate_limit=(5, 5.0), enforce_rate_limits=True, global_limit=global_limit) as fake:
         watch = Watch(fake)
         tables = []
@@ -756,6 +774,9 @@ async def bench(
             stop_lag = asyncio.Event()
             lags: list[float] = []
             lag_task = asyncio.create_task(fake_lag(lags, stop_lag))
+            # BENCH_FAKE_GC=plain: the fake collects as any process does (the figures before the freezes).
+            plain = os.environ.get("BENCH_FAKE_GC") == "plain"
+            freezer = asyncio.create_task(asyncio.sleep(0) if plain else fake_keeps_its_heap_frozen(stop_lag))
             players = [
                 asyncio.create_task(t.play(started + spread * i / max(games, 1), end_at))
                 for i, t in enumerate(tables)
@@ -764,6 +785,7 @@ async def bench(
             elapsed, ended = time.monotonic() - started, time.time()
             stop_lag.set()
             await lag_task
+            await freezer
         finally:
             bot.send_signal(signal.SIGTERM)
             try:
@@ -854,6 +876,7 @@ async def bench(
         "ack_p99_by_kind": {k: round(percentile(v, 0.99), 1) for k, v in sorted(by_kind.items())},
         "flip_gap_over_pace": slowdown,
         "fake_lag_ms_p99": round(percentile([x * 1000 for x in lags], 0.99), 1),
+        "fake_gc_ms": gc_figures(fake_pauses),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "top_routes": routes,
         "bot": {
@@ -979,7 +1002,8 @@ def main() -> int:
         f"gap between flips / pace: {figures['flip_gap_over_pace']}; late answers {figures['late']}, clicked again {figures['clicked_again']}"
     )
     print(
-        f"ack p99 by kind: {figures['ack_p99_by_kind']}; the fake's own loop lag p99 {figures['fake_lag_ms_p99']} ms"
+        f"ack p99 by kind: {figures['ack_p99_by_kind']}; the fake's own loop lag p99 {figures['fake_lag_ms_p99']} ms,"
+        f" its collections (ms) {figures['fake_gc_ms']}"
     )
     print(f"private answers: {figures['private_answers']}")
     print(f"global pacer: {figures['bot'].get('pacer')}")
