@@ -128,9 +128,17 @@ class Tab:
         draws no frames, and Playwright waits up to 2 s on frames to see that a button stands still."""
         await self.page.bring_to_front()
 
-    async def click(self, custom_id: str) -> None:
+    async def click(self, custom_id: str) -> bool:
+        """Click the newest enabled button ``custom_id``; False if there was none to click within 10 s: the
+        page moved on between reading it and clicking (a prompt edited, its button disabled), as it may
+        on a busy machine, and the caller reads the page again."""
         await self.front()
-        await self.page.locator(f"#messages button[data-custom-id='{custom_id}']").last.click()
+        button = self.page.locator(f"#messages button[data-custom-id='{custom_id}']:not([disabled])").last
+        try:
+            await button.click(timeout=10_000)
+        except playwright.TimeoutError:
+            return False
+        return True
 
     async def choose_first(self, custom_id: str) -> None:
         await self.front()
@@ -169,7 +177,8 @@ class Table:
         if bets:
             seat = int(BET.match(bets[-1]).group(1))  # type: ignore[union-attr]
             if seat in self.seats:
-                await self.threads[self.seats[seat]].click(bets[-1])
+                if not await self.threads[self.seats[seat]].click(bets[-1]):
+                    return True  # gone before the click: read the page again
                 await self.threads["alice"].page.wait_for_function(
                     "id => !document.querySelector(`#messages button[data-custom-id='${id}']:not([disabled])`)",
                     arg=bets[-1],
@@ -180,8 +189,9 @@ class Table:
                 hands = await thread.enabled(HAND)
                 prompt = await self.hand_prompt()
                 if hands and self.waits_for_carol(prompt):
+                    if not await thread.click(hands[-1]):
+                        return True  # gone before the click: read the page again
                     self.answered = prompt
-                    await thread.click(hands[-1])
                     for _ in range(50):  # her hand, with the menu to pick from, only she sees
                         if [p for p in await thread.enabled(PICK, "select") if p not in self.done]:
                             break
@@ -236,16 +246,16 @@ class Dealer:
         for custom_id in await first.enabled(public):
             seat = int(public.match(custom_id).group(1))  # type: ignore[union-attr]
             if seat in self.seats and custom_id not in self.done:
-                self.done.add(custom_id)
-                await self.threads[self.seats[seat]].click(custom_id)
+                if await self.threads[self.seats[seat]].click(custom_id):
+                    self.done.add(custom_id)
                 return True
         for name, tab in self.dms.items():
             # The choices of a card played by DM (where each car ends its move) are asked there too.
             for custom_id in await tab.enabled(public):
                 asked = custom_id.rsplit(":", 1)[0]  # one of the buttons answers it
                 if asked not in self.done:
-                    self.done.add(asked)
-                    await tab.click(custom_id)
+                    if await tab.click(custom_id):
+                        self.done.add(asked)
                     return True
             for menu in await tab.enabled(DF_MENU, "select"):
                 if menu not in self.done:
@@ -256,7 +266,8 @@ class Dealer:
             bets = await tab.enabled(DF_BET)
             if bets and bets[0] not in self.done:  # one bet (or one power kept) of the several offered
                 self.done.update(bets)
-                await tab.click(bets[(len(self.done) + len(name)) % len(bets)])
+                if not await tab.click(bets[(len(self.done) + len(name)) % len(bets)]):
+                    self.done.difference_update(bets)  # gone before the click: read the page again
                 return True
         return False
 
