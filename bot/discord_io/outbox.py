@@ -77,7 +77,7 @@ class PictureOutbox:
             and out.later is None
             and out.embed is None  # a picture inside an embed (a race's setup) is never merged away
             and out.controls is None
-            and out.view is None
+            and (out.view is None or out.fixed_view)  # a live race's Bet button is the same on every card
             and not out.hand_button
         )
 
@@ -207,11 +207,16 @@ def merge(older: Outgoing, newer: Outgoing) -> Outgoing:
     message's newer text already holds its last lines (``Outgoing.live``): it replaces the older."""
     if newer.live is not None and newer.live == older.live:
         if newer.render is None and newer.image is None:
-            return dataclasses.replace(older, content=newer.content)
+            # The older picture with the newer words and buttons (a race that ended: no Bet any more).
+            return dataclasses.replace(
+                older, content=newer.content, view=newer.view, fixed_view=newer.fixed_view
+            )
         return newer
     lines = [line for part in (older.content, newer.content) if part for line in part.splitlines()]
     while len(lines) > 1 and len("\n".join(lines)) > MESSAGE_LIMIT:
         lines.pop(0)  # Discord's message limit: the oldest lines go first
     if newer.render is None and newer.image is None:
-        return dataclasses.replace(older, content="\n".join(lines))
+        return dataclasses.replace(
+            older, content="\n".join(lines), view=newer.view, fixed_view=newer.fixed_view
+        )
     return dataclasses.replace(newer, content="\n".join(lines))

@@ -31,6 +31,10 @@ class Outgoing:
     image_name: str = "frame.png"
     alt: str = ""  # the image's description, read by screen readers
     view: discord.ui.View | None = None  # ready-made components (the lobby, leaderboards)
+    # Its ``view`` is only question buttons (``asks``: a live race's **Bet**), the same whichever version
+    # of the message shows them: nothing needs the message back, so a race picture with them may still
+    # be queued and merged (``PictureOutbox.takes``). Set by the table as it makes the components.
+    fixed_view: bool = False
     # Who may see it: None for the channel, or one seat (sent by DM, or ephemerally as a fallback).
     seat: int | None = None
     controls: Controls | None = None  # a decision's buttons or menu; the table gives them their ids
@@ -68,7 +72,9 @@ class Outgoing:
 
     def file(self) -> discord.File | None:
         if self.image is None and self.render is not None:
-            self.image = self.render()  # sent some other way than the outbox: drawn here
+            # Drawn by ``drawn`` before it is sent, off the event loop; here only when a caller sent it
+            # some other way (a test, a tool): never on the bot's event loop.
+            self.image = self.render()
         if self.image is None:
             return None
         return discord.File(
@@ -92,3 +98,18 @@ def message_kwargs(out: Outgoing, *, editing: bool = False) -> dict[str, Any]:
     if not editing and out.view is None:
         kwargs.pop("view")
     return kwargs
+
+
+async def drawn(out: Outgoing) -> Outgoing:
+    """``out`` with its picture drawn (``Outgoing.render``) in a picture worker (``bot.workers``), as the
+    outbox draws race pictures: a message that does not go through the outbox (a private choice's lettered
+    spaces, a live race message the outbox cannot take) has its picture drawn when it is sent, never on
+    the event loop. A hung worker (replaced now): the message goes without its picture."""
+    from bot import workers
+
+    if out.render is not None and out.image is None:
+        try:
+            out.image = await workers.run(out.render)
+        except workers.WorkerTimeout:
+            out.render = None
+    return out

@@ -26,7 +26,7 @@ import discord
 from bot.discord_io import later, permissions
 from bot.discord_io.delivery import TRANSIENT, deliver, is_gone, is_refused, new_run, nonce
 from bot.discord_io.outbox import PictureOutbox
-from bot.discord_io.outgoing import Outgoing, message_kwargs
+from bot.discord_io.outgoing import Outgoing, drawn, message_kwargs
 from bot.discord_io.pacer import ChannelPacer, Kind
 from bot.discord_io.pause import Pause
 from bot.tables.timing import Timing
@@ -172,6 +172,7 @@ class Place:
             return None
         if outbox is not None:
             outbox.close(self.place_id)
+        out = await drawn(out)  # its picture, if it brings one to draw: off the event loop, before its turn
         async with self.wires.pacer.turn(self.place_id, kind=None) as turn:
             await turn.ready(self._kind_of(out))
             return await self._post(out)

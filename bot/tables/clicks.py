@@ -11,14 +11,13 @@ import logging
 
 import discord
 
-from bot.discord_io.outgoing import Outgoing
+from bot.discord_io.outgoing import Outgoing, drawn
 from bot.discord_io.place import answering_click
 from bot.games.base import Decision
 from bot.i18n import speaking
 from bot.tables import answers, custom_ids
 from bot.tables.answers import followup, reply
 from bot.tables.table import Outcome, Table
-from bot.tables.voice import drawn
 
 log = logging.getLogger(__name__)
 

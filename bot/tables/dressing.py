@@ -32,4 +32,7 @@ def dressed(
         for topic, label, emoji in out.asks:
             asked = custom_ids.ask(game_id, topic, token=token)
             view.add_item(button(asked, label, emoji=emoji, row=out.hand_row))
-    return dataclasses.replace(out, view=view, controls=None, hand_button=False, asks=())
+    # Only question buttons on a message that had no view: the same on every version of it (a live race's
+    # **Bet**), so the outbox may queue and merge it like any race picture.
+    fixed = out.view is None and out.controls is None and not out.hand_button
+    return dataclasses.replace(out, view=view, controls=None, hand_button=False, asks=(), fixed_view=fixed)

@@ -8,8 +8,7 @@ from typing import Any, Protocol
 
 import discord
 
-from bot import workers
-from bot.discord_io.outgoing import Outgoing, message_kwargs
+from bot.discord_io.outgoing import Outgoing, drawn, message_kwargs
 from bot.discord_io.place import DMClosed, Place
 from bot.i18n import N_, Language, _, speaking
 from bot.tables.dressing import dressed
@@ -82,15 +81,3 @@ class Voice:
 
     def _dressed(self, out: Outgoing, *, page: int = 0) -> Outgoing:
         return dressed(out, self.game_id, self.table.acted, page=page, token=self.table.token)
-
-
-async def drawn(out: Outgoing) -> Outgoing:
-    """``out`` with its picture drawn (``Outgoing.render``) in a picture worker, as the outbox draws race
-    pictures: a private message's picture (a choice's lettered spaces) is drawn when it is sent, never
-    on the event loop."""
-    if out.render is not None and out.image is None:
-        try:
-            out.image = await workers.run(out.render)
-        except workers.WorkerTimeout:  # its worker hung (replaced now): the message goes without it
-            out.render = None
-    return out

@@ -214,6 +214,27 @@ def test_only_channel_pictures_drawn_when_sent_without_controls_may_be_merged() 
     assert not PictureOutbox.takes(Outgoing(content="card", render=bytes, seat=0))
 
 
+def test_a_live_race_picture_with_its_bet_button_may_be_merged_but_not_one_with_a_decision() -> None:
+    """Spectators' **Bet** (an ask) is the same button on every card: the race's pictures with it are still
+    queued and merged; a decision's buttons or "My hand" need the message back, so they are not."""
+    from bot.tables.components import Choice, Controls
+    from bot.tables.dressing import dressed
+
+    bet = (("bet", "Bet", "🎟️"),)
+    with_bet = dressed(Outgoing(content="card", render=bytes, live="race:1", asks=bet), 7, [0, 0])
+    assert with_bet.view is not None and with_bet.fixed_view and PictureOutbox.takes(with_bet)
+    line = dressed(Outgoing(content="card 2", race_line=True, live="race:1", asks=bet), 7, [0, 0])
+    assert PictureOutbox.takes(line)
+    with_hand = dressed(Outgoing(content="card", render=bytes, asks=bet, hand_button=True), 7, [0, 0])
+    assert not with_hand.fixed_view and not PictureOutbox.takes(with_hand)
+    controls = Controls(seat=0, kind="bet", choices=(Choice(0, "A"),))
+    with_decision = dressed(Outgoing(content="bet", render=bytes, controls=controls), 7, [0, 0])
+    assert not PictureOutbox.takes(with_decision)
+    # The race ends on a line without Bet: merged into the waiting picture, its buttons go too.
+    ended = merge(with_bet, Outgoing(content="card 3", race_line=True, live="race:1"))
+    assert ended.view is None and ended.content == "card 3"
+
+
 async def test_a_picture_waiting_for_a_drawing_slot_is_still_merged_into_the_next() -> None:
     """Under load the wait is for the drawing worker: a picture not yet being drawn is stale as soon as
     the next card's comes, and only the newer one is drawn."""
