@@ -43,6 +43,7 @@ class UserActions:
     shard_count: int
     messages: dict[int, FakeMessage]
     interactions: dict[int, FakeInteraction]
+    interactions_by_token: dict[str, FakeInteraction]
 
     if TYPE_CHECKING:  # provided by FakeDiscord and UserViews
 
@@ -226,6 +227,7 @@ class UserActions:
         if not self.gateway.connected:
             raise RuntimeError("the bot is not connected to the fake gateway")
         self.interactions[interaction.id] = interaction
+        self.interactions_by_token[interaction.token] = interaction
         guild_id = interaction.guild.id if interaction.guild is not None else None
         self.gateway.dispatch(
             "INTERACTION_CREATE", interaction_payload(self._fake, interaction, data), guild_id=guild_id
@@ -235,4 +237,4 @@ class UserActions:
         return interaction
 
     def interaction_by_token(self, token: str) -> FakeInteraction | None:
-        return next((i for i in self.interactions.values() if i.token == token), None)
+        return self.interactions_by_token.get(token)

@@ -95,6 +95,11 @@ class FakeDiscord(UserActions, UserViews):
         self.channels: dict[int, FakeChannel] = {}
         self.messages: dict[int, FakeMessage] = {}
         self.interactions: dict[int, FakeInteraction] = {}
+        # Indexes for the lookups made on every step of a busy test or bench (a scan of every message or
+        # interaction was the fake's main cost at 500 games): ephemerals by the user who sees them,
+        # interactions by token.
+        self.ephemerals: dict[int, list[FakeMessage]] = {}
+        self.interactions_by_token: dict[str, FakeInteraction] = {}
         self.global_commands: list[dict[str, Any]] = []
         self.guild_commands: dict[int, list[dict[str, Any]]] = {}
         #: The application's own emojis (uploaded by the bot, or added by the test as if by an earlier run).

@@ -194,6 +194,8 @@ def create_message(
     )
     channel.messages.append(message)
     fake.messages[message.id] = message
+    if message.ephemeral_to is not None:
+        fake.ephemerals.setdefault(message.ephemeral_to.id, []).append(message)
     if message.nonce is not None and payload.get("enforce_nonce"):
         fake.nonces[(author.id, message.nonce)] = (time.monotonic(), message)
     fake.conversation.made(message)

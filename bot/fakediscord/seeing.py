@@ -26,6 +26,7 @@ class UserViews:
 
     gateway: Gateway
     messages: dict[int, FakeMessage]
+    ephemerals: dict[int, list[FakeMessage]]
     requests: list[RequestRecord]
     unknown_routes: list[RequestRecord]
     internal_errors: list[str]
@@ -49,7 +50,7 @@ class UserViews:
 
     def ephemeral_for(self, user: FakeUser) -> list[FakeMessage]:
         """Ephemeral messages only ``user`` sees, anywhere."""
-        return [m for m in self.messages.values() if m.ephemeral_to is user and not m.deleted]
+        return [m for m in self.ephemerals.get(user.id, ()) if m.ephemeral_to is user and not m.deleted]
 
     def visible_to(self, user: FakeUser) -> list[FakeMessage]:
         """Every message ``user`` can see: their guilds' channels, their DM, their ephemerals."""
