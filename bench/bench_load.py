@@ -258,23 +258,31 @@ def gc_pauses() -> dict[int, list[float]]:
 
     pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
     started: list[float] = []
+    cpu: list[float] = [0.0, 0.0]  # when the collection started; the CPU time of all of them (ms)
 
     def timed(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             started[:] = [time.perf_counter()]
+            cpu[0] = time.thread_time()
         elif started:
             pauses[info["generation"]].append((time.perf_counter() - started[0]) * 1000)
+            cpu[1] += (time.thread_time() - cpu[0]) * 1000
 
     gc.callbacks.append(timed)
+    pauses[-1] = cpu  # read by gc_figures: the CPU time beside the pauses
     return pauses
 
 
 def gc_figures(pauses: dict[int, list[float]]) -> dict[str, dict[str, float]]:
     """Per generation: how many collections, their total and longest pause (ms)."""
-    return {
+    figures: dict[str, dict[str, float]] = {
         f"gen{gen}": {"count": len(ms), "total": round(sum(ms)), "max": round(max(ms, default=0.0), 1)}
         for gen, ms in pauses.items()
+        if gen >= 0
     }
+    if -1 in pauses:  # the CPU the collections took (the pauses are wall time: a busy machine stretches them)
+        figures["cpu"] = {"total": round(pauses[-1][1])}
+    return figures
 
 
 async def where_tables_wait(bot: Any, waits: dict[str, int]) -> None:
