@@ -97,6 +97,7 @@ def bot_process() -> int:
     collector.keep_trimmed()  # as bot.main does
 
     pauses = gc_pauses()
+    young = young_census() if profile == "young" else None
     decisions = watch_decisions()
 
     async def run() -> None:
@@ -181,6 +182,8 @@ def bot_process() -> int:
             stats["memory_timeline"] = heaps
         if profile == "objects":
             stats["objects"] = object_census()
+        if young is not None:
+            stats["young"] = young
         if profile == "tasks":
             stats["tables_wait"] = dict(sorted(waits.items(), key=lambda kv: -kv[1])[:25])
         await asyncio.to_thread(out.write_text, json.dumps(stats))
@@ -304,6 +307,41 @@ async def where_tables_wait(bot: Any, waits: dict[str, int]) -> None:
                 coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
             key = " < ".join(reversed(ours[-3:]))
             waits[key] = waits.get(key, 0) + 1
+
+
+def young_census(every: int = 10, samples: int = 8) -> list[dict[str, Any]]:
+    """``BENCH_PROFILE=young``: what a young collection walks, on every ``every``-th one (``samples`` of
+    them): the young objects by type, and by the references each type holds (a collection visits every
+    reference of every young container: a few large ones make it slow). Costly: for finding only."""
+    import collections
+    import gc
+
+    found: list[dict[str, Any]] = []
+    seen = [0]
+
+    def census(phase: str, info: dict[str, int]) -> None:
+        if phase != "start" or info["generation"] != 0 or len(found) >= samples:
+            return
+        seen[0] += 1
+        if seen[0] % every:
+            return
+        counts: collections.Counter[str] = collections.Counter()
+        refs: collections.Counter[str] = collections.Counter()
+        for o in gc.get_objects(0):
+            name = type(o).__qualname__
+            counts[name] += 1
+            refs[name] += len(gc.get_referents(o))
+        found.append(
+            {
+                "objects": sum(counts.values()),
+                "references": sum(refs.values()),
+                "by_count": dict(counts.most_common(8)),
+                "by_references": dict(refs.most_common(8)),
+            }
+        )
+
+    gc.callbacks.append(census)
+    return found
 
 
 def object_census() -> dict[str, Any]:
