@@ -261,7 +261,9 @@ def gc_pauses() -> dict[int, list[float]]:
 
     pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
     started: list[float] = []
-    cpu: list[float] = [0.0, 0.0]  # when the collection started; the CPU time of all of them (ms)
+    # When the collection started; the CPU time of all of them (ms); the objects they freed (garbage found
+    # in cycles: what its freeing and finalizing costs is part of the pause).
+    cpu: list[float] = [0.0, 0.0, 0.0]
 
     def timed(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -270,6 +272,7 @@ def gc_pauses() -> dict[int, list[float]]:
         elif started:
             pauses[info["generation"]].append((time.perf_counter() - started[0]) * 1000)
             cpu[1] += (time.thread_time() - cpu[0]) * 1000
+            cpu[2] += info.get("collected", 0)
 
     gc.callbacks.append(timed)
     pauses[-1] = cpu  # read by gc_figures: the CPU time beside the pauses
@@ -284,7 +287,7 @@ def gc_figures(pauses: dict[int, list[float]]) -> dict[str, dict[str, float]]:
         if gen >= 0
     }
     if -1 in pauses:  # the CPU the collections took (the pauses are wall time: a busy machine stretches them)
-        figures["cpu"] = {"total": round(pauses[-1][1])}
+        figures["cpu"] = {"total": round(pauses[-1][1]), "collected": round(pauses[-1][2])}
     return figures
 
 
@@ -312,7 +315,8 @@ async def where_tables_wait(bot: Any, waits: dict[str, int]) -> None:
 def young_census(every: int = 10, samples: int = 8) -> list[dict[str, Any]]:
     """``BENCH_PROFILE=young``: what a young collection walks, on every ``every``-th one (``samples`` of
     them): the young objects by type, and by the references each type holds (a collection visits every
-    reference of every young container: a few large ones make it slow). Costly: for finding only."""
+    reference of every young container: a few large ones make it slow); and the cyclic garbage it found,
+    by type. Costly: for finding only."""
     import collections
     import gc
 
@@ -320,6 +324,15 @@ def young_census(every: int = 10, samples: int = 8) -> list[dict[str, Any]]:
     seen = [0]
 
     def census(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop" and gc.get_debug() & gc.DEBUG_SAVEALL:
+            # The garbage this sampled collection found (kept aside by DEBUG_SAVEALL), by type: the cycles
+            # whose freeing and finalizing the pause pays for. Let go at once, collected next time.
+            garbage = collections.Counter(type(o).__qualname__ for o in gc.garbage)
+            found[-1]["garbage"] = sum(garbage.values())
+            found[-1]["garbage_by_type"] = dict(garbage.most_common(12))
+            gc.garbage.clear()
+            gc.set_debug(0)
+            return
         if phase != "start" or info["generation"] != 0 or len(found) >= samples:
             return
         seen[0] += 1
@@ -339,6 +352,7 @@ def young_census(every: int = 10, samples: int = 8) -> list[dict[str, Any]]:
                 "by_references": dict(refs.most_common(8)),
             }
         )
+        gc.set_debug(gc.DEBUG_SAVEALL)
 
     gc.callbacks.append(census)
     return found
