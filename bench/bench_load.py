@@ -27,6 +27,7 @@ import argparse
 import asyncio
 import collections
 import contextlib
+import dataclasses
 import json
 import os
 import random
@@ -158,7 +159,7 @@ def bot_process() -> int:
             "full_collection": full_collection(),
             "work_cpu_s": {kind: round(seconds, 2) for kind, seconds in workers.cpu_seconds.items()},
             "decisions": decisions,
-            "gc_ms": gc_figures(pauses),
+            "gc_ms": pauses.figures(),
         }
         pacer, outbox = getattr(bot, "requests", None), getattr(bot, "outbox", None)
         storage = getattr(bot, "storage", None)
@@ -255,40 +256,48 @@ def watch_decisions() -> dict[str, Any]:
     return {"began": began, "expired": expired}
 
 
-def gc_pauses() -> dict[int, list[float]]:
-    """How long each of the bot's garbage collections held the loop, per generation (milliseconds)."""
+@dataclasses.dataclass
+class Collections:
+    """The garbage collections of one process: each one's pause per generation (wall ms), and in all
+    their CPU time (ms) and the objects they freed (cyclic garbage: its freeing is part of the pause)."""
+
+    pauses: dict[int, list[float]] = dataclasses.field(default_factory=lambda: {0: [], 1: [], 2: []})
+    cpu_ms: float = 0.0
+    collected: int = 0
+
+    def figures(self) -> dict[str, dict[str, float]]:
+        """Per generation: how many collections, their total and longest pause (ms); and the CPU and
+        the objects freed of all of them (the pauses are wall time, which a busy machine stretches)."""
+        return {
+            **{
+                f"gen{gen}": {
+                    "count": len(ms),
+                    "total": round(sum(ms)),
+                    "max": round(max(ms, default=0.0), 1),
+                }
+                for gen, ms in self.pauses.items()
+            },
+            "cpu": {"total": round(self.cpu_ms), "collected": self.collected},
+        }
+
+
+def gc_pauses() -> Collections:
+    """How long each of the process's garbage collections held the loop, from now on."""
     import gc
 
-    pauses: dict[int, list[float]] = {0: [], 1: [], 2: []}
-    started: list[float] = []
-    # When the collection started; the CPU time of all of them (ms); the objects they freed (garbage found
-    # in cycles: what its freeing and finalizing costs is part of the pause).
-    cpu: list[float] = [0.0, 0.0, 0.0]
+    seen = Collections()
+    started = [0.0, 0.0]  # when the running collection started: wall clock, this thread's CPU clock
 
     def timed(phase: str, info: dict[str, int]) -> None:
         if phase == "start":
-            started[:] = [time.perf_counter()]
-            cpu[0] = time.thread_time()
-        elif started:
-            pauses[info["generation"]].append((time.perf_counter() - started[0]) * 1000)
-            cpu[1] += (time.thread_time() - cpu[0]) * 1000
-            cpu[2] += info.get("collected", 0)
+            started[:] = [time.perf_counter(), time.thread_time()]
+        elif started[0]:
+            seen.pauses[info["generation"]].append((time.perf_counter() - started[0]) * 1000)
+            seen.cpu_ms += (time.thread_time() - started[1]) * 1000
+            seen.collected += info.get("collected", 0)
 
     gc.callbacks.append(timed)
-    pauses[-1] = cpu  # read by gc_figures: the CPU time beside the pauses
-    return pauses
-
-
-def gc_figures(pauses: dict[int, list[float]]) -> dict[str, dict[str, float]]:
-    """Per generation: how many collections, their total and longest pause (ms)."""
-    figures: dict[str, dict[str, float]] = {
-        f"gen{gen}": {"count": len(ms), "total": round(sum(ms)), "max": round(max(ms, default=0.0), 1)}
-        for gen, ms in pauses.items()
-        if gen >= 0
-    }
-    if -1 in pauses:  # the CPU the collections took (the pauses are wall time: a busy machine stretches them)
-        figures["cpu"] = {"total": round(pauses[-1][1]), "collected": round(pauses[-1][2])}
-    return figures
+    return seen
 
 
 async def where_tables_wait(bot: Any, waits: dict[str, int]) -> None:
@@ -936,7 +945,7 @@ async def bench(
         "ack_p99_by_kind": {k: round(percentile(v, 0.99), 1) for k, v in sorted(by_kind.items())},
         "flip_gap_over_pace": slowdown,
         "fake_lag_ms_p99": round(percentile([x * 1000 for x in lags], 0.99), 1),
-        "fake_gc_ms": gc_figures(fake_pauses),
+        "fake_gc_ms": fake_pauses.figures(),
         "load_average": [round(x, 2) for x in os.getloadavg()],
         "top_routes": routes,
         "bot": {
