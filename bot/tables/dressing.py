@@ -11,7 +11,7 @@ import discord
 from bot.discord_io.outgoing import Outgoing
 from bot.i18n import _, speaking
 from bot.tables import custom_ids
-from bot.tables.components import add_controls, button
+from bot.tables.components import add_controls, button, frozen
 
 
 def dressed(
@@ -35,4 +35,6 @@ def dressed(
     # Only question buttons on a message that had no view: the same on every version of it (a live race's
     # **Bet**), so the outbox may queue and merge it like any race picture.
     fixed = out.view is None and out.controls is None and not out.hand_button
+    if out.view is None:  # made here, for this message alone: sent as plain data (``Frozen``)
+        view = frozen(view)
     return dataclasses.replace(out, view=view, controls=None, hand_button=False, asks=(), fixed_view=fixed)

@@ -63,8 +63,8 @@ async def test_a_long_menu_turns_its_pages_in_place_and_an_old_page_button_is_st
     clicker = Answers(user_id=seat + 1)
     await on_menu_page(table, clicker, custom_ids.MenuPage(1, seat, 0, decision.kind, 2))  # type: ignore[arg-type]
     [edit] = clicker.edited
-    menu = edit["view"].children[0]
-    assert [o.label for o in menu.item.options][0] == "option 50"
+    [menu] = edit["view"].to_components()[0]["components"]  # what Discord is sent
+    assert menu["options"][0]["label"] == "option 50"
     stale = Answers(user_id=seat + 1)
     await on_menu_page(table, stale, custom_ids.MenuPage(1, seat, 3, decision.kind, 1))  # type: ignore[arg-type]
     assert stale.edited == [] and "earlier step" in stale.said[0]
