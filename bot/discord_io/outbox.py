@@ -12,7 +12,7 @@ from typing import Any
 
 from bot import workers
 from bot.discord_io.global_pacer import PICTURE, GlobalPacer
-from bot.discord_io.outgoing import Outgoing
+from bot.discord_io.outgoing import Outgoing, readied
 from bot.discord_io.pacer import ChannelPacer, Kind
 
 log = logging.getLogger(__name__)
@@ -151,6 +151,7 @@ class PictureOutbox:
                         self.undrawn += 1
                     else:
                         try:
+                            out = entry.out = await readied(out)  # its odds: only a frame drawn pays for them
                             if out.render is not None:
                                 image = await workers.run(out.render)
                                 out = dataclasses.replace(out, image=image, render=None)

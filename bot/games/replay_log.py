@@ -52,6 +52,11 @@ class ReplayLog:
         self._last = frame
         self._odds.append(odds)
 
+    def set_odds(self, index: int, odds: Odds | None) -> None:
+        """The odds frame ``index`` was shown with, known only once its picture was drawn (a live race
+        works them out for the frames it draws: ``Outgoing.ready``)."""
+        self._odds[index] = odds
+
     def frames(self) -> list[dict[str, Any]]:
         """Every frame, oldest first, rebuilt (unchanged parts are shared between frames)."""
         if self._first is None:
@@ -63,7 +68,17 @@ class ReplayLog:
 
     @property
     def odds(self) -> list[Odds | None]:
-        return list(self._odds)
+        """Each frame's odds; a frame that has none (never drawn live: merged away, or a card that
+        changed nothing on the track) shows the last odds before it.
+
+        Ruling: its odds were never worked out (only a frame drawn pays for them), and a replay whose odds
+        bars came and went between cards would flicker; the last odds shown are what the channel saw."""
+        out: list[Odds | None] = []
+        last: Odds | None = None
+        for odds in self._odds:
+            last = odds if odds is not None else last
+            out.append(last)
+        return out
 
     def drawn(
         self, replay: Callable[..., T], /, kept: Mapping[str, Block] | None = None, **options: Any

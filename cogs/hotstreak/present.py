@@ -6,6 +6,7 @@ view and its own events (the table splits every batch before this presenter sees
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections import deque
 from dataclasses import dataclass
@@ -379,11 +380,11 @@ class HotStreakPresenter(Presenter):
         held = self.holdings
         if held is not None and held.race == frame["race"]:
             frame = {**frame, "bets": held.bets, "cash": held.cash}
-        chances = await _odds(odds_view(view.state, frame, ended=ended, flips_after=flips_after))
         replay = self.replay
         if replay is None or replay.race != frame["race"]:
             replay = self.replay = ReplayLog(frame["race"])  # compact: what changed per card
-        replay.add(frame, chances)
+        replay.add(frame)  # its odds once its picture is drawn (``ready`` below)
+        index = len(replay) - 1
         heading = _("Card {n}", n=event.data.get("flip")) if event.kind == "card_flipped" else _("Deck dry")
         self.lines.append(f"**{heading}** · {race_line(event.kind, event.data)}")
         content = "\n".join(self.lines)
@@ -392,21 +393,36 @@ class HotStreakPresenter(Presenter):
             # Ruling: a card that changes nothing on the track gets its line of narration, no new picture.
             return Outgoing(content=content, race_line=True, live=live, asks=bet_asks(ended))
         players = view.picture_names
+        public = odds_view(view.state, frame, ended=ended, flips_after=flips_after)  # now: the state moves on
+
+        async def with_odds(out: Outgoing) -> Outgoing:
+            """The frame's odds, worked out once its picture is about to be drawn (``Outgoing.ready``):
+            a frame merged away as stale never pays for them."""
+            chances = await _odds(public)
+            replay.set_odds(index, chances)  # the replay shows the frame as it was shown live
+            return dataclasses.replace(
+                out,
+                render=functools.partial(
+                    live_picture,
+                    replay.key if workers.keeps_frames() else None,
+                    frame,
+                    odds=chances,
+                    players=players,
+                ),
+                alt=alt_text(frame, odds=chances, players=players),
+                odds_shown=chances is not None,
+            )
+
         return Outgoing(
             live=live,
             content=content,
-            # Drawn when sent, off the event loop; never drawn if merged into the next as stale.
-            # (Its GIF block is kept where it is drawn, for the race's replay: bot.games.kept_frames.)
-            render=functools.partial(
-                live_picture,
-                replay.key if workers.keeps_frames() else None,
-                frame,
-                odds=chances,
-                players=players,
-            ),
+            # Drawn when sent, off the event loop, with its odds (``with_odds``); never drawn if merged
+            # into the next as stale. (Its GIF block is kept where it is drawn, for the race's replay:
+            # bot.games.kept_frames.)
+            render=functools.partial(live_picture, None, frame, odds=None, players=players),
+            ready=with_odds,
             image_name=f"race{frame['race']}-{event.data.get('flip', 'fold')}.png",
-            alt=alt_text(frame, odds=chances, players=players),
-            odds_shown=chances is not None,
+            alt=alt_text(frame, odds=None, players=players),
             asks=bet_asks(ended),  # spectators bet while the race runs (bot.tables.spectating)
         )
 

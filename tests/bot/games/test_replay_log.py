@@ -23,10 +23,28 @@ def _race_views(seed: int = 3) -> list[dict]:
 def test_every_frame_comes_back_as_it_was_added_with_its_odds() -> None:
     views = _race_views()
     log = ReplayLog(race=1)
-    chances = [Odds(win={"7": i / len(views)}, exact=True) if i % 3 else None for i in range(len(views))]
+    chances = [Odds(win={"7": i / len(views)}, exact=True) for i in range(len(views))]
     for view, odds in zip(views, chances, strict=True):
         log.add(view, odds)
     assert len(log) == len(views) and log.frames() == views and log.odds == chances
+
+
+def test_a_frame_without_odds_shows_the_last_odds_before_it() -> None:
+    """Ruling: a frame never drawn live had no odds worked out; its replay shows the last ones shown."""
+    first, later = Odds(win={"7": 0.5}, exact=True), Odds(win={"7": 0.9}, exact=True)
+    log = ReplayLog(race=1)
+    for i, odds in enumerate([None, first, None, None, later, None]):
+        log.add({"race": 1, "card": i}, odds)
+    assert log.odds == [None, first, first, first, later, later]
+
+
+def test_odds_worked_out_when_a_frame_is_drawn_are_kept_with_it() -> None:
+    log = ReplayLog(race=1)
+    for i in range(3):
+        log.add({"race": 1, "card": i})
+    drawn = Odds(win={"7": 0.25}, exact=False)
+    log.set_odds(1, drawn)
+    assert log.odds == [None, drawn, drawn]
 
 
 def test_keys_that_appear_change_inside_or_disappear_are_replayed() -> None:
