@@ -3,9 +3,12 @@
 A seat knows the edition's 53 cards (the box list is public), the face-up cards, its own
 hand and its own submission. Every other card is unseen: the other seats' submissions
 are drawn from the unseen cards (the edition minus what the seat knows), and the race
-deck is shuffled. Each imagined race is then played with the engine's own ``Race`` and
-``RaceDeck`` (one set of rules), following the same order of burning, flipping and folding
-as ``HotStreak._flip``.
+deck is shuffled. Each imagined race follows the same order of burning, flipping and folding
+as ``HotStreak._flip``, with the same random draws as the engine's ``RaceDeck``; it is played
+on the lean copy of the race rules the live odds use (``odds_sim``, checked card for card
+against the engine's ``Race``), about eight times faster than the engine's ``Race``: at 200 games
+the AI took a quarter of the machine's CPU. ``play_race`` (the engine's own race) stays the
+reference the lean one is tested against.
 
 Every seat decision (bets, submissions, doubles) comes before a race's first flip, so an
 imagined race always starts from the start line of the view's track.
@@ -26,7 +29,8 @@ from functools import cache
 from bot.games.base import JSON
 from bot.games.hotstreak.cards import MASCOTS, Card, parse_card
 from bot.games.hotstreak.content import Content, default_content
-from bot.games.hotstreak.deck import RaceDeck
+from bot.games.hotstreak.deck import BURN, RaceDeck
+from bot.games.hotstreak.odds_sim import LeanRace, encode, play, side_bet_holds
 from bot.games.hotstreak.race import Race
 from bot.games.hotstreak.sidebets import condition_holds
 from bot.games.hotstreak.track import Track
@@ -54,6 +58,15 @@ class Outlook:
             if place is not None:
                 self.places[mascot][place - 1] += 1
         if condition is not None and condition_holds(condition, race):
+            self.happened += 1
+
+    def add_lean(self, race: LeanRace, condition: dict[str, JSON] | None) -> None:
+        """``add`` for an ended lean race (``play_lean``): the same tallies."""
+        self.races += 1
+        for mascot, place in zip(MASCOTS, race.paid, strict=True):
+            if place:
+                self.places[mascot][place - 1] += 1
+        if condition is not None and side_bet_holds(condition, MASCOTS, race.status, race.paid, race.tally):
             self.happened += 1
 
     def bet_value(self, bet: dict[str, JSON]) -> float:
@@ -113,6 +126,37 @@ def play_race(track: Track, cards: list[str], rng: random.Random) -> Race:
     return race
 
 
+def lean_start(track: Track) -> LeanRace:
+    """A lean race at the start line of ``track`` (``play_lean`` copies it for each imagined race)."""
+    return LeanRace.from_race_json(Race.start(track).to_json(), MASCOTS)
+
+
+def play_lean(start: LeanRace, cards: Sequence[str], rng: random.Random) -> LeanRace:
+    """``play_race`` on the lean rules: the same race for the same ``rng`` state, card for card.
+
+    The draws are ``RaceDeck``'s: one shuffle of ``cards``, a burn of ``BURN`` (never the last card),
+    and on an empty pile (after the fold) a shuffle of the race's cards in the order the deck gathers
+    them (those flipped, then those burned), then the burn again."""
+    race = start.copy()
+    order = [_lean_card(c) for c in cards]
+    rng.shuffle(order)
+    burn = max(0, min(BURN, len(order) - 1))
+
+    def refill() -> list[tuple[int, int, int]]:
+        nonlocal order
+        order = order[burn:] + order[:burn]  # RaceDeck.reshuffle: flipped, then burned
+        rng.shuffle(order)
+        return order[burn:]
+
+    play(race, order[burn:], refill)
+    return race
+
+
+@cache
+def _lean_card(notation: str) -> tuple[int, int, int]:
+    return encode(notation, MASCOTS)
+
+
 def imagine(
     view: dict[str, JSON],
     choices: Sequence[Sequence[str]],
@@ -125,7 +169,7 @@ def imagine(
     Common random numbers: imagined race ``i`` uses the same other seats' cards and the same
     shuffle seed for every choice, so choices are compared on the same luck.
     """
-    track = Track.from_json(view["track"])
+    start = lean_start(Track.from_json(view["track"]))
     condition = view["side_bet"]["condition"] if view.get("side_bet") else None
     mine = list(view.get("my_submission") or [])
     base = list(view["face_up"]) + mine
@@ -136,6 +180,6 @@ def imagine(
         others = rng.sample(pool, count)
         seed = rng.getrandbits(64)
         for outlook, choice in zip(outlooks, choices, strict=True):
-            race = play_race(track, base + list(choice) + others, random.Random(seed))
-            outlook.add(race, condition)
+            race = play_lean(start, base + list(choice) + others, random.Random(seed))
+            outlook.add_lean(race, condition)
     return outlooks

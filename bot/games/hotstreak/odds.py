@@ -29,9 +29,8 @@ from typing import Any
 
 from bot.games.hotstreak.content import Content, default_content
 from bot.games.hotstreak.game import submit_count
-from bot.games.hotstreak.odds_sim import STATUS_NAMES, Card, LeanRace, encode, fold, play
-from bot.games.hotstreak.race import TALLY_KEYS, Race
-from bot.games.hotstreak.sidebets import condition_holds
+from bot.games.hotstreak.odds_sim import Card, LeanRace, encode, fold, play, side_bet_holds
+from bot.games.hotstreak.race import Race
 from bot.games.hotstreak.track import Track
 from bot.games.odds import Odds
 
@@ -230,7 +229,7 @@ def _compute(
     places = {m: tuple(c / samples for c in counts[i]) for i, m in enumerate(mascots)}
     events: dict[str, float] = {}
     if condition is not None:  # track_condition, spelled so that mypy narrows condition
-        hits = sum(k for key, k in outcomes.items() if _holds(condition, mascots, *key))
+        hits = sum(k for key, k in outcomes.items() if side_bet_holds(condition, mascots, *key))
         events["side_bet"] = hits / samples
     return Odds(
         win={m: p[0] for m, p in places.items()},
@@ -249,7 +248,9 @@ def _decided(race: LeanRace, mascots: Sequence[str], condition: dict[str, Any] |
     }
     events = {}
     if condition is not None:
-        events["side_bet"] = 1.0 if _holds(condition, mascots, race.status, race.paid, race.tally) else 0.0
+        events["side_bet"] = (
+            1.0 if side_bet_holds(condition, mascots, race.status, race.paid, race.tally) else 0.0
+        )
     return Odds(
         win={m: p[0] for m, p in places.items()},
         place={m: p[0] + p[1] for m, p in places.items()},
@@ -257,35 +258,6 @@ def _decided(race: LeanRace, mascots: Sequence[str], condition: dict[str, Any] |
         places=places,
         events=events,
     )
-
-
-class _Outcome:
-    """Just enough of a ``Race`` for ``condition_holds`` (so side bets are judged by the one rule book)."""
-
-    def __init__(
-        self, mascots: Sequence[str], status: Sequence[int], paid: Sequence[int], tally: Sequence[int]
-    ):
-        self.runners = {m: _Runner(STATUS_NAMES[s]) for m, s in zip(mascots, status, strict=True)}
-        self._paid = {m: p for m, p in zip(mascots, paid, strict=True) if p}
-        self.tally = dict(zip(TALLY_KEYS, tally, strict=True))
-
-    def place_of(self, mascot: str) -> int | None:
-        return self._paid.get(mascot)
-
-
-class _Runner:
-    def __init__(self, status: str) -> None:
-        self.status = status
-
-
-def _holds(
-    condition: dict[str, Any],
-    mascots: Sequence[str],
-    status: Sequence[int],
-    paid: Sequence[int],
-    tally: Sequence[int],
-) -> bool:
-    return condition_holds(condition, _Outcome(mascots, status, paid, tally))
 
 
 # --- what a bet is worth at these odds ---------------------------------------------------------

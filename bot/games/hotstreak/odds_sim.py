@@ -14,9 +14,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 from bot.games.base import JSON
 from bot.games.hotstreak.cards import parse_card
+from bot.games.hotstreak.race import TALLY_KEYS
+from bot.games.hotstreak.sidebets import condition_holds
 
 NUMBER, STAR, FALL, TURN, SWERVE_LEFT, SWERVE_RIGHT, RECOVER, ALL = range(8)
 _KIND = {
@@ -331,3 +334,34 @@ def _collide(
             else:
                 tally[FALLS] += 1
                 fallen[j] = True
+
+
+def side_bet_holds(
+    condition: dict[str, Any],
+    mascots: Sequence[str],
+    status: Sequence[int],
+    paid: Sequence[int],
+    tally: Sequence[int],
+) -> bool:
+    """Whether the side bet's ``condition`` held in an ended lean race (its ``status``, ``paid`` and
+    ``tally``), judged by the one rule book (``sidebets.condition_holds``)."""
+    return condition_holds(condition, _Outcome(mascots, status, paid, tally))
+
+
+class _Outcome:
+    """Just enough of a ``Race`` for ``condition_holds``."""
+
+    def __init__(
+        self, mascots: Sequence[str], status: Sequence[int], paid: Sequence[int], tally: Sequence[int]
+    ):
+        self.runners = {m: _Runner(STATUS_NAMES[s]) for m, s in zip(mascots, status, strict=True)}
+        self._paid = {m: p for m, p in zip(mascots, paid, strict=True) if p}
+        self.tally = dict(zip(TALLY_KEYS, tally, strict=True))
+
+    def place_of(self, mascot: str) -> int | None:
+        return self._paid.get(mascot)
+
+
+class _Runner:
+    def __init__(self, status: str) -> None:
+        self.status = status

@@ -10,10 +10,21 @@ from hypothesis import strategies as st
 
 from bot.games.base import Action
 from bot.games.hotstreak.ai import LEVELS, ai_action, choose, option_bet, play_ai_game
-from bot.games.hotstreak.ai_outlook import Outlook, imagine, play_race, unseen_cards
+from bot.games.hotstreak.ai_outlook import (
+    Outlook,
+    edition_cards,
+    imagine,
+    lean_start,
+    play_lean,
+    play_race,
+    unseen_cards,
+)
 from bot.games.hotstreak.cards import MASCOTS
 from bot.games.hotstreak.content import default_content
 from bot.games.hotstreak.game import HotStreak
+from bot.games.hotstreak.race import TALLY_KEYS
+from bot.games.hotstreak.sidebets import CONDITIONS
+from bot.games.hotstreak.track import Track
 
 from .conftest import random_step
 
@@ -134,6 +145,40 @@ def test_imagined_races_follow_the_engine_exactly():
         record = game.s["history"][0]
         assert list(imagined.podium.slots) == record["podium"]
         assert imagined.tally == record["tally"]
+
+
+def test_a_lean_imagined_race_is_the_engines_race_for_the_same_draws():
+    """The AI imagines races on the odds' lean rules (eight times faster); for the same random state
+    each ends exactly as the engine's ``Race`` and ``RaceDeck`` would play it: every place and every
+    count a side bet reads, through folds and reshuffles too."""
+    track = Track.from_json(HotStreak.new(4, 1).view(0)["track"])
+    start = lean_start(track)
+    edition = edition_cards()
+    for seed in range(400):
+        pick = random.Random(seed)
+        cards = pick.sample(edition, pick.randint(6, 16))  # small decks run dry: folds and reshuffles
+        engine = play_race(track, cards, random.Random(seed))
+        lean = play_lean(start, cards, random.Random(seed))
+        assert lean.paid == [engine.place_of(m) for m in MASCOTS], seed
+        assert dict(zip(TALLY_KEYS, lean.tally, strict=True)) == engine.tally, seed
+    assert start.paid == [0] * len(MASCOTS)  # each race plays on a copy
+
+
+def test_an_outlook_counts_a_lean_race_as_it_counts_the_engines():
+    track = Track.from_json(HotStreak.new(4, 2).view(0)["track"])
+    edition = edition_cards()
+    for seed, kind in enumerate(sorted(CONDITIONS) * 5):
+        condition = {
+            "type": kind,
+            "mascot": MASCOTS[seed % 4],
+            "other": MASCOTS[(seed + 1) % 4],
+            "n": 1 + seed % 3,
+        }
+        cards = random.Random(seed).sample(edition, 12)
+        engine, lean = Outlook(), Outlook()
+        engine.add(play_race(track, cards, random.Random(seed)), condition)
+        lean.add_lean(play_lean(lean_start(track), cards, random.Random(seed)), condition)
+        assert (lean.places, lean.happened) == (engine.places, engine.happened), kind
 
 
 def test_an_outlook_prices_tickets_and_slips_from_its_tallies():
