@@ -171,6 +171,9 @@ def bot_process() -> int:
             stats["replays"] = dict(getattr(later, "figures", {}))  # offered (races), posted
             stats["pacer"] = pacer.figures() | {
                 "pictures_merged": outbox.merged,
+                "merged_behind": getattr(
+                    outbox, "merged_behind", None
+                ),  # waiting for its turn, or to be drawn
                 "pictures_drawn": outbox.drawn,
                 "pictures_offered": getattr(outbox, "offered", None),  # every card frame given to be sent
                 "pictures_with_odds": getattr(outbox, "with_odds", None),

@@ -67,6 +67,11 @@ ODDS_QUEUE = 4
 """Pictures and odds waiting per process beyond which a frame gets no odds (it keeps its pace instead)."""
 AI_QUEUE = 2
 """AI decisions waiting per process beyond which each one thinks less (``ai_effort``)."""
+DRAWING_DEPTH = 2
+"""Race pictures given to each picture worker at once. Why more than one: a picture's trip (its odds,
+then its drawing, each sent from the event loop and answered to it) leaves the worker idle while the
+answer waits for a busy loop. Ruling: two, so the next is queued while one is drawn; more would only
+draw frames that newer ones make stale."""
 REPLAY_QUEUE = 24
 """Replays waiting beyond which another is skipped (`Busy`): at 1-2 s each the last would come a minute
 after its results (which never wait for it: bot.tables.later)."""
@@ -186,9 +191,10 @@ def in_use() -> int:
 
 
 def drawing_slots() -> int:
-    """Pictures worth drawing at once: one per picture worker, else one (a thread)."""
+    """Pictures worth drawing at once: ``DRAWING_DEPTH`` per picture worker, else one (a thread: the
+    drawing holds the GIL, so more would only take turns on the loop's core)."""
     lane = _lanes.get(PICTURES)
-    return lane.processes if lane is not None else 1
+    return lane.processes * DRAWING_DEPTH if lane is not None else 1
 
 
 def worker_pids(lane: str | None = None) -> list[int]:

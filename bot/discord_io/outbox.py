@@ -31,6 +31,9 @@ class _Waiting:
     started: bool = False
     open: bool = True  # nothing else was sent in the channel since: a newer picture may merge into it
     merged: int = 0
+    # What it waits for: its channel's turn (the channel's earlier messages and rate limit), then a
+    # drawing slot (the picture worker): counted when a newer picture merges into it (the figures).
+    behind: str = "turn"
     # Another message waits behind it in the channel (a prompt, results...): it goes out without waiting
     # for a drawing slot (``PictureOutbox.close``).
     hurry: asyncio.Event = dataclasses.field(default_factory=asyncio.Event)
@@ -58,6 +61,8 @@ class PictureOutbox:
         self.drawn = 0  # pictures drawn and sent (the figures: how much of the race a busy bot shows)
         self.offered = 0  # pictures given to be sent (drawn, merged away or sent as lines)
         self.with_odds = 0  # pictures drawn and sent that show the odds
+        # Merges by what the older picture was waiting for (``_Waiting.behind``): where the show thins.
+        self.merged_behind = {"turn": 0, "drawing": 0}
         self._waiting: dict[int, _Waiting] = {}
         # Pictures drawn at once: one per worker process (bot.workers), or one in a thread (the drawing
         # holds the GIL, so more threads would only take turns on the loop's core); pictures waiting
@@ -102,6 +107,7 @@ class PictureOutbox:
             waiting.out = merge(waiting.out, out)
             waiting.merged += 1
             self.merged += 1
+            self.merged_behind[waiting.behind] += 1
             return
         entry = _Waiting(out, kind=kind)
         self._waiting[channel_id] = entry
@@ -138,6 +144,7 @@ class PictureOutbox:
                 self.global_pacer.slot(PICTURE),
             ):
                 out = entry.out
+                entry.behind = "drawing"
                 if out.image is None and out.render is not None:
                     # Drawn now, off the event loop (bot.workers), a few at a time. Until its drawing
                     # starts a newer picture still merges into it (under load the wait for a drawing
