@@ -7,6 +7,14 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.fakediscord import FakeDiscord
+from bot.tables import ledger
+
+
+@pytest.fixture(autouse=True)
+def views_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A reader (a presenter, the prompts) that changes a table's shared view fails the test
+    (``bot.tables.ledger.Ledger.view``)."""
+    monkeypatch.setattr(ledger, "CHECK_VIEWS", True)
 
 
 @pytest.fixture(autouse=True)

@@ -10,6 +10,7 @@ it accepted cannot go on (its stored log would fail the same way after a restart
 from __future__ import annotations
 
 import logging
+import pickle
 from typing import TYPE_CHECKING, Any
 
 from bot.games.base import Action, Event, Game
@@ -22,6 +23,9 @@ if TYPE_CHECKING:
     from bot.games.catalog import Entry
 
 log = logging.getLogger(__name__)
+
+CHECK_VIEWS = False
+"""Check that no reader changed a shared view (``Ledger.view``): on in the tests (tests/conftest.py)."""
 
 
 class EngineFailed(Exception):
@@ -40,6 +44,10 @@ class Ledger:
         self.last_events: list[Event] = []  # what the last replayed action caused (for a resume)
         self.settled = False  # the results are stored (presenters say "Results saved" only then)
         self.announced = False  # stored that the ending was posted (``Storage.mark_announced``)
+        # The engine's views at this step, by audience (``view``), and what they were when made.
+        self._views: dict[int | None, dict[str, Any]] = {}
+        self._views_of: tuple[Game | None, int] = (None, -1)
+        self._made: dict[int | None, bytes] = {}
 
     def start(self, seats: int, settings: dict[str, Any], actions: list[dict[str, Any]] | None) -> None:
         """Build the engine from the seed and replay the stored actions (the game's whole history)."""
@@ -54,6 +62,33 @@ class Ledger:
         self.engine = engine
         self.seq = len(actions or [])
 
+    def view(self, audience: int | None = None) -> dict[str, Any]:
+        """The engine's view for ``audience`` (None: the channel) at this step, made once and shared by
+        everything that reads it until the game moves: the presenters, the prompts, the pacing.
+
+        Why: the engine copies its state for each view so no reader can change the game, and the table
+        asked for the same view several times a card (the announcement, the prompts, the pause, each AI
+        seat's wait): at 500 games those copies were a ninth of the event loop. Readers must not change
+        a view (none does; with ``CHECK_VIEWS``, on in the tests, a changed one raises)."""
+        assert self.engine is not None
+        if self._views_of[0] is not self.engine or self._views_of[1] != self.seq:
+            self.forget_views()
+            self._views_of = (self.engine, self.seq)
+        view = self._views.get(audience)
+        if view is None:
+            view = self._views[audience] = self.engine.view(audience)
+            if CHECK_VIEWS:
+                self._made[audience] = pickle.dumps(view)
+        return view
+
+    def forget_views(self) -> None:
+        """The game moved (or may have): views are made again when next asked for."""
+        if CHECK_VIEWS:
+            for audience, view in self._views.items():
+                if pickle.dumps(view) != self._made.get(audience):
+                    raise RuntimeError(f"game {self.game_id}: a reader changed the shared view of {audience}")
+        self._views, self._made, self._views_of = {}, {}, (None, -1)
+
     async def commit(self, action: Action) -> list[Event]:
         """Check, store, then apply. Raises IllegalAction or StorageError and changes nothing, or
         EngineFailed. No copy of the engine is made: ``check`` changes nothing."""
@@ -61,6 +96,7 @@ class Ledger:
         decision = self.engine.check(action)
         await self.host.storage.append_action(self.game_id, self.seq, action.to_json())
         try:
+            self.forget_views()
             events = self.engine.apply_checked(action, decision)
         except Exception as error:
             log.error("Game %s: the engine failed on %r", self.game_id, action)

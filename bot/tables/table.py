@@ -138,7 +138,7 @@ class Table:
 
     def view(self, audience: int | None = None) -> TableView:
         """What ``audience`` may see (None: the channel; else one seat): all a presenter is handed."""
-        engine, pending = self.engine, self.pending()
+        ledger, pending = self.ledger, self.pending()
         return TableView.of(
             game_id=self.game_id,
             audience=audience,
@@ -152,7 +152,7 @@ class Table:
             pending=pending,
             waiting=self.human_pending(pending),
             private=self.is_private,
-            read_state=(lambda: engine.view(audience)) if engine is not None else dict,
+            read_state=(lambda: ledger.view(audience)) if self.engine is not None else dict,
         )
 
     def is_private(self, decision: Decision) -> bool:
@@ -297,7 +297,7 @@ class Table:
             return False
         ai = [d for d in pending if d.player is not None and self.seats[d.player].is_ai]
         if ai:
-            wait = max(self.entry.ai_wait(self.engine.view(None), d, self.pace) for d in ai)
+            wait = max(self.entry.ai_wait(self.ledger.view(None), d, self.pace) for d in ai)
             if wait > 0:  # the game's pace for AI seats (outside the lock: clicks stay answered)
                 await asyncio.sleep(wait)
             for decision in ai:
@@ -325,7 +325,7 @@ class Table:
         next, so the time the last one took to announce (its odds and picture) is part of it."""
         assert self.engine is not None
         pause = self.entry.step_pause(
-            self.engine.view(None), step, self.pace, self.host.timing.countdown_seconds
+            self.ledger.view(None), step, self.pace, self.host.timing.countdown_seconds
         )
         await asyncio.sleep(self.steps.left_of(pause, self.seq))
         async with self.lock:

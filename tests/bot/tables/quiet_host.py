@@ -47,6 +47,9 @@ class QuietHost:
     def get_channel(self, channel_id: int) -> Any:
         return None
 
+    def get_guild(self, guild_id: int) -> Any:
+        return None
+
     def get_user(self, user_id: int) -> Any:
         return None
 

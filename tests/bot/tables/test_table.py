@@ -135,3 +135,26 @@ def test_a_game_only_the_ai_plays_keeps_a_least_pace() -> None:
     assert alone.pace == alone.host.timing.ai_only_pace == 1.0
     slow = a_table("horserace", left, {**settings, "pace": 4.0})
     assert slow.pace == 4.0  # a slower pace stays
+
+
+async def test_a_steps_view_is_made_once_shared_by_its_readers_and_made_again_when_the_game_moves(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    table = clock_game()
+    monkeypatch.setattr(clock, "now", lambda: END - 60)
+    first = table.view().state
+    assert table.view().state is first and table.ledger.view(None) is first  # one copy per step
+    assert table.view(0).state is not first  # each audience its own
+    await table._step()
+    moved = table.view().state
+    assert moved is not first and moved == table.engine.view(None)  # type: ignore[union-attr]
+
+
+def test_a_reader_that_changes_a_shared_view_is_caught(monkeypatch: pytest.MonkeyPatch) -> None:
+    from bot.tables import ledger
+
+    monkeypatch.setattr(ledger, "CHECK_VIEWS", True)
+    table = clock_game()
+    table.view().state["race"] = 99  # a presenter must never do this: others read the same view
+    with pytest.raises(RuntimeError, match="changed the shared view"):
+        table.ledger.forget_views()
