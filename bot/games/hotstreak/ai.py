@@ -32,7 +32,7 @@ from bot.games.hotstreak.game import DOUBLE_RACE, HotStreak
 LEVELS = ("easy", "normal")
 RACE_BUDGET = 480
 """Imagined races per normal decision, shared among the seat's own submission choices
-(about 0.1 s here; see bench/bench_hotstreak_ai.py)."""
+(about 20 ms on the lean race rules; see bench/bench_hotstreak_ai.py)."""
 MIN_RACES_EACH = 40
 
 
