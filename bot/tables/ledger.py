@@ -95,8 +95,8 @@ class Ledger:
         assert self.engine is not None
         decision = self.engine.check(action)
         await self.host.storage.append_action(self.game_id, self.seq, action.to_json())
+        self.forget_views()
         try:
-            self.forget_views()
             events = self.engine.apply_checked(action, decision)
         except Exception as error:
             log.error("Game %s: the engine failed on %r", self.game_id, action)

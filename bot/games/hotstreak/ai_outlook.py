@@ -32,7 +32,6 @@ from bot.games.hotstreak.content import Content, default_content
 from bot.games.hotstreak.deck import BURN, RaceDeck
 from bot.games.hotstreak.odds_sim import LeanRace, encode, play, side_bet_holds
 from bot.games.hotstreak.race import Race
-from bot.games.hotstreak.sidebets import condition_holds
 from bot.games.hotstreak.track import Track
 
 PLACES = len(MASCOTS)
@@ -51,17 +50,8 @@ class Outlook:
     places: dict[str, list[int]] = field(default_factory=lambda: {m: [0] * PLACES for m in MASCOTS})
     happened: int = 0  # races where the side bet's condition held
 
-    def add(self, race: Race, condition: dict[str, JSON] | None) -> None:
-        self.races += 1
-        for mascot in MASCOTS:
-            place = race.place_of(mascot)
-            if place is not None:
-                self.places[mascot][place - 1] += 1
-        if condition is not None and condition_holds(condition, race):
-            self.happened += 1
-
-    def add_lean(self, race: LeanRace, condition: dict[str, JSON] | None) -> None:
-        """``add`` for an ended lean race (``play_lean``): the same tallies."""
+    def add(self, race: LeanRace, condition: dict[str, JSON] | None) -> None:
+        """Count an ended imagined race (``play_lean``): each mascot's paid place, and the side bet."""
         self.races += 1
         for mascot, place in zip(MASCOTS, race.paid, strict=True):
             if place:
@@ -181,5 +171,5 @@ def imagine(
         seed = rng.getrandbits(64)
         for outlook, choice in zip(outlooks, choices, strict=True):
             race = play_lean(start, base + list(choice) + others, random.Random(seed))
-            outlook.add_lean(race, condition)
+            outlook.add(race, condition)
     return outlooks
