@@ -28,6 +28,7 @@ import asyncio
 import collections
 import contextlib
 import dataclasses
+import gc
 import json
 import os
 import random
@@ -88,17 +89,20 @@ def bot_process() -> int:
     out = Path(os.environ["BENCH_STATS"])
 
     profile = os.environ.get("BENCH_PROFILE", "")
-    if profile == "memory":
+    if profile in ("memory", "young"):
         import tracemalloc
 
-        tracemalloc.start(8)
+        tracemalloc.start(8)  # young: where the young objects were made
 
     workers.start(workers.processes_for(settings.work_processes))  # as bot.main does
     collector.tune()  # as bot.main does
+    if os.environ.get("BENCH_GC"):  # other thresholds to compare, e.g. BENCH_GC=2000,50,10
+        gc.set_threshold(*(int(n) for n in os.environ["BENCH_GC"].split(",")))
     collector.keep_trimmed()  # as bot.main does
 
     pauses = gc_pauses()
     young = young_census() if profile == "young" else None
+    slow = slow_callbacks() if profile == "slow" else None
     decisions = watch_decisions()
 
     async def run() -> None:
@@ -112,6 +116,8 @@ def bot_process() -> int:
                 before = loop.time()
                 await asyncio.sleep(TICK)
                 lags.append(max(0.0, loop.time() - before - TICK))
+                if slow is not None:
+                    slow.tick(lags[-1])
 
         rss_timeline: list[float] = []  # the bot's resident memory every RSS_EVERY s: when the peak comes
         heaps: list[dict[str, Any]] = []  # BENCH_PROFILE=memory: where the heap is, every HEAP_EVERY s
@@ -188,6 +194,8 @@ def bot_process() -> int:
             stats["objects"] = object_census()
         if young is not None:
             stats["young"] = young
+        if slow is not None:
+            stats["slow"] = slow.figures()
         if profile == "tasks":
             stats["tables_wait"] = dict(sorted(waits.items(), key=lambda kv: -kv[1])[:25])
         await asyncio.to_thread(out.write_text, json.dumps(stats))
@@ -286,7 +294,6 @@ class Collections:
 
 def gc_pauses() -> Collections:
     """How long each of the process's garbage collections held the loop, from now on."""
-    import gc
 
     seen = Collections()
     started = [0.0, 0.0]  # when the running collection started: wall clock, this thread's CPU clock
@@ -324,13 +331,113 @@ async def where_tables_wait(bot: Any, waits: dict[str, int]) -> None:
             waits[key] = waits.get(key, 0) + 1
 
 
+class SlowCallbacks:
+    """``BENCH_PROFILE=slow``: every event-loop callback that held the loop ``over_ms`` or more, by what
+    ran (a task's coroutine and the line it stopped at next) and how much of it garbage collections
+    took: what sets the loop lag's tail besides the collector."""
+
+    def __init__(self, over_ms: float = 40.0) -> None:
+        self.over = over_ms / 1000
+        self.gc_s = 0.0  # collections' time so far (the loop's thread only collects while a callback runs)
+        self.by_what: dict[str, list[float]] = collections.defaultdict(list)
+        self.gc_in_slow: list[float] = []
+        self.wall_s = 0.0  # callbacks' time on the wall clock, and on the loop thread's CPU clock: the
+        self.cpu_s = 0.0  # difference is the loop waiting for a core or for the GIL mid-callback
+        self.since_tick: list[tuple[str, float]] = []  # every callback since the lag ticker last woke
+        self.gc_since_tick = 0.0
+        self.late_ticks: list[dict[str, Any]] = []  # what ran while the ticker was late (over 80 ms)
+
+    def tick(self, lag: float) -> None:
+        """The ticker woke ``lag`` s late: if by more than 80 ms, what ran meanwhile."""
+        if lag > 0.08 and len(self.late_ticks) < 400:
+            ran = self.since_tick
+            by: dict[str, float] = collections.defaultdict(float)
+            for what, took in ran:
+                by[what] += took
+            top = sorted(by.items(), key=lambda kv: -kv[1])[:4]
+            self.late_ticks.append(
+                {
+                    "lag_ms": round(lag * 1000),
+                    "callbacks": len(ran),
+                    "ran_ms": round(sum(t for _, t in ran) * 1000),
+                    "gc_ms": round(self.gc_since_tick * 1000),
+                    "top": [(w, round(t * 1000)) for w, t in top],
+                }
+            )
+        self.since_tick = []
+        self.gc_since_tick = 0.0
+
+    def figures(self) -> dict[str, Any]:
+        rows = sorted(self.by_what.items(), key=lambda kv: -sum(kv[1]))[:30]
+        return {
+            "slow": sum(len(v) for v in self.by_what.values()),
+            "gc_share": round(
+                sum(self.gc_in_slow) / max(1e-9, sum(sum(v) for v in self.by_what.values())), 2
+            ),
+            "top": [
+                {"what": k, "n": len(v), "ms": round(sum(v) * 1000), "max": round(max(v) * 1000)}
+                for k, v in rows
+            ],
+            "late_ticks": self.late_ticks,
+            "callbacks_wall_s": round(self.wall_s, 1),
+            "callbacks_cpu_s": round(self.cpu_s, 1),
+        }
+
+
+def slow_callbacks() -> SlowCallbacks:
+    from asyncio import events
+
+    seen = SlowCallbacks()
+    started = [0.0]
+
+    def timed(phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            started[0] = time.perf_counter()
+        else:
+            took = time.perf_counter() - started[0]
+            seen.gc_s += took
+            seen.gc_since_tick += took
+
+    gc.callbacks.append(timed)
+    original = events.Handle._run
+
+    def run(handle: Any) -> None:
+        before, gc_before, cpu_before = time.perf_counter(), seen.gc_s, time.thread_time()
+        original(handle)
+        took = time.perf_counter() - before
+        seen.wall_s += took
+        seen.cpu_s += time.thread_time() - cpu_before
+        seen.since_tick.append((_what_ran(handle) if took > 0.002 else "small", took))
+        if took < seen.over:
+            return
+        gc_took = seen.gc_s - gc_before
+        seen.gc_in_slow.append(gc_took)
+        what = _what_ran(handle)
+        seen.by_what[what + (" +gc" if gc_took > took / 2 else "")].append(took)
+
+    events.Handle._run = run  # type: ignore[method-assign,assignment]
+    return seen
+
+
+def _what_ran(handle: Any) -> str:
+    callback = getattr(handle, "_callback", None)
+    task = getattr(callback, "__self__", None)
+    coro = task.get_coro() if isinstance(task, asyncio.Task) else None
+    if coro is None:
+        return getattr(callback, "__qualname__", repr(callback))[:80]
+    names = []
+    while coro is not None:
+        names.append(getattr(coro, "__qualname__", "?"))
+        coro = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+    return " > ".join(names[:4])
+
+
 def young_census(every: int = 10, samples: int = 8) -> list[dict[str, Any]]:
     """``BENCH_PROFILE=young``: what a young collection walks, on every ``every``-th one (``samples`` of
     them): the young objects by type, and by the references each type holds (a collection visits every
     reference of every young container: a few large ones make it slow); and the cyclic garbage it found,
     by type. Costly: for finding only."""
-    import collections
-    import gc
+    import tracemalloc
 
     found: list[dict[str, Any]] = []
     seen = [0]
@@ -352,16 +459,28 @@ def young_census(every: int = 10, samples: int = 8) -> list[dict[str, Any]]:
             return
         counts: collections.Counter[str] = collections.Counter()
         refs: collections.Counter[str] = collections.Counter()
+        sites: collections.Counter[str] = collections.Counter()
         for o in gc.get_objects(0):
             name = type(o).__qualname__
             counts[name] += 1
             refs[name] += len(gc.get_referents(o))
+            made = tracemalloc.get_object_traceback(o)
+            if made is not None:  # where it was made: the innermost frames, the bot's own first
+                innermost = list(reversed(made))  # tracemalloc lists the oldest frame first
+                frames = [f"{f.filename.rsplit('/', 2)[-1]}:{f.lineno}" for f in innermost]
+                ours = [
+                    f
+                    for f, g in zip(frames, innermost, strict=True)
+                    if "/bot/" in g.filename or "/cogs/" in g.filename
+                ]
+                sites[f"{name} {frames[0]} < {ours[0] if ours else '?'}"] += 1
         found.append(
             {
                 "objects": sum(counts.values()),
                 "references": sum(refs.values()),
                 "by_count": dict(counts.most_common(8)),
                 "by_references": dict(refs.most_common(8)),
+                "by_site": dict(sites.most_common(25)),
             }
         )
         gc.set_debug(gc.DEBUG_SAVEALL)
@@ -373,7 +492,6 @@ def young_census(every: int = 10, samples: int = 8) -> list[dict[str, Any]]:
 def object_census() -> dict[str, Any]:
     """``BENCH_PROFILE=objects``: what the garbage collector walks at a full collection, by type."""
     import collections
-    import gc
 
     counts = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
     return {"tracked": sum(counts.values()), "top": dict(counts.most_common(20))}
@@ -424,7 +542,6 @@ def rss_kinds_mb(pid: int | str = "self") -> dict[str, float]:
 def full_collection() -> dict[str, float]:
     """A full collection now and a trim: the objects it freed and the resident memory before and after
     (the young-generation threshold and the frozen start make full collections rare: none in most runs)."""
-    import gc
 
     from bot import collector
 
@@ -783,7 +900,6 @@ async def fake_keeps_its_heap_frozen(until: asyncio.Event) -> None:
     servers do not pause for our bot, so every ``FREEZE_EVERY`` s what the fake holds moves to the
     collector's permanent generation (``gc.freeze``: a list splice), and its collections walk only
     what is new. Its pauses are reported (``fake_gc_ms``)."""
-    import gc
 
     while not until.is_set():
         gc.freeze()

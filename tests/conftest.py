@@ -7,6 +7,7 @@ from collections.abc import AsyncIterator
 import pytest
 
 from bot.fakediscord import FakeDiscord
+from bot.games import base
 from bot.tables import ledger
 
 
@@ -15,6 +16,7 @@ def views_checked(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reader (a presenter, the prompts) that changes a table's shared view fails the test
     (``bot.tables.ledger.Ledger.view``)."""
     monkeypatch.setattr(ledger, "CHECK_VIEWS", True)
+    monkeypatch.setattr(base, "CHECK_COPIES", True)  # and a part shared between views (Game.kept_copy)
 
 
 @pytest.fixture(autouse=True)

@@ -1004,13 +1004,13 @@ class Downforce(Game):
             "grid": list(s["grid"]),
             "cars": cars,
             "standings": standings,
-            "crossings": fresh(race.crossings),
-            "animals": fresh(race.animals),
+            "crossings": self.kept_copy("crossings", race.crossings),
+            "animals": self.kept_copy("animals", race.animals),
             "owners": dict(s["owners"]),
             "spent": list(s["spent"]),
             "auction_order": list(s["auction_order"]),
             "auction": auction,
-            "auctions": fresh(s["auctions"]),
+            "auctions": self.kept_copy("auctions", s["auctions"]),
             "turn": s["turn"],
             "card_in_play": None
             if card is None
@@ -1044,14 +1044,14 @@ class Downforce(Game):
                     s["powers"].get(str(viewer)) if (revealed or s["phase"] == "keep") else None
                 )
         if over:
-            view["bets"] = fresh(s["bets"])
+            view["bets"] = self.kept_copy("bets", s["bets"])
             view["scores"] = self.scores()
         if viewer is not None:
             view["seat"] = viewer
             view["hand"] = [self.card_view(c) for c in s["hands"][viewer]]
             bid = s["bids"][viewer] if s["phase"] == "auction" else None
             view["my_bid"] = None if bid is None else self.card_view(bid)
-            view["my_bets"] = fresh(s["bets"][viewer])
+            view["my_bets"] = self.kept_copy(f"bets:{viewer}", s["bets"][viewer])
         return view
 
     def _sync(self) -> None:

@@ -428,7 +428,10 @@ class HorseRace(Game):
             ],
             "hands": [list(hand) for hand in self.hands],
             "sitting_out": sorted(self.sitting_out),
-            "last_roll": dict(self.last_roll) if self.last_roll is not None else None,
+            # Its dice are a list of numbers: copied, so no reader holds the game's own.
+            "last_roll": None
+            if self.last_roll is None
+            else {k: list(v) if isinstance(v, list) else v for k, v in self.last_roll.items()},
             "winner": self.track.winner,
             "rolls": self.race_rolls,
         }

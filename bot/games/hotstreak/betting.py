@@ -14,6 +14,8 @@ A bet is a plain dict: ``label``, ``option``, ``kind`` ("ticket"/"side"), ``risk
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from typing import Any
 
 from bot.games.base import JSON, fresh
 from bot.games.hotstreak.race import Race
@@ -91,14 +93,19 @@ class Book:
             "doubled": False,
         }
 
-    def public(self) -> dict[str, JSON]:
+    def public(self, kept: Callable[[str, Any], Any] | None = None) -> dict[str, JSON]:
+        """What everyone sees of the stacks: copies, or ``kept`` ones (``Game.kept_copy``, for views)."""
+
+        def copied(part: str, value: Any) -> Any:
+            return kept(part, value) if kept is not None else fresh(value)
+
         return {
-            "tickets": fresh(self.tickets),
+            "tickets": copied("tickets", self.tickets),
             "side_bet": {
                 "id": self.side_bet["id"],
                 "text": self.side_bet["text"],
                 "condition": dict(self.side_bet["condition"]),
-                "slips": fresh(self.side_bet["slips"]),
+                "slips": copied("slips", self.side_bet["slips"]),
             },
         }
 

@@ -34,7 +34,7 @@ from collections.abc import Callable
 from itertools import combinations
 from typing import Any, ClassVar, Self
 
-from bot.games.base import JSON, Action, Decision, Event, Game, SeatResult, Stake, fresh
+from bot.games.base import JSON, Action, Decision, Event, Game, SeatResult, Stake
 from bot.games.hotstreak.betting import Book, draft_order, settle
 from bot.games.hotstreak.cards import MASCOTS, card_sort_key, parse_card
 from bot.games.hotstreak.content import Content, default_content
@@ -395,7 +395,7 @@ class HotStreak(Game):
             "track": self.race.track.to_json(),
             "bar": self.race.bar,
             "mascots": self.race.mascots_view(),
-            "mascot_info": fresh(self.s["mascot_info"]),
+            "mascot_info": self.kept_copy("mascot_info", self.s["mascot_info"]),
             "last_card": self.s["flips"][-1] if self.s["flips"] else None,
             "cards_left": len(self.deck.pile),
             "burned": len(self.deck.burned),
@@ -404,7 +404,7 @@ class HotStreak(Game):
 
     def view(self, viewer: int | None) -> dict[str, JSON]:
         s = self.s
-        book = self.book.public()
+        book = self.book.public(self.kept_copy)
         view: dict[str, JSON] = {
             "game": self.kind,
             "phase": s["phase"],
@@ -421,7 +421,7 @@ class HotStreak(Game):
             "track": self.race.track.to_json(),
             "bar": self.race.bar,
             "mascots": self.race.mascots_view(),
-            "mascot_info": fresh(s["mascot_info"]),
+            "mascot_info": self.kept_copy("mascot_info", s["mascot_info"]),
             "last_card": s["flips"][-1] if s["flips"] else None,
             "flipped": list(s["flips"]),
             "cards_left": len(self.deck.pile),
@@ -432,16 +432,16 @@ class HotStreak(Game):
             "submitted": [seat for seat, sub in enumerate(s["submissions"]) if sub is not None],
             "tickets": book["tickets"],
             "side_bet": book["side_bet"],
-            "bets": fresh(s["bets"]),
+            "bets": self.kept_copy("bets", s["bets"]),
             "doubles": list(s["doubles"]),
-            "history": fresh(s["history"]),
+            "history": self.kept_copy("history", s["history"]),
         }
         if s["phase"] == "over":
             view["standings"] = self._standings()
         if viewer is not None:
             view["seat"] = viewer
             view["hand"] = list(s["hands"][viewer])
-            view["my_submission"] = fresh(s["submissions"][viewer])
+            view["my_submission"] = self.kept_copy(f"submission:{viewer}", s["submissions"][viewer])
         return view
 
     def results(self) -> list[SeatResult]:

@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from bot.games import base
 from bot.games.base import Action, Decision, Event, Game, IllegalAction, SeatResult, Stake
 from bot.games.catalog import ENTRIES, Entry, Start
 from bot.tables.presenter import Outgoing, Presenter
@@ -270,3 +271,50 @@ def test_stake_labels_stored_in_english_read_in_the_readers_language(entry: Entr
         for label in labels:
             shown = entry.stake_label(label)
             assert english_in(shown, allowed=["Gobbler", "Hurley", "Dangle", "Mum"]) == [], (label, shown)
+
+
+def _emptied(value: Any) -> None:
+    """Every list and dict in ``value`` emptied, innermost first: what a careless reader could do."""
+    children = list(value.values()) if isinstance(value, dict) else value if isinstance(value, list) else []
+    for child in children:
+        _emptied(child)
+    if isinstance(value, list | dict):
+        value.clear()
+
+
+@pytest.mark.parametrize("seed", SEEDS[:4])
+def test_a_view_shares_nothing_with_the_game_and_a_changed_shared_part_is_caught(
+    entry: Entry, seed: int
+) -> None:
+    """Views are copies (parts that did not change are shared between views, ``Game.kept_copy``): a
+    reader emptying every list and dict of a view leaves the game as it was, and the next view either
+    comes out whole or, where the reader changed a shared part, the tests' check says so."""
+    rnd = random.Random(seed)
+    game, _, seats = new_game(entry, seed)
+    for step in range(MAX_STEPS):
+        if game.is_over:
+            break
+        audience = None if step % 2 else step % seats
+        whole, before = base.fresh(game.view(audience)), game.dumps()  # a snapshot, sharing nothing
+        _emptied(game.view(audience))
+        assert game.dumps() == before
+        try:
+            assert game.view(audience) == whole  # nothing it emptied was shared
+        except RuntimeError as error:
+            assert "a reader changed the shared copy" in str(error)
+            base._kept.pop(game, None)  # the test's own doing: start the shared copies over
+            assert game.view(audience) == whole
+        game.apply(random_action(game, rnd)[0])
+
+
+def test_an_unchanged_part_is_shared_by_views_and_a_changed_one_copied_again() -> None:
+    game, _, _ = new_game(next(e for e in ENTRIES if e.kind == "hotstreak"), 3)
+    first, second = game.view(None), game.view(0)
+    assert first["history"] is second["history"] and first["mascot_info"] is second["mascot_info"]
+    bets = first["bets"]
+    while game.view(None)["bets"] == bets:  # the draft: someone takes a ticket
+        game.apply(random_action(game, random.Random(0))[0])
+    after = game.view(None)
+    assert after["bets"] is not bets and after["bets"] == game.s["bets"]
+    assert after["bets"] is not game.s["bets"]  # a copy, never the game's own
+    assert "_kept" not in json.dumps(game.to_json()) and game.copy().dumps() == game.dumps()
