@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import logging
 from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -48,6 +49,8 @@ from cogs.hotstreak.words import (
     slip_line,
     ticket_line,
 )
+
+log = logging.getLogger(__name__)
 
 if TYPE_CHECKING:
     from bot.games.catalog import Entry
@@ -396,9 +399,15 @@ class HotStreakPresenter(Presenter):
         public = odds_view(view.state, frame, ended=ended, flips_after=flips_after)  # now: the state moves on
 
         async def with_odds(out: Outgoing) -> Outgoing:
-            """The frame's odds, worked out once its picture is about to be drawn (``Outgoing.ready``):
-            a frame merged away as stale never pays for them."""
-            chances = await _odds(public)
+            """The frame's odds and its picture's description, worked out once its picture is about to be
+            drawn (``Outgoing.ready``): a frame merged away as stale, or sent as its lines alone, never
+            pays for them (at 500 games the descriptions of frames nobody saw were a twentieth of the
+            event loop). Odds that fail leave the picture and its description without them."""
+            try:
+                chances = await _odds(public)
+            except Exception:
+                log.warning("Could not work out the odds of a race frame; drawing it without", exc_info=True)
+                chances = None
             replay.set_odds(index, chances)  # the replay shows the frame as it was shown live
             return dataclasses.replace(
                 out,
@@ -418,9 +427,8 @@ class HotStreakPresenter(Presenter):
             # into the next as stale. (Its GIF block is kept where it is drawn, for the race's replay:
             # bot.games.kept_frames.)
             render=functools.partial(live_picture, None, frame, odds=None, players=players),
-            ready=with_odds,
+            ready=with_odds,  # and its description (alt text) with them
             image_name=f"race{frame['race']}-{event.data.get('flip', 'fold')}.png",
-            alt=alt_text(frame, odds=None, players=players),
             asks=bet_asks(ended),  # spectators bet while the race runs (bot.tables.spectating)
         )
 

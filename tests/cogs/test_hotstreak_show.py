@@ -209,3 +209,24 @@ async def test_a_late_odds_press_says_where_the_odds_are_now(world: World, bot: 
     answer = text_of([m for m in ix.messages if m.ephemeral])
     assert "nothing to show" not in answer
     assert "The betting is over" in answer and "race picture" in answer
+
+
+async def test_a_frame_whose_odds_fail_is_still_drawn_and_described(
+    world: World, bot: RaceBot, monkeypatch
+) -> None:  # type: ignore[no-untyped-def]
+    """A frame's odds and its picture's description are worked out only when it is drawn (``with_odds``):
+    odds that fail leave the picture, and its description of the race, without them."""
+    from cogs.hotstreak import present
+
+    async def broken(view: object) -> None:
+        raise RuntimeError("the odds worker fell over")
+
+    monkeypatch.setattr(present, "_odds", broken)
+    lobby, table = await open_table(world, "bob", ai=2)
+    await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
+    await table.play_to_the_end()
+    pictures = [f for f in live.frames(world.fake.channel_messages(world.channel)) if "**Card" in f.content]
+    assert pictures
+    for frame in pictures:
+        alt = frame.picture.description or ""
+        assert "Gobbler" in alt and "Tickets:" in alt and not ODDS.search(alt), alt
