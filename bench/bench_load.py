@@ -346,6 +346,7 @@ class SlowCallbacks:
         self.since_tick: list[tuple[str, float]] = []  # every callback since the lag ticker last woke
         self.gc_since_tick = 0.0
         self.late_ticks: list[dict[str, Any]] = []  # what ran while the ticker was late (over 80 ms)
+        self.began = time.monotonic()
 
     def tick(self, lag: float) -> None:
         """The ticker woke ``lag`` s late: if by more than 80 ms, what ran meanwhile."""
@@ -357,6 +358,7 @@ class SlowCallbacks:
             top = sorted(by.items(), key=lambda kv: -kv[1])[:4]
             self.late_ticks.append(
                 {
+                    "at_s": round(time.monotonic() - self.began, 1),
                     "lag_ms": round(lag * 1000),
                     "callbacks": len(ran),
                     "ran_ms": round(sum(t for _, t in ran) * 1000),

@@ -216,12 +216,12 @@ async def test_a_frame_whose_odds_fail_is_still_drawn_and_described(
 ) -> None:  # type: ignore[no-untyped-def]
     """A frame's odds and its picture's description are worked out only when it is drawn (``with_odds``):
     odds that fail leave the picture, and its description of the race, without them."""
-    from cogs.hotstreak import present
+    from bot import workers  # (not the cog's module: an extension reloaded by another test is a new one)
 
-    async def broken(view: object) -> None:
+    async def broken(*args: object, **kwargs: object) -> None:
         raise RuntimeError("the odds worker fell over")
 
-    monkeypatch.setattr(present, "_odds", broken)
+    monkeypatch.setattr(workers, "odds", broken)
     lobby, table = await open_table(world, "bob", ai=2)
     await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
     await table.play_to_the_end()
