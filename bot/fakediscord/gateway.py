@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import traceback
 import zlib
 from collections import deque
@@ -25,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import WSMsgType, web
 
+from bot.fakediscord import wire
 from bot.fakediscord.payloads import guild_payload, member_payload, user_payload
 from bot.fakediscord.snowflakes import shard_of
 
@@ -102,7 +102,7 @@ class Connection:
         while (payload := await self._queue.get()) is not None:
             if self.ws.closed:
                 continue
-            text = json.dumps(payload)
+            text = wire.dumps(payload)
             try:
                 if self._deflate is None:
                     await self.ws.send_str(text)
@@ -180,7 +180,7 @@ class Gateway:
             async for message in ws:
                 if message.type is WSMsgType.TEXT:
                     try:
-                        await self._on_payload(connection, json.loads(message.data))
+                        await self._on_payload(connection, wire.loads(message.data))
                     except Exception:
                         self.fake.internal_errors.append(
                             f"gateway {message.data[:200]}\n{traceback.format_exc()}"

@@ -8,7 +8,6 @@ never throttles itself and the fake sees the bot's real request pattern.
 
 from __future__ import annotations
 
-import json
 import re
 import traceback
 from collections.abc import Awaitable, Callable
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from aiohttp import BodyPartReader, web
 
+from bot.fakediscord import wire
 from bot.fakediscord.faults import FaultRule, cut
 from bot.fakediscord.traffic import exempt_from_global_limit
 
@@ -111,7 +111,7 @@ def route(method: str, path: str, handler: Handler, *, needs_auth: bool = True) 
 
 def json_response(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     return web.Response(
-        body=json.dumps(data).encode(),
+        body=wire.dump_bytes(data),
         status=status,
         headers={"Content-Type": "application/json", **(headers or {})},
     )
@@ -127,14 +127,14 @@ async def read_body(request: web.Request) -> RequestBody:
             name = getattr(part, "name", None) or ""
             data = await part.read()
             if name == "payload_json":
-                body.json = json.loads(data)
+                body.json = wire.loads(data)
             elif match := re.fullmatch(r"files\[(\d+)\]", name):
                 filename = getattr(part, "filename", None) or f"file{match.group(1)}"
                 content_type = part.headers.get("Content-Type")
                 body.files.append(UploadedFile(int(match.group(1)), filename, bytes(data), content_type))
         return body
     raw = await request.read()
-    return RequestBody(json=json.loads(raw) if raw else None)
+    return RequestBody(json=wire.loads(raw) if raw else None)
 
 
 class RestApi:
