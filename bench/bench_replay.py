@@ -10,7 +10,8 @@ medians over the races:
 - "from scratch": every frame drawn and encoded (a replay after a restart, or of frames nobody kept);
 - "from kept frames": every frame drawn live first (``live_picture`` & co., which keep its GIF block),
   then the replay joins the blocks; "as live" leaves out the frames the presenter draws no picture for
-  (Hot Streak's cards that change nothing on the track), which the replay then draws;
+  (Hot Streak's cards that change nothing on the track), which the replay then draws; "sparse" is a busy
+  bot's replay (``sparse=True``) of a race whose live message drew one frame in four;
 - "keeping": what keeping a block adds to each live picture (drawn and kept, minus drawn);
 - "kept": the bytes a race's blocks take in the cache (``KeptFrames.size``; its bound is ``LIMIT``).
 
@@ -127,6 +128,7 @@ def drawn_live(live: Any, frames: list[dict], chances: list[Any], shown: list[bo
 
 def bench(label: str, make: Callable[[int], Race], replay: Any, live: Any, png: Any, seeds: range) -> None:
     scratch, kept, as_live, keeping, sizes, gif, frames_n, skipped, webp = [], [], [], [], [], [], [], [], []
+    sparse: list[float] = []
     for seed in seeds:
         frames, chances, pictured = make(seed)
         replay(frames[:2], odds=chances[:2])  # backgrounds and fonts loaded once, as in a running worker
@@ -144,6 +146,9 @@ def bench(label: str, make: Callable[[int], Race], replay: Any, live: Any, png: 
         cache = drawn_live(live, frames, chances, pictured)
         as_live.append(cpu(replay, frames, odds=chances, kept=cache.take("race"))[1])
         skipped.append(pictured.count(False))
+        # A busy bot: one picture in four drawn live (the others merged away), the replay sparse.
+        cache = drawn_live(live, frames, chances, [i % 4 == 0 for i in range(len(frames))])
+        sparse.append(cpu(replay, frames, odds=chances, kept=cache.take("race"), sparse=True)[1])
         webp.append(len(replay(frames, odds=chances, fmt="webp").data))
     m = statistics.median
     print(
@@ -151,7 +156,8 @@ def bench(label: str, make: Callable[[int], Race], replay: Any, live: Any, png: 
         f"limit 8192 KB), {drawn.size[0]}x{drawn.size[1]}; animated WebP {m(webp) / 1024:.0f} KB\n"
         f"  CPU per replay: from scratch {m(scratch):.3f} s (max {max(scratch):.3f}); from kept frames "
         f"{m(kept):.4f} s (max {max(kept):.4f}); as live ({m(skipped):.0f} frames not drawn live) "
-        f"{m(as_live):.3f} s (max {max(as_live):.3f})\n"
+        f"{m(as_live):.3f} s (max {max(as_live):.3f}); sparse, a quarter drawn live {m(sparse):.4f} s "
+        f"(max {max(sparse):.4f})\n"
         f"  keeping: {m(keeping) * 1000:.1f} ms CPU per live picture; kept: {m(sizes) / 1024:.0f} KB per race "
         f"(max {max(sizes) / 1024:.0f} KB; bound {kept_frames.LIMIT / 2**20:.0f} MB per process)"
     )

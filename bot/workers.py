@@ -72,6 +72,11 @@ DRAWING_DEPTH = 2
 then its drawing, each sent from the event loop and answered to it) leaves the worker idle while the
 answer waits for a busy loop. Ruling: two, so the next is queued while one is drawn; more would only
 draw frames that newer ones make stale."""
+SPARSE_BEHIND = 1
+"""Replays waiting (or being made) beyond which the next one is sparse: the frames its race's live
+pictures kept, without drawing those nobody saw (``bot.games.animation.shown_frames``). Ruling: a
+replay draws the cards nobody saw only when the replay lane is free; a busy bot's replay shows what the
+channel saw live, for a few milliseconds, where it used to cost a third of a second or be skipped."""
 REPLAY_QUEUE = 24
 """Replays waiting beyond which another is skipped (`Busy`): at 1-2 s each the last would come a minute
 after its results (which never wait for it: bot.tables.later)."""
@@ -150,6 +155,7 @@ figures = {
     "odds": 0,
     "odds_quick": 0,
     "replays_skipped": 0,
+    "replays_sparse": 0,
     "in_thread": 0,
     "workers_replaced": 0,
     "timeouts": 0,
@@ -290,11 +296,14 @@ async def replay(later: Callable[[], T]) -> T:
             kept = await run(take, race) if PICTURES in _lanes else take(race)
         except Exception:  # a worker that died or hung: its blocks are gone, the replay is drawn whole
             log.warning("Could not take the kept frames of race %s; drawing its replay whole", race)
-    if waiting(REPLAYS) >= REPLAY_QUEUE:
+    ahead = waiting(REPLAYS)
+    if ahead >= REPLAY_QUEUE:
         figures["replays_skipped"] += 1
         raise Busy
-    if kept:
-        later = _with_kept(later, kept)
+    sparse = ahead >= SPARSE_BEHIND
+    figures["replays_sparse"] += sparse
+    if kept or sparse:
+        later = _with_kept(later, kept, sparse)
     return await run(later, lane=REPLAYS)
 
 
@@ -308,11 +317,11 @@ def _race_of(later: Callable[..., Any]) -> str | None:
     return key if isinstance(key, str) else None
 
 
-def _with_kept(later: Callable[[], T], kept: dict[str, Block]) -> Callable[[], T]:
+def _with_kept(later: Callable[[], T], kept: dict[str, Block], sparse: bool) -> Callable[[], T]:
     if isinstance(later, InLanguage):
-        return InLanguage(later.language, _with_kept(later.work, kept))
-    work: Callable[..., T] = later  # a ReplayLog.drawn, which takes ``kept``
-    return functools.partial(work, kept=kept)
+        return InLanguage(later.language, _with_kept(later.work, kept, sparse))
+    work: Callable[..., T] = later  # a ReplayLog.drawn, which takes ``kept`` and the replay's options
+    return functools.partial(work, kept=kept, sparse=True) if sparse else functools.partial(work, kept=kept)
 
 
 def _timed_call(call: Callable[[], T], clock: Callable[[], float]) -> tuple[T, float]:

@@ -12,6 +12,11 @@ drawn from scratch or assembled from kept blocks, a race gives the same bytes. A
 kept ones that continue from the frame before it is shown with disposal "restore to previous" (3), so the
 kept block after it lands on the picture it was encoded against.
 
+A busy bot's replay is ``sparse``: it shows the frames whose blocks were kept (what the channel saw
+live), the first and the last, and draws no others but those two (and a few evenly spaced ones, when
+fewer than ``SPARSE_LEAST`` were kept), each shown for the usual time, so it costs a few milliseconds
+rather than a frame's drawing per card nobody saw.
+
 Only a replay scaled down (narrower than its frames, or past 8 MB at their width) or in another format
 is made as before: frames scaled, mapped onto one palette of the first and last frames, and encoded by
 Pillow, holding only each frame's small palette image (every full-size frame, then every scaled copy,
@@ -34,6 +39,9 @@ LIMIT = 8 * 1024 * 1024
 COLOURS = 128  # fewer colours, smaller frames; flat board-game pictures need no more
 MIME = {"gif": "image/gif", "webp": "image/webp", "png": "image/apng"}
 KEEP, RESTORE = 1, 3  # GIF disposal: leave the frame on screen; put back what was there before it
+SPARSE_LEAST = 5
+"""Frames a sparse replay shows at least (drawn evenly spaced where too few were kept): fewer would be
+the start and the finish alone, which the results already tell."""
 
 
 @dataclass(frozen=True)
@@ -79,17 +87,25 @@ def animate(
     fmt: str = "gif",
     digests: Sequence[str] | None = None,
     kept: Mapping[str, Block] | None = None,
+    sparse: bool = False,
 ) -> Animation:
     """One animation of ``frames`` (shown ``frame_ms`` each, the first ``first_ms``, the finish
     ``last_ms``), scaled to ``width``; if it would pass 8 MB it is scaled down until it does not.
 
     ``digests`` names each frame (``bot.games.kept_frames.digest``) and ``kept`` holds the blocks kept
     when they were drawn live: a GIF as wide as its frames is assembled from them, and only the other
-    frames are drawn (``frames[i]``, a ``Drawn``)."""
+    frames are drawn (``frames[i]``, a ``Drawn``). ``sparse``: only the frames ``shown_frames`` picks."""
     if not frames:
         raise ValueError("a replay needs at least one frame")
     if fmt not in MIME:
         raise ValueError(f"format must be one of {', '.join(MIME)}")
+    if sparse:
+        keys = list(digests) if digests is not None else []
+        chosen = shown_frames(keys, kept or {}, len(frames))
+        if len(chosen) < len(frames):
+            every = frames
+            frames = Drawn(len(chosen), lambda i: every[chosen[i]])
+            digests = [keys[i] for i in chosen] if digests is not None else None
     scale = 1.0
     if fmt == "gif":
         assembled = _assembled(
@@ -106,6 +122,30 @@ def animate(
             break
         scale *= 0.75
     return Animation(data, f"{name}.{fmt}", MIME[fmt], alt, len(frames), size)
+
+
+def shown_frames(digests: Sequence[str], kept: Mapping[str, Block], count: int) -> list[int]:
+    """The frames a sparse replay shows (indices, in order): every frame whose block was kept, the first
+    and the last; when that is fewer than ``SPARSE_LEAST``, others evenly spaced among the rest.
+
+    Why the kept ones chain: a live picture's block is encoded against the race's previous picture drawn
+    in the same process, that is the previous kept one, so shown in a row they fit one on the other and
+    nothing between them is drawn (one that does not fit, from another process or after a restart, is
+    drawn whole: ``_assembled``)."""
+    chosen = {0, count - 1} | {i for i, key in enumerate(digests[:count]) if key in kept}
+    rest = [i for i in range(count) if i not in chosen]
+    wanted = min(SPARSE_LEAST, count) - len(chosen)
+    if wanted > 0:
+        step = len(rest) / wanted
+        chosen |= {rest[int(step * j + step / 2)] for j in range(wanted)}
+    return sorted(chosen)
+
+
+def sparse_count(
+    digests: Sequence[str] | None, kept: Mapping[str, Block] | None, count: int, sparse: bool
+) -> int | None:
+    """How many frames a replay of ``count`` shows when ``sparse`` (None: every one), for its alt text."""
+    return len(shown_frames(digests or [], kept or {}, count)) if sparse else None
 
 
 def _durations(count: int, frame_ms: int, first_ms: int, last_ms: int) -> list[int]:

@@ -93,7 +93,7 @@ class Prompts:
             1 if grace == 1 else 2,  # 1.5 seconds: a plural in both languages
             names=names,
             seconds=number(grace),
-            deadline=f"<t:{int(self.deadline)}:R>",
+            deadline=self._deadline_mark(),
         )
 
     async def show(self, table: Prompted) -> None:

@@ -196,6 +196,35 @@ async def test_too_many_replays_waiting_skips_the_next_one(no_workers: None) -> 
         await asyncio.gather(*queue)
 
 
+async def test_a_replay_made_while_another_is_made_shows_the_frames_drawn_live(no_workers: None) -> None:
+    """A busy replay lane makes the next replay sparse (the frames the channel saw, nothing drawn but the
+    first and last); a free one draws the cards nobody saw, as always."""
+
+    def half_seen(count: int) -> ReplayLog:
+        log = ReplayLog(1)
+        for index, frame in enumerate(a_race_frames()[:count]):
+            log.add(frame)
+            if index % 2 == 0:
+                live_picture(log.key, frame)  # drawn live (no workers: in this process)
+        return log
+
+    before = workers.figures["replays_sparse"]
+    whole = await workers.replay(in_language(current(), functools.partial(half_seen(9).drawn, race_replay)))
+    assert whole.frames == 9 and workers.figures["replays_sparse"] == before
+    release = threading.Event()
+    making = asyncio.ensure_future(workers.run(release.wait, 10, lane=workers.REPLAYS))
+    await asyncio.sleep(0.05)
+    try:
+        log = half_seen(9)
+        sparse = await workers.replay(in_language(current(), functools.partial(log.drawn, race_replay)))
+    finally:
+        release.set()
+        await making
+    assert sparse.frames == 5 and workers.figures["replays_sparse"] == before + 1  # frames 0, 2, 4, 6, 8
+    assert sparse.data == race_replay([log.frames()[i] for i in (0, 2, 4, 6, 8)]).data
+    assert "9 cards, shown in 5 pictures" in sparse.alt
+
+
 def test_auto_leaves_the_event_loop_a_core(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(os, "cpu_count", lambda: 2)
     assert workers.processes_for(None) == 1

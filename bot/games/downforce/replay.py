@@ -20,7 +20,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.animation import Animation, Drawn, animate
+from bot.games.animation import Animation, Drawn, animate, sparse_count
 from bot.games.downforce.narration import colour_name
 from bot.games.downforce.render import WIDTH, track_image
 from bot.games.kept_frames import Block, digest, keep
@@ -36,6 +36,7 @@ def race_replay(
     fmt: str = "gif",
     frame_ms: int = 700,
     kept: Mapping[str, Block] | None = None,
+    sparse: bool = False,
 ) -> Animation:
     """The race in ``views`` (oldest first) as an animation under 8 MB, with alt text."""
     if not views:
@@ -45,15 +46,17 @@ def race_replay(
     chances = list(odds) if odds is not None else [None] * len(views)
     chances += [None] * (len(views) - len(chances))
     images = Drawn(len(views), lambda i: track_image(views[i], chances[i]))
+    digests = [digest(v, c) for v, c in zip(views, chances, strict=True)] if kept else None
     return animate(
         images,
         name="downforce-race",
-        alt=replay_alt_text(views),
+        alt=replay_alt_text(views, pictures=sparse_count(digests, kept, len(views), sparse)),
         width=width,
         frame_ms=frame_ms,
         fmt=fmt,
-        digests=[digest(v, c) for v, c in zip(views, chances, strict=True)] if kept else None,
+        digests=digests,
         kept=kept,
+        sparse=sparse,
     )
 
 
@@ -68,7 +71,8 @@ def live_track(race: str | None, view: dict[str, Any], odds: Odds | None = None)
     return png
 
 
-def replay_alt_text(views: Sequence[dict[str, Any]]) -> str:
+def replay_alt_text(views: Sequence[dict[str, Any]], *, pictures: int | None = None) -> str:
+    """How many cards (in how many ``pictures``, for a sparse replay), the finish order or the leader."""
     last = views[-1]
     title = last["track"].get("title", _("the track"))
     cards = last.get("cards_played", len(views))
@@ -78,6 +82,14 @@ def replay_alt_text(views: Sequence[dict[str, Any]]) -> str:
             "Animated replay of the Downforce race on {track}: {n} cards, one picture each.",
             cards,
             track=title,
+        )
+        if pictures is None or pictures >= len(views)
+        else _n(
+            "Animated replay of the Downforce race on {track}: {n} card, shown in {pictures} pictures.",
+            "Animated replay of the Downforce race on {track}: {n} cards, shown in {pictures} pictures.",
+            cards,
+            track=title,
+            pictures=pictures,
         )
     ]
     finished = [c for c in last["standings"] if last["cars"][c]["finished"]]

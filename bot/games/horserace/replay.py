@@ -17,7 +17,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.animation import Animation, Drawn, animate
+from bot.games.animation import Animation, Drawn, animate, sparse_count
 from bot.games.horserace.render import WIDTH, board_image
 from bot.games.kept_frames import Block, digest, keep
 from bot.games.odds import Odds
@@ -32,6 +32,7 @@ def race_replay(
     fmt: str = "gif",
     frame_ms: int = 350,
     kept: Mapping[str, Block] | None = None,
+    sparse: bool = False,
 ) -> Animation:
     """The race in ``views`` (oldest first) as an animation under 8 MB, with alt text. Rolls go by
     faster than Hot Streak's cards (a race is about 55 rolls), the winner stays on screen."""
@@ -41,15 +42,17 @@ def race_replay(
     chances += [None] * (len(views) - len(chances))
     images = Drawn(len(views), lambda i: board_image(views[i], odds=chances[i]))
     last = views[-1]
+    digests = [digest(v, c) for v, c in zip(views, chances, strict=True)] if kept else None
     return animate(
         images,
         name=f"horserace-race-{last.get('race', 1)}",
-        alt=replay_alt_text(views),
+        alt=replay_alt_text(views, pictures=sparse_count(digests, kept, len(views), sparse)),
         width=width,
         frame_ms=frame_ms,
         fmt=fmt,
-        digests=[digest(v, c) for v, c in zip(views, chances, strict=True)] if kept else None,
+        digests=digests,
         kept=kept,
+        sparse=sparse,
     )
 
 
@@ -64,7 +67,8 @@ def live_board(race: str | None, view: dict[str, Any], *, odds: Odds | None = No
     return png
 
 
-def replay_alt_text(views: Sequence[dict[str, Any]]) -> str:
+def replay_alt_text(views: Sequence[dict[str, Any]], *, pictures: int | None = None) -> str:
+    """How many rolls (in how many ``pictures``, for a sparse replay), the scratches, the winner."""
     last = views[-1]
     rolls = sum(1 for v in views if v.get("last_roll"))
     parts = [
@@ -73,6 +77,14 @@ def replay_alt_text(views: Sequence[dict[str, Any]]) -> str:
             "Animated replay of Horse Race race {race}: {n} rolls, one picture each.",
             rolls,
             race=last.get("race", 1),
+        )
+        if pictures is None or pictures >= len(views)
+        else _n(
+            "Animated replay of Horse Race race {race}: {n} roll, shown in {pictures} pictures.",
+            "Animated replay of Horse Race race {race}: {n} rolls, shown in {pictures} pictures.",
+            rolls,
+            race=last.get("race", 1),
+            pictures=pictures,
         )
     ]
     scratched = [str(e["horse"]) for e in last.get("scratched") or []]

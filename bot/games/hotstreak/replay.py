@@ -20,7 +20,7 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from bot.games.animation import Animation, Drawn, animate
+from bot.games.animation import Animation, Drawn, animate, sparse_count
 from bot.games.hotstreak.render import race_image
 from bot.games.hotstreak.render.geometry import WIDTH
 from bot.games.hotstreak.render.scene import read_scene
@@ -39,11 +39,13 @@ def race_replay(
     width: int = WIDTH,
     fmt: str = "gif",
     kept: Mapping[str, Block] | None = None,
+    sparse: bool = False,
 ) -> Animation:
     """The race in ``frames`` (oldest first) as an animation under 8 MB, with alt text.
 
     ``odds``, if given, has one entry per frame (``None`` where there are none) and draws the bars;
-    ``kept``: the blocks ``live_picture`` kept for this race.
+    ``kept``: the blocks ``live_picture`` kept for this race; ``sparse``: a busy bot's replay, of the
+    kept frames alone (``bot.games.animation.shown_frames``).
     """
     if not frames:
         raise ValueError("a replay needs at least one frame")
@@ -52,14 +54,16 @@ def race_replay(
     images = Drawn(len(frames), lambda i: race_image(frames[i], odds=chances[i], players=players))
     last = frames[-1]
     race = last.get("race", 1)
+    digests = [frame_key(f, c, players) for f, c in zip(frames, chances, strict=True)] if kept else None
     return animate(
         images,
         name=f"hotstreak-race-{race}",
-        alt=replay_alt_text(frames, chances),
+        alt=replay_alt_text(frames, chances, pictures=sparse_count(digests, kept, len(frames), sparse)),
         width=width,
         fmt=fmt,
-        digests=[frame_key(f, c, players) for f, c in zip(frames, chances, strict=True)] if kept else None,
+        digests=digests,
         kept=kept,
+        sparse=sparse,
     )
 
 
@@ -85,8 +89,11 @@ def live_picture(
     return png
 
 
-def replay_alt_text(frames: Sequence[dict[str, Any]], odds: Sequence[Odds | None] = ()) -> str:
-    """What the replay shows, in words: how many cards, the podium, and who was favourite at the start."""
+def replay_alt_text(
+    frames: Sequence[dict[str, Any]], odds: Sequence[Odds | None] = (), *, pictures: int | None = None
+) -> str:
+    """What the replay shows, in words: how many cards (in how many ``pictures``, for a sparse one), the
+    podium, and who was favourite at the start."""
     last = frames[-1]
     info = last.get("mascot_info") or {}
 
@@ -100,6 +107,14 @@ def replay_alt_text(frames: Sequence[dict[str, Any]], odds: Sequence[Odds | None
             "Animated replay of Hot Streak race {race}: {n} cards, one picture each.",
             flips,
             race=last.get("race", 1),
+        )
+        if pictures is None or pictures >= len(frames)
+        else _n(
+            "Animated replay of Hot Streak race {race}: {n} card, shown in {pictures} pictures.",
+            "Animated replay of Hot Streak race {race}: {n} cards, shown in {pictures} pictures.",
+            flips,
+            race=last.get("race", 1),
+            pictures=pictures,
         )
     ]
     scene = read_scene(last)

@@ -1,18 +1,20 @@
 """A race's replay assembled from the frames kept when its live pictures were drawn is the replay drawn
 from scratch: the same frames, the same pixels (the live pictures' own), the same timing, and the same
-bytes when every frame was drawn live; the frames nobody drew are drawn, and the kept frames are bounded."""
+bytes when every frame was drawn live; the frames nobody drew are drawn, and the kept frames are bounded.
+A busy bot's replay (``sparse``) shows the frames drawn live alone, each the live picture."""
 
 from __future__ import annotations
 
 import io
 import random
+import sys
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from PIL import Image, ImageSequence
 
-from bot.games import kept_frames
+from bot.games import animation, kept_frames
 from bot.games.base import Action
 from bot.games.downforce.ai import ai_action, ai_rng
 from bot.games.downforce.game import Downforce
@@ -215,3 +217,75 @@ def test_a_race_kept_whole_gives_each_frame_against_the_one_before() -> None:
         cache.keep("a", f"a{i}", solid((grey, grey, grey)))
     kept = cache.take("a")
     assert [kept[k].base for k in ("a0", "a1", "a2")] == [None, "a0", "a1"]
+
+
+# --- a busy bot's replay: the frames the channel saw live ------------------------------------------
+
+
+@pytest.mark.parametrize("game", ["hotstreak", "horserace", "downforce"])
+def test_a_sparse_replay_shows_the_frames_drawn_live_and_draws_only_the_first_and_last(
+    game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every third frame drawn live (the others merged into the next picture): the sparse replay shows
+    those, with the first and the last, each the live picture itself, and draws nothing else."""
+    _make, live, engine_picture, replay, options = GAMES[game]
+    log = {
+        "hotstreak": hot_streak_race(4, 14),
+        "horserace": horse_race(2, 14),
+        "downforce": downforce_race(5, 12),
+    }[game]
+    frames, odds = log.frames(), log.odds
+    count = len(frames)
+    seen = [i for i in range(count) if i % 3 == 1]
+    for index in seen:
+        live(log.key, frames[index], odds[index])
+    drawn: list[int] = []
+    real_drawn = animation.Drawn
+
+    def counting(count_: int, draw: Callable[[int], Image.Image]) -> animation.Drawn:
+        def draw_counted(i: int) -> Image.Image:
+            drawn.append(i)
+            return draw(i)
+
+        return real_drawn(count_, draw_counted)
+
+    module = {"hotstreak": hot_replay, "horserace": horse_replay, "downforce": downforce_replay}[game]
+    monkeypatch.setattr(sys.modules[module.__module__], "Drawn", counting)
+    sparse = log.drawn(replay, kept=kept_frames.take(log.key), sparse=True, **options)
+    expected = sorted({0, count - 1, *seen})
+    assert sparse.frames == len(expected) < count
+    assert sorted(set(drawn)) == sorted({0, count - 1} - set(seen))  # only the first and last, if unseen
+    pictures = [
+        Image.open(io.BytesIO(engine_picture(frames[i], odds[i]))).convert("RGB").tobytes() for i in expected
+    ]
+    timing = shown(sparse.data)
+    assert [pixels for pixels, _ms in timing] == pictures
+    whole = shown(log.drawn(replay, **options).data)
+    assert [ms for _pixels, ms in timing] == [
+        whole[0][1],
+        *(whole[1][1] for _ in expected[1:-1]),
+        whole[-1][1],
+    ]
+
+
+def test_a_sparse_replay_of_a_race_nothing_was_kept_of_shows_a_few_evenly_spaced_frames() -> None:
+    log = hot_streak_race(6, cards=12)
+    frames = log.frames()
+    sparse = log.drawn(hot_replay, sparse=True)
+    assert sparse.frames == animation.SPARSE_LEAST
+    chosen = animation.shown_frames([], {}, len(frames))
+    assert chosen[0] == 0 and chosen[-1] == len(frames) - 1 and len(chosen) == animation.SPARSE_LEAST
+    gaps = [b - a for a, b in zip(chosen, chosen[1:], strict=False)]
+    assert max(gaps) - min(gaps) <= 2  # evenly spread
+    pictures = [render_race(frames[i], odds=log.odds[i]) for i in chosen]
+    assert [pixels for pixels, _ms in shown(sparse.data)] == [
+        Image.open(io.BytesIO(png)).convert("RGB").tobytes() for png in pictures
+    ]
+
+
+def test_a_sparse_replay_of_a_race_kept_whole_is_the_whole_replay() -> None:
+    log = hot_streak_race(7)
+    for frame, odds in zip(log.frames(), log.odds, strict=True):
+        live_picture(log.key, frame, odds=odds, players=PLAYERS)
+    sparse = replay_of(log, hot_replay, {"players": PLAYERS, "sparse": True})
+    assert sparse == hot_replay(log.frames(), odds=log.odds, players=PLAYERS).data
