@@ -52,7 +52,7 @@ from bot.games.downforce.odds import decided
 from bot.games.downforce.track import FINISH
 from bot.games.fonts import font, smallest_font
 from bot.games.odds import Odds
-from bot.games.text_fit import fit_text
+from bot.games.text_fit import draw_text, fit_text
 from bot.i18n import _, _p, current
 from bot.i18n.formatting import ordinal
 
@@ -288,7 +288,7 @@ def _row_numbers(draw: ImageDraw.ImageDraw, geo: Geometry, labels: _Labels, line
         box = labels.place(row, w, h)
         if box is not None:
             centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-            draw.text(centre, text, font=bold, fill=PAPER, anchor="mm", stroke_width=3, stroke_fill=INK)
+            draw_text(draw, centre, text, font=bold, fill=PAPER, anchor="mm", stroke_width=3, stroke_fill=INK)
 
 
 def _start_finish(draw: ImageDraw.ImageDraw, geo: Geometry, labels: _Labels) -> None:
@@ -305,7 +305,7 @@ def _start_finish(draw: ImageDraw.ImageDraw, geo: Geometry, labels: _Labels) -> 
         if box is not None:
             draw.rounded_rectangle(box, radius=8, fill=INK, outline=PAPER, width=2)
             centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-            draw.text(centre, text, font=bold, fill=PAPER, anchor="mm")
+            draw_text(draw, centre, text, font=bold, fill=PAPER, anchor="mm")
 
 
 def _lane_numbers(draw: ImageDraw.ImageDraw, geo: Geometry) -> None:
@@ -315,7 +315,7 @@ def _lane_numbers(draw: ImageDraw.ImageDraw, geo: Geometry) -> None:
         if row % 5 or row == 0 or len(spaces) < 2:
             continue
         for s in spaces:
-            draw.text((s["x"], s["y"]), str(s["lane"] + 1), font=digits, fill=MARKING, anchor="mm")
+            draw_text(draw, (s["x"], s["y"]), str(s["lane"] + 1), font=digits, fill=MARKING, anchor="mm")
 
 
 def _chevrons(draw: ImageDraw.ImageDraw, geo: Geometry, track: dict[str, Any]) -> None:
@@ -439,7 +439,7 @@ def _animal(draw: ImageDraw.ImageDraw, centre: Point, kind: str) -> None:
     x, y = centre
     r = CAR_R
     draw.ellipse((x - r, y - r, x + r, y + r), fill=ANIMAL, outline=RAMP, width=3)
-    draw.text((x, y), ANIMAL_LABEL.get(kind, "?"), font=_font(bold=True), fill=PAPER, anchor="mm")
+    draw_text(draw, (x, y), ANIMAL_LABEL.get(kind, "?"), font=_font(bold=True), fill=PAPER, anchor="mm")
 
 
 # --- the legend -----------------------------------------------------------------------------
@@ -485,7 +485,8 @@ def _legend(draw: ImageDraw.ImageDraw, track: dict[str, Any]) -> None:
     for kind, w in zip(items, widths, strict=True):
         _swatch(draw, kind, x, y)
         text_x = x + _swatch_w(kind) + 10
-        draw.text(
+        draw_text(
+            draw,
             (text_x, y),
             fit_text(_legend_words(kind), words, WIDTH - 18 - text_x),
             font=words,
@@ -533,8 +534,8 @@ def _palette_for(background: Image.Image) -> Image.Image:
     _animal(draw, (480, 100), "elephant")
     _mark(draw, (540, 100), "A")
     draw.rounded_rectangle((580, 80, 1000, 160), radius=14, fill=PANEL, outline=PAPER, width=2)
-    draw.text((600, 90), "Places 1st 2nd Seat row", font=_font(bold=True), fill=PAPER)
-    draw.text((600, 120), "Last card: red 4", font=_font(), fill=YELLOW_LINE)
+    draw_text(draw, (600, 90), "Places 1st 2nd Seat row", font=_font(bold=True), fill=PAPER)
+    draw_text(draw, (600, 120), "Last card: red 4", font=_font(), fill=YELLOW_LINE)
     return sample.quantize(colors=200, method=Image.Quantize.MEDIANCUT)
 
 
@@ -583,7 +584,7 @@ def _car(draw: ImageDraw.ImageDraw, centre: Point, colour: str, *, moved: bool) 
         draw.ellipse((x - r - 6, y - r - 6, x + r + 6, y + r + 6), outline=(255, 255, 255), width=4)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=CAR_RGB[colour], outline=PAPER, width=2)
     ink = INK if colour in DARK_TEXT else PAPER
-    draw.text((x, y), car_label(colour), font=_font(bold=True), fill=ink, anchor="mm")
+    draw_text(draw, (x, y), car_label(colour), font=_font(bold=True), fill=ink, anchor="mm")
 
 
 def _mark(draw: ImageDraw.ImageDraw, centre: Point, label: str) -> None:
@@ -592,7 +593,7 @@ def _mark(draw: ImageDraw.ImageDraw, centre: Point, label: str) -> None:
     bold = _font(bold=True)
     r = max(CAR_R + 2, bold.getlength(label) / 2 + 8)
     draw.ellipse((x - r, y - r, x + r, y + r), fill=PAPER, outline=INK, width=4)
-    draw.text((x, y), label, font=bold, fill=INK, anchor="mm")
+    draw_text(draw, (x, y), label, font=bold, fill=INK, anchor="mm")
 
 
 def _chip(draw: ImageDraw.ImageDraw, x: float, y: float, colour: str) -> float:
@@ -601,7 +602,7 @@ def _chip(draw: ImageDraw.ImageDraw, x: float, y: float, colour: str) -> float:
     w = _chip_w(str(current()))
     draw.rounded_rectangle((x, y - 16, x + w, y + 16), radius=8, fill=CAR_RGB[colour], outline=PAPER, width=2)
     ink = INK if colour in DARK_TEXT else PAPER
-    draw.text((x + w / 2, y), car_label(colour), font=bold, fill=ink, anchor="mm")
+    draw_text(draw, (x + w / 2, y), car_label(colour), font=bold, fill=ink, anchor="mm")
     return w
 
 
@@ -625,9 +626,10 @@ def _header(draw: ImageDraw.ImageDraw, view: dict[str, Any]) -> None:
     draw.rectangle((0, 0, WIDTH, HEADER), fill=PANEL)
     bold, regular = _font(bold=True), _font()
     title = fit_text(title, bold, WIDTH * 0.4)
-    draw.text((18, HEADER / 2), title, font=bold, fill=PAPER, anchor="lm")
+    draw_text(draw, (18, HEADER / 2), title, font=bold, fill=PAPER, anchor="lm")
     room = WIDTH - 36 - bold.getlength(title) - 30
-    draw.text(
+    draw_text(
+        draw,
         (WIDTH - 18, HEADER / 2),
         fit_text(_status(view), regular, room),
         font=regular,
@@ -718,14 +720,18 @@ def _places(draw: ImageDraw.ImageDraw, view: dict[str, Any], box: Box, odds: Odd
         x = x0 + 14
         chip = _chip(draw, x, y, colour)
         x += chip + 10
-        draw.text((x, y), place, font=regular, fill=PAPER, anchor="lm")
+        draw_text(draw, (x, y), place, font=regular, fill=PAPER, anchor="lm")
         x += place_w + 12
         where_x = right - where_w
-        draw.text((x, y), fit_text(owner, regular, where_x - 12 - x), font=regular, fill=PAPER, anchor="lm")
+        draw_text(
+            draw, (x, y), fit_text(owner, regular, where_x - 12 - x), font=regular, fill=PAPER, anchor="lm"
+        )
         finished = cars[colour]["finished"]
-        draw.text((where_x, y), where, font=regular, fill=YELLOW_LINE if finished else FAINT, anchor="lm")
+        draw_text(
+            draw, (where_x, y), where, font=regular, fill=YELLOW_LINE if finished else FAINT, anchor="lm"
+        )
         if shown and odds is not None:  # the chance to win: the percentage, and a bar under it
-            draw.text((x1 - 14, y), f"{odds.percent(colour)}%", font=regular, fill=PAPER, anchor="rm")
+            draw_text(draw, (x1 - 14, y), f"{odds.percent(colour)}%", font=regular, fill=PAPER, anchor="rm")
             full = regular.getlength("100%")
             fill = round(full * odds.win.get(colour, 0.0))
             if fill > 0:

@@ -31,7 +31,7 @@ from bot.games.horserace.board import HORSES
 from bot.games.horserace.narration import joined, seat_name
 from bot.games.horserace.scratch import MULTIPLIERS
 from bot.games.odds import Odds
-from bot.games.text_fit import fit_text
+from bot.games.text_fit import draw_text, fit_text
 from bot.i18n import Language, _, _n, current
 from bot.i18n.formatting import money
 
@@ -182,25 +182,28 @@ def _background(moves: tuple[int, ...], title: str, language: Language) -> Image
     draw = ImageDraw.Draw(image)
     bold, regular = _font(TEXT, True), _font(TEXT)
     draw.rectangle((0, 0, WIDTH, HEADER), fill=TURF_DARK)
-    draw.text((MARGIN, 5), fit_text(game_title().upper(), bold, TITLE_W), font=bold, fill=GOLD)
-    draw.text((MARGIN, 29), fit_text(title, regular, TITLE_W), font=regular, fill=CHALK)
+    draw_text(draw, (MARGIN, 5), fit_text(game_title().upper(), bold, TITLE_W), font=bold, fill=GOLD)
+    draw_text(draw, (MARGIN, 29), fit_text(title, regular, TITLE_W), font=regular, fill=CHALK)
     # The column headers: what the chips left of the lanes are (a player by seat number, for each
     # card of that horse they hold) and what the numbers right of the finish are.
     strip_cy = STRIP_TOP + STRIP_H // 2
-    draw.text(
+    draw_text(
+        draw,
         (MARGIN, strip_cy),
         fit_text(_("CARDS"), bold, CHIPS_RIGHT - MARGIN),
         font=bold,
         fill=GOLD,
         anchor="lm",
     )
-    draw.text((LANES_X, strip_cy), fit_text(_("SCRATCHES"), bold, 150), font=bold, fill=GOLD, anchor="lm")
+    draw_text(
+        draw, (LANES_X, strip_cy), fit_text(_("SCRATCHES"), bold, 150), font=bold, fill=GOLD, anchor="lm"
+    )
     for slot, mult in enumerate(MULTIPLIERS, start=1):
         x = _scratch_slot_x(slot)
         draw.rounded_rectangle(
             (x, STRIP_TOP, x + SLOT_W, STRIP_TOP + STRIP_H), radius=8, outline=GOLD_DARK, width=2
         )
-        draw.text((x + 6, strip_cy), f"x{mult}", font=bold, fill=GOLD, anchor="lm")
+        draw_text(draw, (x + 6, strip_cy), f"x{mult}", font=bold, fill=GOLD, anchor="lm")
         cx = x + SLOT_W - 6 - TOKEN_R
         draw.ellipse(
             (cx - TOKEN_R, strip_cy - TOKEN_R, cx + TOKEN_R, strip_cy + TOKEN_R), outline=GOLD_DARK, width=2
@@ -215,7 +218,7 @@ def _background(moves: tuple[int, ...], title: str, language: Language) -> Image
             x = _slot_x(length, position)
             draw.line((x, y + 4, x, y + LANE_H - 4), fill=DIRT_LINE, width=2)
         draw.rounded_rectangle((start + 2, y + 2, start + cell - 2, y + LANE_H - 2), radius=6, fill=CHALK)
-        draw.text((start + cell // 2, y + LANE_H // 2), str(horse), font=bold, fill=GREY, anchor="mm")
+        draw_text(draw, (start + cell // 2, y + LANE_H // 2), str(horse), font=bold, fill=GREY, anchor="mm")
         # the horse number on the left, in its colour
         colour = HORSE_COLOURS[horse]
         _draw_badge(draw, horse, y, fill=colour, outline=CHALK, width=2, ink=_ink_on(colour))
@@ -236,7 +239,7 @@ def _background(moves: tuple[int, ...], title: str, language: Language) -> Image
     draw.rounded_rectangle(CIRCLE_BOX, radius=14, fill=TURF_DARK, outline=GOLD, width=3)
     # the panel: the last roll, then whose turn it is and the table's cash
     draw.rounded_rectangle((MARGIN, PANEL_Y, WIDTH - MARGIN, PANEL_Y + PANEL_H), radius=12, fill=PANEL)
-    draw.text((DICE_X, PANEL_Y + 8), fit_text(_("LAST ROLL"), bold, DICE_W), font=bold, fill=GOLD)
+    draw_text(draw, (DICE_X, PANEL_Y + 8), fit_text(_("LAST ROLL"), bold, DICE_W), font=bold, fill=GOLD)
     draw.line((TABLE_X - 14, PANEL_Y + 12, TABLE_X - 14, PANEL_Y + PANEL_H - 12), fill=TURF, width=2)
     return image
 
@@ -260,7 +263,7 @@ def _draw_badge(
         outline=outline,
         width=width,
     )
-    draw.text((LABEL_CX, cy), str(horse), font=_font(TEXT, True), fill=ink, anchor="mm")
+    draw_text(draw, (LABEL_CX, cy), str(horse), font=_font(TEXT, True), fill=ink, anchor="mm")
 
 
 TOKEN_R = 12  # a token on a lane or in a scratch slot: 24 px, its number in TEXT type
@@ -310,8 +313,13 @@ def board_image(view: dict[str, Any], *, odds: Odds | None = None) -> Image.Imag
     # What the Champion Circle's column shows: each horse's chance, or the winner.
     column = _("WINNER") if winner is not None else _("ODDS") if odds is not None else ""
     if column:
-        draw.text(
-            (WIDTH - MARGIN, STRIP_TOP + STRIP_H // 2), column, font=_font(TEXT, True), fill=GOLD, anchor="rm"
+        draw_text(
+            draw,
+            (WIDTH - MARGIN, STRIP_TOP + STRIP_H // 2),
+            column,
+            font=_font(TEXT, True),
+            fill=GOLD,
+            anchor="rm",
         )
     holders = _holders(view["hands"])
     for horse, length in zip(HORSES, moves, strict=True):
@@ -365,7 +373,7 @@ def _draw_odds(draw: ImageDraw.ImageDraw, y: int, horse: int, odds: Odds) -> Non
             fill=HORSE_COLOURS[horse],
             outline=CHALK,
         )
-    draw.text((ODDS_RIGHT, cy), text, font=bold, fill=CHALK, anchor="rm")
+    draw_text(draw, (ODDS_RIGHT, cy), text, font=bold, fill=CHALK, anchor="rm")
 
 
 def _race_text(view: dict[str, Any]) -> str:
@@ -400,27 +408,33 @@ def _draw_header(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequenc
     centre = (left + right - badge - 12) // 2
     text = _race_text(view)
     size = next((size for size in (24, 22) if _font(size, True).getlength(text) <= room), TEXT)
-    draw.text(
-        (centre, 17), fit_text(text, _font(size, True), room), font=_font(size, True), fill=CHALK, anchor="mm"
+    draw_text(
+        draw,
+        (centre, 17),
+        fit_text(text, _font(size, True), room),
+        font=_font(size, True),
+        fill=CHALK,
+        anchor="mm",
     )
     dealer = view.get("dealer")
     if dealer is not None and view["phase"] != "over":
         line = _line_with_name(
             lambda who: _("Dealer: {name}", name=who), seat_name(dealer, names), _font(TEXT), room
         )
-        draw.text((centre, 42), line, font=_font(TEXT), fill=GOLD, anchor="mm")
+        draw_text(draw, (centre, 42), line, font=_font(TEXT), fill=GOLD, anchor="mm")
     draw.rounded_rectangle(
         (right - badge, 8, right, HEADER - 8), radius=12, fill=GOLD, outline=GOLD_DARK, width=3
     )
     word_room = badge - 34 - amount_font.getlength(amount)
-    draw.text(
+    draw_text(
+        draw,
         (right - badge + 12, HEADER // 2),
         fit_text(word, word_font, word_room),
         font=word_font,
         fill=INK,
         anchor="lm",
     )
-    draw.text((right - 12, HEADER // 2), amount, font=amount_font, fill=INK, anchor="rm")
+    draw_text(draw, (right - 12, HEADER // 2), amount, font=amount_font, fill=INK, anchor="rm")
 
 
 def _holders(hands: Sequence[Sequence[int]]) -> dict[int, list[int]]:
@@ -445,7 +459,7 @@ def _draw_chip(
     width = _chip_width(label)
     top = cy - CHIP_H // 2
     draw.rounded_rectangle((right - width, top, right, top + CHIP_H), radius=7, fill=fill)
-    draw.text((right - width / 2, cy), label, font=_font(TEXT, True), fill=INK, anchor="mm")
+    draw_text(draw, (right - width / 2, cy), label, font=_font(TEXT, True), fill=INK, anchor="mm")
     return width
 
 
@@ -471,7 +485,7 @@ def _draw_holders(draw: ImageDraw.ImageDraw, y: int, seats: list[int]) -> None:
     for seat in reversed(seats[:shown]):
         x -= _draw_chip(draw, x, cy, seat) + 3
     if shown < len(seats):
-        draw.text((x - 1, cy), f"+{len(seats) - shown}", font=bold, fill=CHALK, anchor="rm")
+        draw_text(draw, (x - 1, cy), f"+{len(seats) - shown}", font=bold, fill=CHALK, anchor="rm")
 
 
 def _draw_scratched_lane(
@@ -491,7 +505,8 @@ def _draw_scratched_lane(
         if draw.textlength(label, font=font) <= room:
             break
         label = shorter
-    draw.text(
+    draw_text(
+        draw,
         ((start + FINISH_X) // 2, y + LANE_H // 2),
         label,
         fill=(255, 160, 160) if highlight else (215, 215, 215),
@@ -526,7 +541,7 @@ def _draw_token(
     draw.rounded_rectangle(
         (cx - half, cy - radius, cx + half, cy + radius), radius=radius, fill=colour, outline=INK, width=2
     )
-    draw.text((cx, cy), str(horse), font=bold, fill=_ink_on(colour), anchor="mm")
+    draw_text(draw, (cx, cy), str(horse), font=bold, fill=_ink_on(colour), anchor="mm")
 
 
 def _draw_scratch_slots(
@@ -566,15 +581,20 @@ def _draw_die(draw: ImageDraw.ImageDraw, x: int, y: int, size: int, value: int) 
 def _draw_dice(draw: ImageDraw.ImageDraw, last: dict[str, Any], names: Sequence[str] | None) -> None:
     regular, bold = _font(TEXT), _font(TEXT, True)
     if not last:
-        draw.text(
-            (DICE_X, PANEL_Y + 70), fit_text(_("no roll yet"), regular, DICE_W), font=regular, fill=CHALK
+        draw_text(
+            draw,
+            (DICE_X, PANEL_Y + 70),
+            fit_text(_("no roll yet"), regular, DICE_W),
+            font=regular,
+            fill=CHALK,
         )
         return
     d1, d2 = last["dice"]
     top, size = PANEL_Y + 36, 46
     _draw_die(draw, DICE_X, top, size, d1)
     _draw_die(draw, DICE_X + size + 8, top, size, d2)
-    draw.text(
+    draw_text(
+        draw,
         (DICE_X + 2 * size + 20, top + size // 2),
         f"= {last['total']}",
         font=_font(BIG, True),
@@ -595,15 +615,17 @@ def _draw_dice(draw: ImageDraw.ImageDraw, last: dict[str, Any], names: Sequence[
     else:
         what = ""
     colour = (255, 110, 110) if kind == "penalty" else CHALK
-    draw.text((DICE_X, PANEL_Y + 88), _name(last.get("roller"), names, bold, DICE_W), font=bold, fill=GOLD)
-    draw.text((DICE_X, PANEL_Y + 114), fit_text(what, regular, DICE_W), font=regular, fill=colour)
+    draw_text(
+        draw, (DICE_X, PANEL_Y + 88), _name(last.get("roller"), names, bold, DICE_W), font=bold, fill=GOLD
+    )
+    draw_text(draw, (DICE_X, PANEL_Y + 114), fit_text(what, regular, DICE_W), font=regular, fill=colour)
 
 
 def _draw_status(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequence[str] | None) -> None:
     """Whose turn it is, then every seat's cash in columns of five: each seat's number in the chip the
     lanes use, then its name; gold for the seat to roll, grey for seats sitting out."""
     x, right = TABLE_X, TABLE_RIGHT
-    draw.text((x, PANEL_Y + 8), _status_line(view, names, right - x), font=_font(22, True), fill=CHALK)
+    draw_text(draw, (x, PANEL_Y + 8), _status_line(view, names, right - x), font=_font(22, True), fill=CHALK)
     regular, bold = _font(TEXT), _font(TEXT, True)
     sitting = set(view.get("sitting_out", []))
     seats = len(view["cash"])
@@ -624,8 +646,8 @@ def _draw_status(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: Sequenc
         room = cash_right - bold.getlength(cash_text) - 8 - name_x
         name = _table_name(seat, names, regular, room)
         if name:
-            draw.text((name_x, cy), name, font=regular, fill=fill, anchor="lm")
-        draw.text((cash_right, cy), cash_text, font=bold, fill=fill, anchor="rm")
+            draw_text(draw, (name_x, cy), name, font=regular, fill=fill, anchor="lm")
+        draw_text(draw, (cash_right, cy), cash_text, font=bold, fill=fill, anchor="rm")
 
 
 def _table_name(seat: int, names: Sequence[str] | None, font: ImageFont.FreeTypeFont, room: float) -> str:
@@ -694,7 +716,8 @@ def render_holdings(view: dict[str, Any]) -> bytes:
     draw.rectangle((0, 0, WIDTH, HOLDINGS_TITLE_H), fill=TURF_DARK)
     race = _race_text(view)
     race_w = min(bold.getlength(race), WIDTH / 2 - MARGIN)
-    draw.text(
+    draw_text(
+        draw,
         (WIDTH - MARGIN, HOLDINGS_TITLE_H // 2),
         fit_text(race, bold, race_w),
         font=bold,
@@ -702,7 +725,7 @@ def render_holdings(view: dict[str, Any]) -> bytes:
         anchor="rm",
     )
     title = fit_text(_("CARDS HELD"), _font(24, True), WIDTH - 3 * MARGIN - race_w)
-    draw.text((MARGIN, HOLDINGS_TITLE_H // 2), title, font=_font(24, True), fill=GOLD, anchor="lm")
+    draw_text(draw, (MARGIN, HOLDINGS_TITLE_H // 2), title, font=_font(24, True), fill=GOLD, anchor="lm")
     out = {entry["horse"] for entry in view["scratched"]}
     column_w = (WIDTH - MARGIN - GRID_X) / len(HORSES)
     head_cy = HOLDINGS_TITLE_H + HOLDINGS_HEAD_H // 2
@@ -710,7 +733,7 @@ def render_holdings(view: dict[str, Any]) -> bytes:
     for seat in range(0, seats, 2):
         top = rows_top + seat * row_h
         draw.rectangle((MARGIN, top, WIDTH - MARGIN, top + row_h - 1), fill=TURF_DARK)
-    draw.text((MARGIN, head_cy), fit_text(_("PLAYER"), bold, NAME_W), font=bold, fill=GOLD, anchor="lm")
+    draw_text(draw, (MARGIN, head_cy), fit_text(_("PLAYER"), bold, NAME_W), font=bold, fill=GOLD, anchor="lm")
     for index, horse in enumerate(HORSES):
         cx = round(GRID_X + (index + 0.5) * column_w)
         if horse in out:  # its cards were surrendered when it was scratched: a grey column
@@ -730,7 +753,7 @@ def render_holdings(view: dict[str, Any]) -> bytes:
         draw.rounded_rectangle(
             (cx - 19, head_cy - 13, cx + 19, head_cy + 13), radius=13, fill=colour, outline=CHALK, width=2
         )
-        draw.text((cx, head_cy), str(horse), font=bold, fill=ink, anchor="mm")
+        draw_text(draw, (cx, head_cy), str(horse), font=bold, fill=ink, anchor="mm")
     sitting = set(view.get("sitting_out", []))
     chip = _chip_width("15")
     radius = min(14, row_h // 2 - 2)
@@ -739,7 +762,8 @@ def render_holdings(view: dict[str, Any]) -> bytes:
         fill = GREY_TEXT if seat in sitting else CHALK
         _draw_chip(draw, MARGIN + 4 + chip, cy, seat, fill=fill)
         name_x = MARGIN + 4 + chip + 8
-        draw.text(
+        draw_text(
+            draw,
             (name_x, cy),
             _name(seat, names, regular, GRID_X - 10 - name_x),
             font=regular,
@@ -755,7 +779,7 @@ def render_holdings(view: dict[str, Any]) -> bytes:
             draw.ellipse(
                 (cx - radius, cy - radius, cx + radius, cy + radius), fill=colour, outline=INK, width=2
             )
-            draw.text((cx, cy), str(count), font=bold, fill=_ink_on(colour), anchor="mm")
+            draw_text(draw, (cx, cy), str(count), font=bold, fill=_ink_on(colour), anchor="mm")
     out_png = io.BytesIO()
     image.quantize(256, method=Image.Quantize.FASTOCTREE).save(out_png, format="PNG", compress_level=6)
     return out_png.getvalue()

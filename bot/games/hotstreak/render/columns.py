@@ -20,7 +20,7 @@ from bot.games.hotstreak.render.holdings import Holding, best_worth, signed_mone
 from bot.games.hotstreak.render.scene import MascotState, Scene
 from bot.games.hotstreak.render.tokens import paste_token
 from bot.games.odds import Odds
-from bot.games.text_fit import fit_text
+from bot.games.text_fit import draw_text, fit_text
 from bot.i18n import _
 from bot.i18n.formatting import money, ordinal, percent
 
@@ -46,9 +46,9 @@ def _title(draw: ImageDraw.ImageDraw, box: Box, text: str, note: str = "") -> No
         note = ""  # the title comes first: "CHANCES" alone still says what the figures are
     note_w = font.getlength(note) if note else 0.0
     room = x1 - x0 - 2 * PAD - (note_w + 10 if note else 0)
-    draw.text((x0 + PAD, y0 + 9), fit_text(text, font, room), font=font, fill=style.GOLD)
+    draw_text(draw, (x0 + PAD, y0 + 9), fit_text(text, font, room), font=font, fill=style.GOLD)
     if note:
-        draw.text((x1 - PAD, y0 + 9), note, font=font, fill=style.TEXT_DIM, anchor="ra")
+        draw_text(draw, (x1 - PAD, y0 + 9), note, font=font, fill=style.TEXT_DIM, anchor="ra")
 
 
 def mascot_token_centre(panels: PanelLayout, scene: Scene, index: int) -> tuple[int, int]:
@@ -92,11 +92,13 @@ def draw_mascots(
             right = _medal(draw, (x1 - PAD - MEDAL_W, cy - MEDAL_H // 2), m.place)
         elif odds:
             figure = percent(odds.percent(m.key) / 100)
-            draw.text((x1 - PAD, cy), figure, font=figure_font, fill=style.TEXT, anchor="rm")
+            draw_text(draw, (x1 - PAD, cy), figure, font=figure_font, fill=style.TEXT, anchor="rm")
             right = x1 - PAD - figure_font.getlength(figure)
         name_x = cx + COLUMN_TOKEN_D // 2 + 8
         name = fit_text(m.name, name_font, right - 8 - name_x)
-        draw.text((name_x, cy), name, font=name_font, fill=style.TEXT_DIM if out else style.TEXT, anchor="lm")
+        draw_text(
+            draw, (name_x, cy), name, font=name_font, fill=style.TEXT_DIM if out else style.TEXT, anchor="lm"
+        )
 
 
 def _medal(draw: ImageDraw.ImageDraw, at: tuple[int, int], place: int) -> float:
@@ -104,7 +106,8 @@ def _medal(draw: ImageDraw.ImageDraw, at: tuple[int, int], place: int) -> float:
     x, y = at
     colour = style.STEP_COLOURS[min(place, len(style.STEP_COLOURS)) - 1]
     draw.rounded_rectangle((x, y, x + MEDAL_W, y + MEDAL_H), 7, fill=colour)
-    draw.text(
+    draw_text(
+        draw,
         (x + MEDAL_W / 2, y + MEDAL_H / 2),
         ordinal(place),
         font=style.font(MIN_FONT, True),
@@ -135,11 +138,13 @@ def draw_players(frame: Image.Image, panels: PanelLayout, holdings: Sequence[Hol
     for i, h in enumerate(holdings):
         top, height = panels.row(box, i, len(holdings), most=34)
         cy = top + height // 2
-        draw.text((x0 + PAD, cy), fit_text(h.name, bold, name_room), font=bold, fill=style.TEXT, anchor="lm")
+        draw_text(
+            draw, (x0 + PAD, cy), fit_text(h.name, bold, name_room), font=bold, fill=style.TEXT, anchor="lm"
+        )
         if not figures[i]:
             continue
         colour = style.TEXT_DIM
         if worth:
             value = h.expected or 0.0
             colour = style.GOLD if best is not None and value == best and value > 0 else style.TEXT
-        draw.text((x1 - PAD, cy), figures[i], font=figure_font, fill=colour, anchor="rm")
+        draw_text(draw, (x1 - PAD, cy), figures[i], font=figure_font, fill=colour, anchor="rm")

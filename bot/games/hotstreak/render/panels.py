@@ -29,7 +29,7 @@ from bot.games.hotstreak.render.style import RGB
 from bot.games.hotstreak.render.tokens import paste_token
 from bot.games.hotstreak.render.track import deck_icon
 from bot.games.hotstreak.render.words import CardFace, card_colour, card_face, deck_words
-from bot.games.text_fit import fit_text, wrap_text
+from bot.games.text_fit import draw_text, fit_text, wrap_text
 from bot.i18n import _, current
 from bot.i18n.languages import Language
 
@@ -97,7 +97,7 @@ def draw_header(frame: Image.Image, scene: Scene) -> None:
     draw = ImageDraw.Draw(frame)
     labels = header_labels(scene)
     for label in labels:
-        draw.text(label.xy, label.text, font=label.font, fill=label.fill, anchor="lm")
+        draw_text(draw, label.xy, label.text, font=label.font, fill=label.fill, anchor="lm")
     deck_icon(frame, round(labels[-1].box[0]) - 8)
 
 
@@ -214,7 +214,7 @@ def draw_podium(frame: Image.Image, scene: Scene, panels: PanelLayout) -> None:
     was disqualified); the names are in the mascots column beside it."""
     draw = ImageDraw.Draw(frame)
     x0, y0, _x1, _y1 = panels.podium
-    draw.text((x0 + 14, y0 + 9), _("PODIUM"), font=style.font(MIN_FONT, True), fill=style.GOLD)
+    draw_text(draw, (x0 + 14, y0 + 9), _("PODIUM"), font=style.font(MIN_FONT, True), fill=style.GOLD)
     d = PODIUM_TOKEN_D
     for i, (sx0, sy0, sx1, _sy1) in enumerate(panels.steps):
         key = scene.podium[i]
