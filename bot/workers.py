@@ -321,7 +321,7 @@ def _with_kept(later: Callable[[], T], kept: dict[str, Block], sparse: bool) -> 
     if isinstance(later, InLanguage):
         return InLanguage(later.language, _with_kept(later.work, kept, sparse))
     work: Callable[..., T] = later  # a ReplayLog.drawn, which takes ``kept`` and the replay's options
-    return functools.partial(work, kept=kept, sparse=True) if sparse else functools.partial(work, kept=kept)
+    return functools.partial(work, kept=kept, sparse=sparse)
 
 
 def _timed_call(call: Callable[[], T], clock: Callable[[], float]) -> tuple[T, float]:
