@@ -541,16 +541,37 @@ def rss_kinds_mb(pid: int | str = "self") -> dict[str, float]:
     return kinds
 
 
-def full_collection() -> dict[str, float]:
+def _package(kind: type) -> str:
+    module = getattr(kind, "__module__", None)  # (a C type may have a descriptor there: asyncpg's)
+    return module.split(".")[0] if isinstance(module, str) else "?"
+
+
+def full_collection() -> dict[str, Any]:
     """A full collection now and a trim: the objects it freed and the resident memory before and after
     (the young-generation threshold and the frozen start make full collections rare: none in most runs)."""
 
     from bot import collector
 
+    # What a full collection walks (issue 31: "find what survives to the old generation"): the objects the
+    # collector tracks in each generation, the oldest by type, and how long walking them all takes now.
+    counts = [len(gc.get_objects(generation)) for generation in range(3)]
+    by_type = collections.Counter(type(o).__qualname__ for o in gc.get_objects(2))
+    modules = collections.Counter(_package(type(o)) for o in gc.get_objects(2))
     before = current_rss_mb()
+    started = time.perf_counter()
     freed = gc.collect()
+    took = time.perf_counter() - started
     collector.trim()
-    return {"objects_freed": freed, "rss_before_mb": before, "rss_after_mb": current_rss_mb()}
+    return {
+        "objects_freed": freed,
+        "ms": round(took * 1000),
+        "tracked": counts,
+        "frozen": gc.get_freeze_count(),
+        "old_by_type": dict(by_type.most_common(12)),
+        "old_by_module": dict(modules.most_common(8)),
+        "rss_before_mb": before,
+        "rss_after_mb": current_rss_mb(),
+    }
 
 
 def rss_maps_mb(pid: int | str = "self", top: int = 8) -> list[dict[str, Any]]:

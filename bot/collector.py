@@ -28,6 +28,14 @@ had none: the bot's process grew from 130 to 270 MB over the last 80 s as games 
 collection at the end freed 121,000 objects and 146 MB. Now a table that ends asks for one, run on the
 event loop at most once every ``FULL_COLLECTION_EVERY`` seconds (a pause of 0.1-0.3 s at 200 games).
 
+But not in the worker processes (``tune_malloc_for_pictures``): a picture worker makes and frees a frame's
+buffers on every card (800 x 600 pixels at 4 bytes, their palette copy, the deltas kept for the replay,
+the previous frame read back), and with the threshold fixed each of them was mapped anew and faulted in
+page by page: a Hot Streak frame took 4.7-5.7 ms to draw and 5.6-6.8 ms to keep instead of 2.5-3.3 and
+3.6-4.1 (``bench/bench_replay.py``'s races, a quiet core; 559,000 page faults for five races' frames,
+41,000 now). There the threshold is raised to ``WORK_MMAP_THRESHOLD``, so those buffers come from the
+heap and are reused, and ``keep_trimmed`` hands back what a burst left free.
+
 And ``keep_trimmed``, in the bot's process and in every worker: glibc returns freed memory to the system
 only from the top of its heap, so one burst (pictures queued for upload behind a rate limit, a replay's
 frames) kept the process at its peak size for good although Python held a fifth of it (200 games to the
@@ -48,9 +56,18 @@ from typing import Any
 
 M_ARENA_MAX = -8  # glibc's mallopt parameters (malloc.h)
 M_MMAP_THRESHOLD = -3
+M_TRIM_THRESHOLD = -1
 ARENAS = 2
 MMAP_THRESHOLD = 128 * 1024
 """Bytes from which a block gets pages of its own (glibc's starting value, kept from moving up)."""
+
+WORK_MMAP_THRESHOLD = 4 * 1024 * 1024
+"""A worker's mmap threshold (``tune_malloc_for_pictures``): above any one picture's buffers (a frame's
+pixels are 1.9 MB)."""
+WORK_TRIM_THRESHOLD = WORK_MMAP_THRESHOLD
+"""Free bytes at the top of a worker's heap kept for the next pictures rather than handed back at once;
+``keep_trimmed`` hands the rest back. Measured on a race's frames: 16 and 32 MB were no faster and held
+7 MB more at their peak (79 MB against 72; 70 with the pages faulted in anew)."""
 
 FULL_COLLECTION_EVERY = 30.0
 """Seconds at least between two full collections asked for by ended games (``after_a_game``)."""
@@ -82,6 +99,19 @@ def tune_malloc() -> bool:
     arenas = libc.mallopt(M_ARENA_MAX, ARENAS)
     threshold = libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
     return bool(arenas and threshold)
+
+
+def tune_malloc_for_pictures() -> bool:
+    """In a worker process (``bot.workers``): blocks under ``WORK_MMAP_THRESHOLD`` come from the heap,
+    and up to ``WORK_TRIM_THRESHOLD`` free at its top stays there, so a picture's buffers are reused
+    from one card to the next rather than mapped and faulted in anew (the bot's process keeps the low
+    threshold it inherited: see the module's docstring). True if set (glibc only)."""
+    libc = _libc()
+    if libc is None or not hasattr(libc, "mallopt"):
+        return False
+    threshold = libc.mallopt(M_MMAP_THRESHOLD, WORK_MMAP_THRESHOLD)
+    trim = libc.mallopt(M_TRIM_THRESHOLD, WORK_TRIM_THRESHOLD)
+    return bool(threshold and trim)
 
 
 _full: dict[str, Any] = {"last": 0.0, "due": None, "loop": None, "runs": 0}

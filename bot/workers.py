@@ -29,7 +29,7 @@ is left to finish). What the callers do about it: the AI plays its easy level in
 ``bot.tables.voice.drawn``); a replay is left out (``bot.discord_io.later``).
 
 The odds are governed (``odds``): a frame's simulation gets a share of its time budget that shrinks
-as more pictures wait, and past ``ODDS_QUEUE`` waiting per process a frame gets each game's quickest
+as more pictures wait, and from ``ODDS_QUEUE`` waiting per process a frame gets each game's quickest
 estimate rather than being held up (Hot Streak's odds need about 40 ms per frame at full precision,
 2 ms for the estimate).
 """
@@ -61,17 +61,31 @@ T = TypeVar("T")
 
 PICTURES, AI, REPLAYS = "pictures", "ai", "replays"
 LANES = (PICTURES, AI, REPLAYS)
-PICTURE_NICE, AI_NICE, REPLAY_NICE = 8, 10, 15
-"""The workers' niceness: the event loop (clicks, gateway) first, then pictures, the AI, replays last."""
-ODDS_QUEUE = 4
-"""Pictures and odds waiting per process beyond which a frame gets no odds (it keeps its pace instead)."""
+PICTURE_NICE, AI_NICE, REPLAY_NICE = 8, 14, 15
+"""The workers' niceness: the event loop (clicks, gateway) first, then pictures, the AI, replays last.
+Why the AI 14 and not 10: two workers that both want the second core share it by their weights, and at
+nice 10 the AI took two fifths of it from the pictures (pictures 8: weight 172, AI 10: 110; 14: 45). At
+200 games that gave 0.81-0.82 of the cards a picture; at 14, 0.87 (``docs/scaling.md``). The AI's
+decisions wait a little longer for the core, and past ``AI_QUEUE`` waiting each thinks less
+(``ai_effort``), so a busy bot's AI seats keep their pace."""
+ODDS_QUEUE = 1
+"""Pictures and odds waiting per process from which a frame gets the quickest estimate of its odds.
+Ruling: a simulation within the frame's budget (Hot Streak: 30 ms, 500-1,000 races) only for a
+picture worker with nothing else to do; one more picture waiting and the frame gets the quick estimate
+(2-4 ms). At 200 games a card comes every 20 ms, so a worker that is free now is not for long: with 4 the
+budgeted odds took 15-28 s of the picture worker's CPU in 180 s, the time of 2,000-3,000 pictures."""
+KEEP_QUEUE = 4
+"""Pictures and odds waiting per process from which a live picture does not keep its GIF block for the
+race's replay (``keeps_frames``; Hot Streak keeps every block regardless)."""
 AI_QUEUE = 2
 """AI decisions waiting per process beyond which each one thinks less (``ai_effort``)."""
-DRAWING_DEPTH = 2
+DRAWING_DEPTH = 3
 """Race pictures given to each picture worker at once. Why more than one: a picture's trip (its odds,
 then its drawing, each sent from the event loop and answered to it) leaves the worker idle while the
-answer waits for a busy loop. Ruling: two, so the next is queued while one is drawn; more would only
-draw frames that newer ones make stale."""
+answer waits for a busy loop. Ruling: three. Two kept a worker busy while its pictures cost 14 ms and
+the full odds took what was left; once a picture cost 9 (``collector.tune_malloc_for_pictures``) and
+the odds kept to their quick estimate under load (``ODDS_QUEUE``), the worker sat idle between trips
+(95 of 184 s busy at 200 games) and three drew 0.93 of the cards where two drew 0.86-0.87."""
 SPARSE_BEHIND = 1
 """Replays waiting (or being made) beyond which the next one is sparse: the frames its race's live
 pictures kept, without drawing those nobody saw (``bot.games.animation.shown_frames``). Ruling: a
@@ -411,7 +425,7 @@ async def odds(kind: str, view: dict[str, Any], *, budget_ms: float | None = Non
     """The odds of ``view`` for a picture, computed within a share of ``budget_ms``.
 
     Ruling: the time budget is shared by the pictures and odds waiting, so a busy bot shows odds from
-    fewer simulated races (the odds say how many), and with more than ``ODDS_QUEUE`` per process
+    fewer simulated races (the odds say how many), and with ``ODDS_QUEUE`` or more per process
     already waiting each game's quickest estimate (a budget of 0: Hot Streak's 64 races, Downforce's
     fitted model, the Horse Race's exact odds), a few milliseconds: a card is never held up for its
     odds, and a busy bot's frames still show them (they were left out: 1% of frames had odds at 500
@@ -434,14 +448,14 @@ def keeps_frames() -> bool:
     """Whether a live race picture drawn now also keeps its GIF block for the race's replay
     (``bot.games.kept_frames``).
 
-    Ruling: not while more than ``ODDS_QUEUE`` pictures per process wait (when the odds get their quick
-    estimate too). Keeping costs 5-8 ms of a 15-35 ms picture and saves 3-5 times that in the replay, but
-    a card's picture comes first: a busy bot's replays draw the frames it did not keep, in the replay
-    lane at a lower priority, or are skipped.
+    Ruling: not while ``KEEP_QUEUE`` or more pictures per process wait. Keeping costs 5-8 ms of a
+    15-35 ms picture and saves 3-5 times that in the replay, but a card's picture comes first: a busy
+    bot's replays draw the frames it did not keep, in the replay lane at a lower priority, or are
+    skipped.
     """
     lane = _lanes.get(PICTURES)
     processes = lane.processes if lane is not None else 1
-    return waiting(PICTURES) < ODDS_QUEUE * processes
+    return waiting(PICTURES) < KEEP_QUEUE * processes
 
 
 def ai_effort() -> float:
@@ -477,4 +491,5 @@ def _worker_started(nice: int) -> None:
     if nice:
         with contextlib.suppress(OSError, AttributeError):
             os.nice(nice)
+    collector.tune_malloc_for_pictures()  # a picture's buffers reused, not mapped anew (bot.collector)
     collector.keep_trimmed()  # a replay's frames or a burst of pictures would keep it at its peak (bot.collector)
