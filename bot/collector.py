@@ -21,20 +21,20 @@ the system the moment it is freed. By default the threshold moves up to the larg
 so after the first picture every later one came from the heap, between a game's small long-lived pieces.
 (Not what made the bot's process climb at the end of a long run: that was ``after_a_game``'s garbage.)
 
+But not in the worker processes (``tune_malloc_for_pictures``): a picture worker makes and frees a frame's
+buffers on every card (800 x 600 pixels at 4 bytes, their palette copy, the deltas kept for the replay,
+the previous frame read back), and with the threshold fixed each of them was mapped anew and faulted in
+page by page: a Hot Streak frame took 4.0-5.7 ms to draw and 5.0-6.8 ms to keep instead of 2.4-3.3 and
+3.5-4.1 (``bench/bench_replay.py``'s races, a quiet core; 559,000 page faults for five races' frames,
+41,000 now). There the threshold is raised to ``WORK_MMAP_THRESHOLD``, so those buffers come from the
+heap and are reused, and ``keep_trimmed`` hands back what a burst left free.
+
 And ``after_a_game``: a finished game's table, presenter, engine and the discord.py objects it held
 (interactions, messages, their components) are one graph of reference cycles, which only a full
 collection frees, and the young generation of 10,000 made full collections so rare that a 200-game run
 had none: the bot's process grew from 130 to 270 MB over the last 80 s as games ended, and a full
 collection at the end freed 121,000 objects and 146 MB. Now a table that ends asks for one, run on the
 event loop at most once every ``FULL_COLLECTION_EVERY`` seconds (a pause of 0.1-0.3 s at 200 games).
-
-But not in the worker processes (``tune_malloc_for_pictures``): a picture worker makes and frees a frame's
-buffers on every card (800 x 600 pixels at 4 bytes, their palette copy, the deltas kept for the replay,
-the previous frame read back), and with the threshold fixed each of them was mapped anew and faulted in
-page by page: a Hot Streak frame took 4.7-5.7 ms to draw and 5.6-6.8 ms to keep instead of 2.5-3.3 and
-3.6-4.1 (``bench/bench_replay.py``'s races, a quiet core; 559,000 page faults for five races' frames,
-41,000 now). There the threshold is raised to ``WORK_MMAP_THRESHOLD``, so those buffers come from the
-heap and are reused, and ``keep_trimmed`` hands back what a burst left free.
 
 And ``keep_trimmed``, in the bot's process and in every worker: glibc returns freed memory to the system
 only from the top of its heap, so one burst (pictures queued for upload behind a rate limit, a replay's

@@ -104,7 +104,8 @@ async def test_the_workers_yield_to_the_loop_pictures_first_and_reuse_a_pictures
     pictures = await workers.run(niceness)
     ai = await workers.run(niceness, lane=workers.AI)
     replays = await workers.run(niceness, lane=workers.REPLAYS)
-    assert mine < pictures < ai < replays
+    if mine + workers.REPLAY_NICE <= 19:  # (a test run niced already leaves no room: 19 is the lowest)
+        assert mine < pictures < ai < replays
     if platform.libc_ver()[0] == "glibc":
         assert await workers.run(frames_faulted_in) < 5 * 1_920_000 // 4096  # once, not fifty times
 
