@@ -491,12 +491,22 @@ def young_census(every: int = 10, samples: int = 8) -> list[dict[str, Any]]:
     return found
 
 
-def object_census() -> dict[str, Any]:
-    """``BENCH_PROFILE=objects``: what the garbage collector walks at a full collection, by type."""
-    import collections
-
-    counts = collections.Counter(type(o).__qualname__ for o in gc.get_objects())
-    return {"tracked": sum(counts.values()), "top": dict(counts.most_common(20))}
+def object_census(generation: int | None = None, top: int = 20) -> dict[str, Any]:
+    """What the garbage collector walks at a full collection (``BENCH_PROFILE=objects``), or in one
+    ``generation``: how many objects, the most common types and the packages they come from."""
+    tracked = gc.get_objects() if generation is None else gc.get_objects(generation)
+    kinds = collections.Counter(type(o) for o in tracked)
+    del tracked  # (not held through a collection that follows)
+    names: collections.Counter[str] = collections.Counter()
+    packages: collections.Counter[str] = collections.Counter()
+    for kind, count in kinds.items():
+        names[kind.__qualname__] += count
+        packages[_package(kind)] += count
+    return {
+        "tracked": sum(kinds.values()),
+        "top": dict(names.most_common(top)),
+        "packages": dict(packages.most_common(8)),
+    }
 
 
 def memory_profile(top: int = 15) -> dict[str, Any]:
@@ -554,9 +564,8 @@ def full_collection() -> dict[str, Any]:
 
     # What a full collection walks (issue 31: "find what survives to the old generation"): the objects the
     # collector tracks in each generation, the oldest by type, and how long walking them all takes now.
-    counts = [len(gc.get_objects(generation)) for generation in range(3)]
-    by_type = collections.Counter(type(o).__qualname__ for o in gc.get_objects(2))
-    modules = collections.Counter(_package(type(o)) for o in gc.get_objects(2))
+    old = object_census(2, top=12)
+    counts = [len(gc.get_objects(0)), len(gc.get_objects(1)), old["tracked"]]
     before = current_rss_mb()
     started = time.perf_counter()
     freed = gc.collect()
@@ -567,8 +576,8 @@ def full_collection() -> dict[str, Any]:
         "ms": round(took * 1000),
         "tracked": counts,
         "frozen": gc.get_freeze_count(),
-        "old_by_type": dict(by_type.most_common(12)),
-        "old_by_module": dict(modules.most_common(8)),
+        "old_by_type": old["top"],
+        "old_by_module": old["packages"],
         "rss_before_mb": before,
         "rss_after_mb": current_rss_mb(),
     }
