@@ -10,6 +10,7 @@ import random
 import signal
 import sqlite3
 import time
+from collections.abc import Callable
 from contextlib import closing
 from typing import Any
 
@@ -59,19 +60,29 @@ def store_at_the_race(world: World) -> tuple[int, dict[str, Any], list[Action]]:
 
 
 async def bet(
-    fake: FakeDiscord, user: FakeUser, live: FakeMessage, pick: int, amount: int, *, late: bool = False
+    fake: FakeDiscord,
+    user: FakeUser,
+    live: FakeMessage,
+    pick: int,
+    amount: int,
+    *,
+    late: Callable[[], int] | None = None,
 ) -> FakeMessage:
     """``user`` bets ``amount`` on the ``pick``-th racer offered, as a person does: Bet, a racer, an
-    amount, Confirm (again, if the race moved on meanwhile). Returns their private message of the bet. ``late``: they
-    first wait for the next card before confirming, and are quoted again, not taken at the old price."""
+    amount, Confirm (again, if the race moved on meanwhile). Returns their private message of the bet.
+    ``late`` (the number of actions stored so far): they first wait for the next card before
+    confirming, and are quoted again, not taken at the old price."""
     opened = await (await fake.click_button(user, live, "Bet")).reply(timeout=15)
     menu = opened.select_menu()
     racer = menu.options[pick % len(menu.options)]["value"]
     chosen = await (await fake.select(user, opened, menu.custom_id, [racer])).reply(timeout=15)
     quoted = await (await fake.click_button(user, chosen, f"{amount} chips")).reply(timeout=15)
-    if late:
-        shown = len(live.edits)
-        await fake.wait_for(lambda: len(live.edits) > shown, timeout=15, what="the next card")
+    if late is not None:
+        # The quote names the frame it was made on (the actions stored then). The live message's next
+        # edit is not enough: on a busy machine it may still be drawing that very frame.
+        (confirm_id,) = [b.custom_id for b in quoted.buttons if b.label == "Confirm"]
+        frame = int(confirm_id.split(":")[3])
+        await fake.wait_for(lambda: late() > frame, timeout=15, what="the next card")
         before = len(quoted.edits)
         await fake.click_button(user, quoted, "Confirm")
         await fake.wait_for(lambda: len(quoted.edits) > before, timeout=15, what="the late confirm's answer")
@@ -106,6 +117,10 @@ async def test_three_spectators_bet_the_bot_dies_mid_race_and_each_bet_is_paid_o
     spectators = [world.users["alice"], world.users["bob"], world.users["carol"]]  # carol: DMs closed
     log = (tmp_path / "bot.log").open("wb")
     process = start_bot(world, log)
+
+    def stored() -> int:
+        return _count(world, f"SELECT COUNT(*) FROM actions WHERE game_id = {game_id}")
+
     try:
         await wait_identified(world, 1)
         live = await fake.wait_for(
@@ -121,7 +136,7 @@ async def test_three_spectators_bet_the_bot_dies_mid_race_and_each_bet_is_paid_o
         assert "You are seated" in (await seated.reply()).text
         said = await asyncio.gather(
             *(
-                bet(fake, user, live, i, amount, late=i == 0)
+                bet(fake, user, live, i, amount, late=stored if i == 0 else None)
                 for i, (user, amount) in enumerate(zip(spectators, (25, 10, 50), strict=True))
             )
         )
