@@ -5,8 +5,10 @@ fresher pictures instead of falling behind its pace."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import dataclasses
 import logging
+from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -19,9 +21,18 @@ log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000
 DRAWING_PATIENCE = 5.0
-"""Seconds a paced game's race picture waits for a drawing slot; then its lines go out alone, so a
+"""Seconds a paced game's race picture waits for a drawing slot; then it is hurried (below), so a
 channel is never silent for long behind a busy picture worker (at 200 games on a busy machine it was
 10-15 s between cards). A newer picture still merges into it until then."""
+HURRY_WAIT = 0.5
+"""Seconds a hurried picture (a message waits behind it, or it outwaited ``DRAWING_PATIENCE``) waits for
+a drawing slot, ahead of every picture that is not hurried; then its lines go out alone.
+
+Why: a race's last card and its results come in one step, so the last picture was always hurried, and it
+went out without its picture whenever the three slots were busy at that instant: at 200 games 204-234
+races a run ended on a card nobody saw drawn (a third of them). There a slot frees every 15-20 ms (three,
+each held 45-65 ms at the median), so the results wait about that long behind the finish; the bound
+keeps a stuck worker from holding them."""
 
 
 @dataclasses.dataclass
@@ -67,7 +78,7 @@ class PictureOutbox:
         # Pictures drawn at once: one per worker process (bot.workers), or one in a thread (the drawing
         # holds the GIL, so more threads would only take turns on the loop's core); pictures waiting
         # for it are merged when stale.
-        self._drawing = asyncio.Semaphore(drawing or workers.drawing_slots())
+        self._drawing = Slots(drawing or workers.drawing_slots())
 
     @staticmethod
     def takes(out: Outgoing) -> bool:
@@ -104,6 +115,8 @@ class PictureOutbox:
             self.offered += 1
         waiting = self._waiting.get(channel_id)
         if waiting is not None and waiting.open and not waiting.started:
+            if out.render is not None:
+                workers.note_picture(drawn=False)  # the older picture is never drawn
             waiting.out = merge(waiting.out, out)
             waiting.merged += 1
             self.merged += 1
@@ -123,13 +136,14 @@ class PictureOutbox:
 
     def close(self, channel_id: int) -> None:
         """Something else is being sent in the channel: later pictures must come after it, not merge, and
-        a picture still waiting for a drawing slot goes out now as its lines alone.
+        a picture still waiting for a drawing slot takes the next one before any picture that can wait,
+        or goes out as its lines alone if none comes within ``HURRY_WAIT``.
 
         Why: the picture holds its channel's turn while it waits, and under load the wait for the picture
         worker is long (at 200 games on a busy machine 5 pictures a second were drawn for 200 channels: up
         to 49 s). The race's results, the next race and its bet prompt waited behind it, and the people's
         time ran while their prompt was not shown. Ruling: a prompt is never held behind a
-        picture; under load the show thins out, never the game."""
+        picture for more than ``HURRY_WAIT``; under load the show thins out, never the game."""
         waiting = self._waiting.get(channel_id)
         if waiting is not None:
             waiting.open = False
@@ -156,6 +170,7 @@ class PictureOutbox:
                     if not drawing:  # a message waits behind it: its lines now, without the picture
                         out = dataclasses.replace(out, render=None)
                         self.undrawn += 1
+                        workers.note_picture(drawn=False)
                     else:
                         try:
                             out = entry.out = await readied(out)  # its odds: only a frame drawn pays for them
@@ -163,12 +178,14 @@ class PictureOutbox:
                                 image = await workers.run(out.render)
                                 out = dataclasses.replace(out, image=image, render=None)
                                 self.drawn += 1
+                                workers.note_picture(drawn=True)
                                 self.with_odds += out.odds_shown
                         except workers.WorkerTimeout:
                             # Ruling: a picture whose worker hung goes without it (no retry: the next
                             # card's picture comes soon, from the replaced worker).
                             out = dataclasses.replace(out, render=None)
                             self.undrawn += 1
+                            workers.note_picture(drawn=False)
                         finally:
                             self._drawing.release()
                 entry.started = True
@@ -181,32 +198,101 @@ class PictureOutbox:
                 del self._waiting[channel_id]
 
     async def _drawing_slot(self, hurry: asyncio.Event) -> bool:
-        """A drawing slot (True: release it), or False once ``hurry`` is set while none is free."""
-        if not self._drawing.locked():
-            await self._drawing.acquire()  # free: taken at once
-            return True
-        if hurry.is_set():
-            return False
-        acquire = asyncio.ensure_future(self._drawing.acquire())
-        hurried = asyncio.ensure_future(hurry.wait())
-        got = False
+        """A drawing slot (True: release it), or False once ``hurry`` is set and none came within
+        ``HURRY_WAIT`` (a hurried picture goes before those that are not)."""
+        if self._drawing.take():
+            return True  # free: taken at once
+        if not hurry.is_set():
+            waiter = self._drawing.wait(urgent=False)
+            hurried: asyncio.Future[Any] = asyncio.ensure_future(hurry.wait())
+            granted = False
+            try:
+                await asyncio.wait([waiter, hurried], return_when=asyncio.FIRST_COMPLETED)
+                granted = waiter.done() and not waiter.cancelled()
+            finally:
+                hurried.cancel()
+                if not granted:
+                    self._drawing.withdraw(waiter)  # out of the line (a slot granted meanwhile given back)
+            if granted:
+                return True
+        waiter = self._drawing.wait(urgent=True)
+        granted = False
         try:
-            await asyncio.wait({acquire, hurried}, return_when=asyncio.FIRST_COMPLETED)
-            got = acquire.done() and not acquire.cancelled() and acquire.exception() is None
-            return got
+            await asyncio.wait({waiter}, timeout=HURRY_WAIT)
+            granted = waiter.done() and not waiter.cancelled()
         finally:
-            hurried.cancel()
-            if not got:
-                if acquire.done() and not acquire.cancelled() and acquire.exception() is None:
-                    self._drawing.release()  # granted as we stopped waiting: given back
-                else:
-                    acquire.cancel()
+            if not granted:
+                self._drawing.withdraw(waiter)
+        return granted
 
     async def drain(self) -> None:
         """Wait for every queued picture (a finishing game's last frames)."""
         tasks = [w.task for w in self._waiting.values() if w.task is not None]
         if tasks:
             await asyncio.gather(*tasks, return_exceptions=True)
+
+
+class Slots:
+    """Drawing slots: taken at once while one is free, else granted in turn as they are given back,
+    urgent waiters (hurried pictures) before the others. A waiter is a future, resolved when granted;
+    one that stops waiting is ``withdraw``-n, giving back a slot granted meanwhile."""
+
+    def __init__(self, count: int) -> None:
+        self.free = count
+        self._waiting: dict[bool, deque[asyncio.Future[None]]] = {True: deque(), False: deque()}
+
+    def locked(self) -> bool:
+        return self.free <= 0
+
+    async def __aenter__(self) -> None:
+        """A slot, waited for in turn (not urgent)."""
+        waiter = self.wait(urgent=False)
+        try:
+            await waiter
+        except asyncio.CancelledError:
+            self.withdraw(waiter)
+            raise
+
+    async def __aexit__(self, *_: object) -> None:
+        self.release()
+
+    def take(self) -> bool:
+        """Take a free slot now, if there is one."""
+        if self.free > 0:
+            self.free -= 1
+            return True
+        return False
+
+    def wait(self, *, urgent: bool) -> asyncio.Future[None]:
+        """A place in line: the future is resolved when a slot is granted to it."""
+        waiter: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if not self.take():
+            self._waiting[urgent].append(waiter)
+        else:
+            waiter.set_result(None)
+        return waiter
+
+    def withdraw(self, waiter: asyncio.Future[None]) -> None:
+        """``waiter`` stops waiting: out of the line, or, if a slot was granted to it, the slot given back."""
+        for line in self._waiting.values():
+            with contextlib.suppress(ValueError):
+                line.remove(waiter)
+        if waiter.done():
+            if not waiter.cancelled():
+                self.release()
+        else:
+            waiter.cancel()
+
+    def release(self) -> None:
+        """A slot given back: to the first urgent waiter, else the first other one, else free."""
+        for urgent in (True, False):
+            line = self._waiting[urgent]
+            while line:
+                waiter = line.popleft()
+                if not waiter.done():
+                    waiter.set_result(None)
+                    return
+        self.free += 1
 
 
 def merge(older: Outgoing, newer: Outgoing) -> Outgoing:

@@ -39,6 +39,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
 from PIL import GifImagePlugin, Image, ImageChops
 
 from bot.i18n import current
@@ -70,9 +71,21 @@ class Block:
 
 def digest(*parts: Any) -> str:
     """What a frame shows, as a short key: ``parts`` (its view, odds, names) in the current language.
-    The live picture and the replay call it with the same parts, so equal keys mean equal pictures."""
-    text = json.dumps([str(current()), *parts], sort_keys=True, default=_plain, separators=(",", ":"))
-    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest()
+    The live picture and the replay call it with the same parts, so equal keys mean equal pictures.
+
+    Why orjson: a Hot Streak frame's digest took 0.086 ms through ``json`` (dataclasses copied by
+    ``asdict``, then encoded in Python) and takes 0.011 ms so. The key is only compared within one bot
+    and its workers (one version of this code), so its exact bytes need not match what ``json`` wrote.
+    What orjson cannot write (an integer past 64 bits) goes through ``json``."""
+    everything = [str(current()), *parts]
+    try:
+        text = orjson.dumps(everything, default=_plain, option=_DIGEST_OPTIONS)
+    except (orjson.JSONEncodeError, TypeError):
+        text = json.dumps(everything, sort_keys=True, default=_plain, separators=(",", ":")).encode()
+    return hashlib.blake2b(text, digest_size=16).hexdigest()
+
+
+_DIGEST_OPTIONS = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
 
 
 def _plain(value: Any) -> Any:

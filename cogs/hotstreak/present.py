@@ -362,6 +362,13 @@ class HotStreakPresenter(Presenter):
                 index = frames.index(event)
                 later = sum(1 for e in frames[index + 1 :] if e.kind == "card_flipped")
                 last = ended and index == len(frames) - 1
+                if index < len(frames) - 1 and frames[index + 1].kind == "card_flipped":
+                    # Ruling: a fold and the card flipped with it are one moment (the deck ran dry, the
+                    # bar folded, the next card came, all in one step): one picture, of the card, under
+                    # both lines. A picture of the fold alone was edited away at once, or merged away
+                    # on a busy bot. The fold's frame stays in the replay (drawn there, without odds).
+                    self._logged(event)
+                    continue
                 out.append(await self._frame(view, event, ended=last, flips_after=later))
             elif event.kind == "doubled":
                 # Said on the race's live message when it starts (the results show what was paid).
@@ -382,7 +389,9 @@ class HotStreakPresenter(Presenter):
                 out.append(Outgoing(embed=self._standings_embed(view, data)))
         return out
 
-    async def _frame(self, view: TableView, event: Event, *, ended: bool, flips_after: int) -> Outgoing:
+    def _logged(self, event: Event) -> tuple[dict[str, Any], ReplayLog]:
+        """``event``'s frame (with the race's tickets) added to the race's replay, and its line to the
+        race's narration."""
         frame = event.data["frame"]
         held = self.holdings
         if held is not None and held.race == frame["race"]:
@@ -390,10 +399,14 @@ class HotStreakPresenter(Presenter):
         replay = self.replay
         if replay is None or replay.race != frame["race"]:
             replay = self.replay = ReplayLog(frame["race"])  # compact: what changed per card
-        replay.add(frame)  # its odds once its picture is drawn (``ready`` below)
-        index = len(replay) - 1
+        replay.add(frame)  # its odds once its picture is drawn (``_frame``'s ``ready``)
         heading = _("Card {n}", n=event.data.get("flip")) if event.kind == "card_flipped" else _("Deck dry")
         self.lines.append(f"**{heading}** · {race_line(event.kind, event.data)}")
+        return frame, replay
+
+    async def _frame(self, view: TableView, event: Event, *, ended: bool, flips_after: int) -> Outgoing:
+        frame, replay = self._logged(event)
+        index = len(replay) - 1
         content = "\n".join(self.lines)
         live = f"race:{frame['race']}"
         if not changes_track(event):
@@ -415,11 +428,16 @@ class HotStreakPresenter(Presenter):
             replay.set_odds(index, chances)  # the replay shows the frame as it was shown live
             return dataclasses.replace(
                 out,
-                # Always kept for the replay, busy or not (unlike the other games: ``workers.keeps_frames``):
-                # keeping is 1.0-1.3 ms of a 3.8-5 ms Hot Streak picture, and a frame the replay must draw
-                # again costs it the whole picture and its GIF encoding (at 200 games, with keeping
-                # off under load, a replay took 0.2 s of CPU).
-                render=functools.partial(live_picture, replay.key, frame, odds=chances, players=players),
+                # Kept for the replay unless the picture worker is catching up on a burst of cards
+                # (``workers.catching_up``): then the picture first, and the replay draws this frame (at
+                # 200 games 0.96-0.97 of the cards got a picture where 0.91-0.96 did).
+                render=functools.partial(
+                    live_picture,
+                    None if workers.catching_up() else replay.key,
+                    frame,
+                    odds=chances,
+                    players=players,
+                ),
                 alt=alt_text(frame, odds=chances, players=players),
                 odds_shown=chances is not None,
             )

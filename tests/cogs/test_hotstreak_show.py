@@ -74,18 +74,26 @@ async def test_a_race_posts_one_picture_per_card_that_changes_the_track_plus_its
     assert stored is not None
     game = entry("hotstreak")
     engine = game.new_engine(len(stored.seats), stored.seed, game.stored_engine_settings(stored.settings))
-    changing = quiet = 0
+    changing = quiet = joined = alone = 0
     for raw in stored.actions:
-        for event in engine.apply(Action.from_json(raw)):
-            if event.kind in ("card_flipped", "bar_folded"):
-                changing += changes_track(event)
-                quiet += not changes_track(event)
+        step = [e for e in engine.apply(Action.from_json(raw)) if e.kind in ("card_flipped", "bar_folded")]
+        for i, event in enumerate(step):
+            if event.kind == "bar_folded" and i + 1 < len(step) and step[i + 1].kind == "card_flipped":
+                joined += 1  # the deck ran dry and the next card came in one step: one picture of both
+                continue
+            alone += event.kind == "bar_folded"  # a fold that ended its race
+            changing += changes_track(event)
+            quiet += not changes_track(event)
+    assert joined  # this game's decks ran dry mid-race
 
     channel = world.fake.channel_messages(world.channel)
     races = live.live_messages(channel)
     assert len(races) == 3  # one live message per race
     frames = live.frames(channel)
     assert len(frames) == changing + 3  # the race's opening picture, then one per card that moves
+    # A fold is told with the card that came with it, under that card's picture: a picture whose newest
+    # line is a fold is only a race's last.
+    assert sum("**Deck dry" in f.content.splitlines()[-1] for f in frames) == alone
     # A card that changes nothing on the track is its line of narration alone: an edit of the words,
     # the picture kept (pace 0: every card is an edit of its own).
     words_only = 0

@@ -15,7 +15,7 @@ import pytest
 
 from bot import logs
 from bot.discord_io.global_pacer import PICTURE, URGENT, GlobalPacer, install
-from bot.discord_io.outbox import PictureOutbox, merge
+from bot.discord_io.outbox import PictureOutbox, Slots, merge
 from bot.discord_io.outgoing import Outgoing
 from bot.discord_io.pacer import ChannelPacer
 
@@ -281,6 +281,51 @@ async def test_a_message_after_a_picture_waiting_for_its_drawing_slot_is_not_hel
     await outbox.post(1, drawn_when_sent("next race", drawn), sent.record)  # the slot is free again
     await outbox.drain()
     assert drawn == ["next race"] and sent[-1].image == b"next race" and not outbox._drawing.locked()
+
+
+async def test_a_race_s_last_picture_gets_the_next_drawing_slot_before_pictures_that_can_wait() -> None:
+    """A race's last card and its results come in one step, so the last picture is hurried; it went out
+    as its lines whenever the slots were busy at that instant (a third of the races at 200 games). Now
+    it waits a moment (``HURRY_WAIT``) for the next slot, ahead of pictures that have no message behind
+    them, and the results follow it."""
+    pacer = ChannelPacer(5, 5.0)
+    outbox = PictureOutbox(GlobalPacer(limit=None), pacer, drawing=1)
+    drawn: list[str] = []
+    sent = Sent()
+    async with outbox._drawing:  # the only slot is taken by another table's picture
+        await outbox.post(1, drawn_when_sent("a card in channel 1", drawn), sent.record)
+        await outbox.post(2, drawn_when_sent("the last card in channel 2", drawn), sent.record)
+        outbox.close(2)  # its results come next
+
+        async def results() -> None:
+            async with pacer.turn(2):
+                sent.append(Outgoing(content="results"))
+
+        told = asyncio.create_task(results())
+        await settle()
+        assert drawn == [] and not told.done()  # the results wait behind the last picture
+    await outbox.drain()
+    await told
+    assert drawn == ["the last card in channel 2", "a card in channel 1"]
+    assert [s.content for s in sent if s.content != "a card in channel 1"] == [
+        "the last card in channel 2",
+        "results",
+    ]
+    assert sent[0].image == b"the last card in channel 2" and outbox.undrawn == 0
+    assert not outbox._drawing.locked()
+
+
+async def test_drawing_slots_go_to_urgent_waiters_first_and_a_withdrawn_grant_is_given_back() -> None:
+    slots = Slots(1)
+    assert slots.take() and slots.locked()
+    calm, urgent, later = slots.wait(urgent=False), slots.wait(urgent=True), slots.wait(urgent=False)
+    slots.release()
+    assert urgent.done() and not calm.done()
+    slots.withdraw(calm)  # stopped waiting: out of the line
+    slots.release()
+    assert later.done() and calm.cancelled()
+    slots.withdraw(later)  # granted, then given up: the slot is free again
+    assert not slots.locked() and slots.take() and not slots.take()
 
 
 async def test_a_picture_that_waits_too_long_for_a_drawing_slot_goes_out_as_its_lines() -> None:
