@@ -362,11 +362,13 @@ class HotStreakPresenter(Presenter):
                 index = frames.index(event)
                 later = sum(1 for e in frames[index + 1 :] if e.kind == "card_flipped")
                 last = ended and index == len(frames) - 1
-                if index < len(frames) - 1 and frames[index + 1].kind == "card_flipped":
+                then = frames[index + 1] if index < len(frames) - 1 else None
+                if then is not None and then.kind == "card_flipped" and changes_track(then):
                     # Ruling: a fold and the card flipped with it are one moment (the deck ran dry, the
                     # bar folded, the next card came, all in one step): one picture, of the card, under
                     # both lines. A picture of the fold alone was edited away at once, or merged away
                     # on a busy bot. The fold's frame stays in the replay (drawn there, without odds).
+                    # (A card that changes nothing is a line under the fold's picture, as after any.)
                     self._logged(event)
                     continue
                 out.append(await self._frame(view, event, ended=last, flips_after=later))

@@ -78,7 +78,13 @@ async def test_a_race_posts_one_picture_per_card_that_changes_the_track_plus_its
     for raw in stored.actions:
         step = [e for e in engine.apply(Action.from_json(raw)) if e.kind in ("card_flipped", "bar_folded")]
         for i, event in enumerate(step):
-            if event.kind == "bar_folded" and i + 1 < len(step) and step[i + 1].kind == "card_flipped":
+            then = step[i + 1] if i + 1 < len(step) else None
+            if (
+                event.kind == "bar_folded"
+                and then is not None
+                and then.kind == "card_flipped"
+                and changes_track(then)
+            ):
                 joined += 1  # the deck ran dry and the next card came in one step: one picture of both
                 continue
             alone += event.kind == "bar_folded"  # a fold that ended its race
