@@ -14,9 +14,11 @@ from tests.cogs.conftest import FAST, World, join, private_answer, until_quiet
 from tests.cogs.hotstreak_player import BET_ID, HotStreakTable
 
 
-async def open_table(world: World, *joiners: str, ai: int = 1) -> tuple[FakeMessage, HotStreakTable]:
+async def open_table(
+    world: World, *joiners: str, ai: int = 1, pace: float = 0.0
+) -> tuple[FakeMessage, HotStreakTable]:
     fake, users = world.fake, world.users
-    ix = await fake.slash(users["alice"], world.channel, "hotstreak start", pace=0.0)
+    ix = await fake.slash(users["alice"], world.channel, "hotstreak start", pace=pace)
     lobby = await ix.reply()
     for name in joiners:  # one at a time, as people do, so seats follow the joining order
         await join(fake, lobby, users[name])

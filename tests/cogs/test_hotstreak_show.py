@@ -194,7 +194,9 @@ def test_the_odds_answer_lists_every_bet_on_offer_even_with_long_emojis(monkeypa
 async def test_a_late_odds_press_says_where_the_odds_are_now(world: World, bot: RaceBot) -> None:
     """The Odds button of a betting message pressed once the bets are in: not "nothing to show", but
     where the odds went (the race picture)."""
-    lobby, table = await open_table(world, "bob", ai=0)
+    # Two cards a second: the race is still on when the press comes (at pace 0 it could end first, and the
+    # press then met the next race's betting, which has odds to show).
+    lobby, table = await open_table(world, "bob", ai=0, pace=0.5)
     await (await world.fake.click_button(world.users["alice"], lobby, "Start")).wait_response()
     await world.fake.wait_for(lambda: bool(table.bet_buttons()), timeout=30, what="the betting prompt")
     prompt = table.bet_buttons()[-1][0]
