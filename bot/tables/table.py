@@ -307,16 +307,25 @@ class Table:
         async with self.lock:
             await self.show_prompts()
         times = [t for t in [self.deadline, *(d.not_before for d in timed)] if t is not None]
-        timeout = None if not times else max(0.0, min(times) - clock.now())
+        # Paused (the bot cannot post where it plays): nobody's time runs; the pause's end moves the
+        # deadline on by its length and wakes this loop (``permission_notes.back``).
+        paused = self.place.pause.paused
+        timeout = None if not times or paused else max(0.0, min(times) - clock.now())
         try:
             await asyncio.wait_for(self.wake.wait(), timeout)
         except TimeoutError:
-            if self.deadline is not None and clock.now() >= self.deadline:
+            if self.deadline is not None and clock.now() >= self.deadline and not self.place.pause.paused:
                 seq, late = self.seq, await self._late_actions()  # outside the lock (the AI's worker)
                 async with self.lock:
-                    # Looked at again: a pause while the lock was held moves the deadline on; and a
-                    # move meanwhile makes the plan stale (made again on the next pass, at once).
-                    if self.deadline is not None and clock.now() >= self.deadline and self.seq == seq:
+                    # Looked at again: a pause while the lock was held moves the deadline on (and one
+                    # still on stops the clock); a move meanwhile makes the plan stale (made again on
+                    # the next pass, at once).
+                    if (
+                        self.deadline is not None
+                        and clock.now() >= self.deadline
+                        and self.seq == seq
+                        and not self.place.pause.paused
+                    ):
                         await self._expire(late)
         return False
 
