@@ -74,7 +74,7 @@ async def test_a_race_posts_one_picture_per_card_that_changes_the_track_plus_its
     assert stored is not None
     game = entry("hotstreak")
     engine = game.new_engine(len(stored.seats), stored.seed, game.stored_engine_settings(stored.settings))
-    changing = quiet = joined = alone = 0
+    changing = quiet = alone = 0
     for raw in stored.actions:
         step = [e for e in engine.apply(Action.from_json(raw)) if e.kind in ("card_flipped", "bar_folded")]
         for i, event in enumerate(step):
@@ -85,12 +85,10 @@ async def test_a_race_posts_one_picture_per_card_that_changes_the_track_plus_its
                 and then.kind == "card_flipped"
                 and changes_track(then)
             ):
-                joined += 1  # the deck ran dry and the next card came in one step: one picture of both
-                continue
-            alone += event.kind == "bar_folded"  # a fold that ended its race
+                continue  # the deck ran dry and the next card came in one step: one picture of both
+            alone += event.kind == "bar_folded"  # a fold with a picture of its own
             changing += changes_track(event)
             quiet += not changes_track(event)
-    assert joined  # this game's decks ran dry mid-race
 
     channel = world.fake.channel_messages(world.channel)
     races = live.live_messages(channel)
