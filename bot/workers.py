@@ -168,9 +168,9 @@ _lanes: dict[str, _Lane] = {}
 _in_threads: dict[str, int] = {PICTURES: 0, AI: 0, REPLAYS: 0}  # waiting work, without workers
 _held: dict[str, int] = {PICTURES: 0, AI: 0, REPLAYS: 0}  # work its callers hold back (``held_back``)
 cpu_seconds: dict[str, float] = {"pictures": 0.0, "odds": 0.0, "replays": 0.0, "ai": 0.0}
-drawn_share = 1.0  # of the race pictures given to be sent lately, the share drawn (``note_picture``)
 """CPU time the work took where it ran (a worker process or a thread), by kind: where each card's CPU
 goes besides the event loop (``bench/bench_load.py``'s ``cpu_ms_per_card``)."""
+drawn_share = 1.0  # of the race pictures given to be sent lately, the share drawn (``note_picture``)
 
 figures = {
     "odds": 0,

@@ -168,9 +168,7 @@ class PictureOutbox:
                     entry.started = True
                     out = entry.out
                     if not drawing:  # a message waits behind it: its lines now, without the picture
-                        out = dataclasses.replace(out, render=None)
-                        self.undrawn += 1
-                        workers.note_picture(drawn=False)
+                        out = self._undrawn(out)
                     else:
                         try:
                             out = entry.out = await readied(out)  # its odds: only a frame drawn pays for them
@@ -183,9 +181,7 @@ class PictureOutbox:
                         except workers.WorkerTimeout:
                             # Ruling: a picture whose worker hung goes without it (no retry: the next
                             # card's picture comes soon, from the replaced worker).
-                            out = dataclasses.replace(out, render=None)
-                            self.undrawn += 1
-                            workers.note_picture(drawn=False)
+                            out = self._undrawn(out)
                         finally:
                             self._drawing.release()
                 entry.started = True
@@ -196,6 +192,12 @@ class PictureOutbox:
         finally:
             if self._waiting.get(channel_id) is entry:
                 del self._waiting[channel_id]
+
+    def _undrawn(self, out: Outgoing) -> Outgoing:
+        """The picture goes out as its lines alone, counted as not drawn."""
+        self.undrawn += 1
+        workers.note_picture(drawn=False)
+        return dataclasses.replace(out, render=None)
 
     async def _drawing_slot(self, hurry: asyncio.Event) -> bool:
         """A drawing slot (True: release it), or False once ``hurry`` is set and none came within

@@ -95,8 +95,9 @@ async def test_a_race_posts_one_picture_per_card_that_changes_the_track_plus_its
     assert len(races) == 3  # one live message per race
     frames = live.frames(channel)
     assert len(frames) == changing + 3  # the race's opening picture, then one per card that moves
-    # A fold is told with the card that came with it, under that card's picture: a picture whose newest
-    # line is a fold is only a race's last.
+    # A fold is told with the card that came with it, under that card's picture, when that card moves
+    # the track: a picture whose newest line is a fold is a race's last, or one whose next card changes
+    # nothing (that card is then a line under the fold's picture).
     assert sum("**Deck dry" in f.content.splitlines()[-1] for f in frames) == alone
     # A card that changes nothing on the track is its line of narration alone: an edit of the words,
     # the picture kept (pace 0: every card is an edit of its own).

@@ -65,3 +65,35 @@ async def test_a_pause_that_is_over_for_good_ends_the_table(monkeypatch: pytest.
     assert table.place.pause.on_over is not None
     table.place.pause.on_over(["Send Messages"])
     assert ended == [BLOCKED] and table.closed
+
+
+async def test_a_pause_that_begins_while_the_table_waits_for_its_deadline_expires_nobodys_turn(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seen once in CI: the loop was already waiting for the deadline when the pause began (outside the
+    table's lock); its wait ran out mid-pause and the turn expired ("Time's up") though the clock was
+    stopped. The wait that runs out while paused changes nothing; the pause's end moves the deadline on."""
+    moment = [START]
+    table = await waiting_table(moment, monkeypatch)
+    place: RecordingPlace = table.place  # type: ignore[assignment]
+    deadline = table.deadline
+    assert deadline is not None
+    moment[0] = deadline - 0.05  # the loop's wait runs out in 50 ms
+    seq = table.seq
+    stepping = asyncio.create_task(table._step())
+    await asyncio.sleep(0.01)  # the loop is in its wait
+    assert not stepping.done()
+    place.pause.begin()
+    moment[0] = deadline + 30.0  # the deadline passes while paused
+    assert await asyncio.wait_for(stepping, 1.0) is False
+    assert table.seq == seq and table.human_pending()  # nobody's turn expired
+    assert not any("Time" in out.content for out in place.sent)
+    # The next pass waits for the pause's end, however long it takes.
+    stepping = asyncio.create_task(table._step())
+    await asyncio.sleep(0.1)
+    assert not stepping.done() and table.seq == seq
+    place.pause.went_through()
+    await asyncio.wait_for(stepping, 1.0)
+    assert table.deadline == pytest.approx(deadline + 30.05)  # moved on by the pause
+    assert table.seq == seq
+    place.pause.stop()
