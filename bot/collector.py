@@ -93,12 +93,7 @@ def tune_malloc() -> bool:
     which glibc reads when a process starts."""
     os.environ.setdefault("MALLOC_ARENA_MAX", str(ARENAS))
     os.environ.setdefault("MALLOC_MMAP_THRESHOLD_", str(MMAP_THRESHOLD))
-    libc = _libc()
-    if libc is None or not hasattr(libc, "mallopt"):  # not glibc (musl, macOS): no such knob
-        return False
-    arenas = libc.mallopt(M_ARENA_MAX, ARENAS)
-    threshold = libc.mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD)
-    return bool(arenas and threshold)
+    return _mallopt((M_ARENA_MAX, ARENAS), (M_MMAP_THRESHOLD, MMAP_THRESHOLD))
 
 
 def tune_malloc_for_pictures() -> bool:
@@ -106,12 +101,16 @@ def tune_malloc_for_pictures() -> bool:
     and up to ``WORK_TRIM_THRESHOLD`` free at its top stays there, so a picture's buffers are reused
     from one card to the next rather than mapped and faulted in anew (the bot's process keeps the low
     threshold it inherited: see the module's docstring). True if set (glibc only)."""
+    return _mallopt((M_MMAP_THRESHOLD, WORK_MMAP_THRESHOLD), (M_TRIM_THRESHOLD, WORK_TRIM_THRESHOLD))
+
+
+def _mallopt(*settings: tuple[int, int]) -> bool:
+    """Each (parameter, value) through glibc's ``mallopt``: True if every one was set; False at once
+    where the C library has no such call (musl, macOS)."""
     libc = _libc()
     if libc is None or not hasattr(libc, "mallopt"):
         return False
-    threshold = libc.mallopt(M_MMAP_THRESHOLD, WORK_MMAP_THRESHOLD)
-    trim = libc.mallopt(M_TRIM_THRESHOLD, WORK_TRIM_THRESHOLD)
-    return bool(threshold and trim)
+    return all([libc.mallopt(parameter, value) for parameter, value in settings])  # each one set
 
 
 _full: dict[str, Any] = {"last": 0.0, "due": None, "loop": None, "runs": 0}
