@@ -43,7 +43,9 @@ class Backend(ABC):
     where: str  # "the database at data/bot.db", "the PostgreSQL database postgresql://bot@db/bot"
 
     @abstractmethod
-    def transaction(self, doing: str, *, write: bool, aside: bool = False) -> AbstractAsyncContextManager[Tx]:
+    def transaction(
+        self, doing: str, *, write: bool, aside: bool = False, one_statement: bool = False
+    ) -> AbstractAsyncContextManager[Tx]:
         """One transaction.
 
         Commits when the block ends, rolls back if it raises; a driver error leaves as
@@ -55,6 +57,9 @@ class Backend(ABC):
         the game writes one at a time on one connection (the order of a process's writes stays
         obvious), and reads and ``aside`` writes (the lease keeper's, routed clicks) on a small pool
         of connections of their own, so they never queue behind a game write that waits for a lock.
+
+        ``one_statement``: the block runs a single statement, which PostgreSQL then runs as its own
+        transaction (no ``BEGIN`` and ``COMMIT`` trips to the server); SQLite runs it as any other.
         """
 
     @abstractmethod
@@ -79,13 +84,17 @@ class TimedBackend(Backend):
         return getattr(self.inner, name)
 
     @asynccontextmanager
-    async def transaction(self, doing: str, *, write: bool, aside: bool = False) -> AsyncIterator[Tx]:
+    async def transaction(
+        self, doing: str, *, write: bool, aside: bool = False, one_statement: bool = False
+    ) -> AsyncIterator[Tx]:
         from bot import metrics
 
         with metrics.timed(
             metrics.STORAGE_CALL_SECONDS, metrics.STORAGE_ERRORS, "write" if write else "read"
         ):
-            async with self.inner.transaction(doing, write=write, aside=aside) as tx:
+            async with self.inner.transaction(
+                doing, write=write, aside=aside, one_statement=one_statement
+            ) as tx:
                 yield tx
 
     async def close(self) -> None:

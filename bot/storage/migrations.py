@@ -803,6 +803,99 @@ _PG_SPECTATORS = (
     _SPECTATORS[5],
 )
 
+# v12 (PostgreSQL only): a batch of moves stored in one trip to the server (``bot.storage.action_log``).
+# The same reads and checks as the batch made statement by statement (each statement here sees what
+# was committed before it, as there: the games' rows locked ``FOR UPDATE`` first, then the actions
+# counted and the leases locked ``FOR SHARE``, a row another transaction holds skipped, never waited
+# on), then the moves that pass them inserted, in the batch's order. It returns each game's slot as
+# read, before the inserts, and how many of its moves it stored; the Python side judges the batch
+# again from those slots for its answers and checks that both agree. Called as one statement, it is
+# its own transaction: one trip to the server where there were seven (BEGIN, three reads, two writes,
+# COMMIT).
+_PG_V12 = (
+    """CREATE FUNCTION store_actions(
+        writer TEXT, open_statuses TEXT[], batch_games BIGINT[], batch_seqs INTEGER[],
+        batch_texts TEXT[], batch_nows DOUBLE PRECISION[]
+    ) RETURNS TABLE (
+        slot_game BIGINT, slot_status TEXT, slot_count INTEGER, slot_holder TEXT, slot_live BOOLEAN,
+        slot_locked BOOLEAN, slot_stored INTEGER
+    ) LANGUAGE plpgsql AS $$
+    DECLARE
+        ids BIGINT[] := ARRAY(SELECT DISTINCT b FROM unnest(batch_games) AS b ORDER BY b);
+        n INTEGER := cardinality(ids);
+        statuses TEXT[] := array_fill(NULL::TEXT, ARRAY[n]);
+        counts INTEGER[] := array_fill(0, ARRAY[n]);
+        holders TEXT[] := array_fill(NULL::TEXT, ARRAY[n]);
+        lives BOOLEAN[] := array_fill(TRUE, ARRAY[n]);
+        busy BOOLEAN[] := array_fill(FALSE, ARRAY[n]);
+        nexts INTEGER[];
+        added INTEGER[] := array_fill(0, ARRAY[n]);
+        latest DOUBLE PRECISION[] := array_fill(NULL::DOUBLE PRECISION, ARRAY[n]);
+        mine BIGINT[];
+        r RECORD;
+        k INTEGER;
+    BEGIN
+        IF n = 0 THEN
+            RETURN;
+        END IF;
+        FOR r IN SELECT g.id, g.status FROM games AS g WHERE g.id = ANY (ids) ORDER BY g.id
+                FOR UPDATE SKIP LOCKED LOOP
+            statuses[array_position(ids, r.id)] := r.status;
+        END LOOP;
+        IF array_position(statuses, NULL) IS NOT NULL THEN  -- locked by another transaction, or none
+            FOR r IN SELECT g.id FROM games AS g WHERE g.id = ANY (ids) LOOP
+                k := array_position(ids, r.id);
+                IF statuses[k] IS NULL THEN
+                    busy[k] := TRUE;
+                END IF;
+            END LOOP;
+        END IF;
+        mine := ARRAY(SELECT ids[i] FROM generate_subscripts(ids, 1) AS i WHERE statuses[i] IS NOT NULL);
+        IF cardinality(mine) > 0 THEN
+            FOR r IN SELECT a.game_id, MAX(a.seq) + 1 AS next_seq FROM actions AS a
+                    WHERE a.game_id = ANY (mine) GROUP BY a.game_id LOOP
+                counts[array_position(ids, r.game_id)] := r.next_seq;
+            END LOOP;
+            IF writer IS NOT NULL THEN
+                FOR r IN SELECT l.game_id, l.owner,
+                        l.expires_at >= EXTRACT(EPOCH FROM clock_timestamp())::float8 AS fresh
+                        FROM leases AS l WHERE l.game_id = ANY (mine) ORDER BY l.game_id
+                        FOR SHARE SKIP LOCKED LOOP
+                    k := array_position(ids, r.game_id);
+                    holders[k] := r.owner;
+                    lives[k] := r.fresh;
+                END LOOP;
+                FOR r IN SELECT l.game_id FROM leases AS l WHERE l.game_id = ANY (mine) LOOP
+                    k := array_position(ids, r.game_id);
+                    IF holders[k] IS NULL THEN  -- another transaction holds it (a takeover under way)
+                        busy[k] := TRUE;
+                    END IF;
+                END LOOP;
+            END IF;
+        END IF;
+        nexts := counts;
+        FOR i IN 1 .. cardinality(batch_games) LOOP
+            k := array_position(ids, batch_games[i]);
+            IF statuses[k] IS NOT NULL AND NOT busy[k] AND batch_seqs[i] = nexts[k]
+                    AND statuses[k] = ANY (open_statuses)
+                    AND (writer IS NULL OR (holders[k] = writer AND lives[k])) THEN
+                INSERT INTO actions (game_id, seq, action, created_at)
+                    VALUES (batch_games[i], batch_seqs[i], batch_texts[i], batch_nows[i]);
+                nexts[k] := nexts[k] + 1;
+                added[k] := added[k] + 1;
+                latest[k] := batch_nows[i];
+            END IF;
+        END LOOP;
+        FOR i IN 1 .. n LOOP
+            IF added[i] > 0 THEN
+                UPDATE games SET updated_at = latest[i] WHERE id = ids[i];
+            END IF;
+        END LOOP;
+        RETURN QUERY SELECT ids[i], statuses[i], counts[i], holders[i], lives[i], busy[i], added[i]
+            FROM generate_subscripts(ids, 1) AS i WHERE statuses[i] IS NOT NULL OR busy[i];
+    END $$""",
+)
+
 MIGRATIONS: tuple[Migration, ...] = (
     Migration(1, "games, actions, results, bets, totals", _V1, _PG_V1),
     Migration(2, "stakes in any game's words", _V2, _PG_V2),
@@ -815,6 +908,7 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(9, "ratings per game and across games", _V9, _PG_V9),
     Migration(10, "season recaps claimed and posted once, soft resets of ratings", _V10, _PG_V10),
     Migration(11, "spectator bets", _SPECTATORS, _PG_SPECTATORS),
+    Migration(12, "moves stored in one trip (PostgreSQL)", (), _PG_V12),
 )
 SCHEMA_VERSION = MIGRATIONS[-1].version
 

@@ -127,15 +127,20 @@ class PostgresBackend(Backend):
         return settings
 
     @asynccontextmanager
-    async def transaction(self, doing: str, *, write: bool, aside: bool = False) -> AsyncIterator[Tx]:
+    async def transaction(
+        self, doing: str, *, write: bool, aside: bool = False, one_statement: bool = False
+    ) -> AsyncIterator[Tx]:
         # Reads see one snapshot across their statements (a board and its total agree).
         options = {} if write else {"isolation": "repeatable_read", "readonly": True}
         if write and not aside:
             async with self._lock:
                 conn = await self._connection(doing)
                 try:
-                    async with conn.transaction(**options):
+                    if one_statement:  # its own transaction: one trip to the server, not three
                         yield PostgresTx(conn)
+                    else:
+                        async with conn.transaction(**options):
+                            yield PostgresTx(conn)
                 except BaseException as error:
                     if _connection_unusable(error) or conn.is_closed():
                         self._conn = None
@@ -152,8 +157,11 @@ class PostgresBackend(Backend):
                 raise explain(error, doing, self.url) from error
             raise
         try:
-            async with conn.transaction(**options):
+            if one_statement:
                 yield PostgresTx(conn)
+            else:
+                async with conn.transaction(**options):
+                    yield PostgresTx(conn)
         except BaseException as error:
             if _connection_unusable(error) or conn.is_closed():
                 conn.terminate()  # the pool makes a new one when next asked

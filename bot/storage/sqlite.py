@@ -95,8 +95,11 @@ class SqliteBackend(Backend):
         return cls(db, path, lock)
 
     @asynccontextmanager
-    async def transaction(self, doing: str, *, write: bool, aside: bool = False) -> AsyncIterator[Tx]:
-        # ``aside`` changes nothing here: the file has one writer at a time whatever the connection.
+    async def transaction(
+        self, doing: str, *, write: bool, aside: bool = False, one_statement: bool = False
+    ) -> AsyncIterator[Tx]:
+        # ``aside`` and ``one_statement`` change nothing here: the file has one writer at a time
+        # whatever the connection, and a statement is as cheap in a transaction as alone.
         async with self._lock:
             db = self._db
             if db is None:

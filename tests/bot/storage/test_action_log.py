@@ -4,15 +4,18 @@ and all lost together only when their transaction fails."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import sqlite3
 from pathlib import Path
 
 import pytest
 
-from bot.storage import StaleAction, Storage, StorageError
+from bot.storage import LeaseLost, StaleAction, Storage, StorageError
+from tests.bot.storage.databases import Database
 from tests.bot.storage.storage_support import seats
 
 GUILD = 111
+A, B = "process-a", "process-b"
 
 
 async def games(storage: Storage, count: int) -> list[int]:
@@ -118,3 +121,58 @@ async def test_an_action_whose_caller_gave_up_before_its_turn_is_not_stored(stor
         await waiting
     await storage.append_action(first, 1, action(first, 1))  # the writer carries on
     assert await stored_actions(storage, second) == []
+
+
+async def test_a_batch_of_every_outcome_is_judged_alike_by_the_database_and_by_the_bot(
+    storage: Storage, database: Database, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Every reason a move may be refused, in one batch. On PostgreSQL the batch is checked and stored by
+    ``store_actions`` in one statement (one trip to the server, its own transaction) and the bot judges
+    it again from the slots the function read: both must agree, or the bot logs it."""
+    storage.hold_leases_as(A, 20)
+    ok, two, double, gap, ended, other, ran_out, no_lease = await games(storage, 8)
+    await storage.append_action(double, 0, action(double, 0))
+    await storage.close_game(ended, "cancelled", "a test")
+    await database.execute(
+        "UPDATE leases SET expires_at = expires_at - 1000 WHERE game_id IN (?, ?)", other, ran_out
+    )
+    storage.hold_leases_as(B, 20)
+    assert await storage.acquire_lease(other)
+    storage.hold_leases_as(A, 20)
+    await database.execute("DELETE FROM leases WHERE game_id = ?", no_lease)
+    trips: list[str] = []
+    if database.dialect == "postgres":
+        storage._backend._conn.add_query_logger(lambda query: trips.append(query.query))  # type: ignore[attr-defined]
+    with caplog.at_level(logging.ERROR, logger="bot.storage.action_log"):
+        outcomes = await asyncio.gather(
+            storage.append_action(ok, 0, action(ok, 0)),
+            storage.append_action(two, 0, action(two, 0)),
+            storage.append_action(two, 1, action(two, 1)),  # a game's second move follows its first
+            storage.append_action(double, 0, action(double, 9)),  # a double click
+            storage.append_action(gap, 1, action(gap, 1)),
+            storage.append_action(404, 0, action(404, 0)),
+            storage.append_action(ended, 0, action(ended, 0)),
+            storage.append_action(other, 0, action(other, 0)),  # B took it over
+            storage.append_action(ran_out, 0, action(ran_out, 0)),
+            storage.append_action(no_lease, 0, action(no_lease, 0)),
+            return_exceptions=True,
+        )
+    assert outcomes[:3] == [None, None, None]
+    assert isinstance(outcomes[3], StaleAction) and "already stored" in str(outcomes[3])
+    assert isinstance(outcomes[4], StorageError) and "would leave a gap" in str(outcomes[4])
+    assert isinstance(outcomes[5], StorageError) and "does not exist" in str(outcomes[5])
+    assert isinstance(outcomes[6], StaleAction) and "has ended" in str(outcomes[6])
+    assert isinstance(outcomes[7], LeaseLost) and "driven by another process" in str(outcomes[7])
+    if database.dialect == "postgres":  # leases run on the server's clock; a game must have one
+        assert isinstance(outcomes[8], LeaseLost) and "ran out" in str(outcomes[8])
+        assert isinstance(outcomes[9], LeaseLost) and "holds no lease" in str(outcomes[9])
+        assert len(trips) == 1 and "store_actions" in trips[0]  # one statement, its own transaction
+    else:  # one process per SQLite file: its leases are its own
+        assert outcomes[8:] == [None, None]
+    stored = {
+        g: len(await stored_actions(storage, g))
+        for g in (ok, two, double, gap, ended, other, ran_out, no_lease)
+    }
+    mine = 1 if database.dialect == "sqlite" else 0
+    assert stored == {ok: 1, two: 2, double: 1, gap: 0, ended: 0, other: 0, ran_out: mine, no_lease: mine}
+    assert not caplog.records  # the database and the bot judged every move alike
