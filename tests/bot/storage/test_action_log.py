@@ -142,7 +142,7 @@ async def test_a_batch_of_every_outcome_is_judged_alike_by_the_database_and_by_t
     await database.execute("DELETE FROM leases WHERE game_id = ?", no_lease)
     trips: list[str] = []
     if database.dialect == "postgres":
-        storage._backend._conn.add_query_logger(lambda query: trips.append(query.query))  # type: ignore[attr-defined]
+        storage._backend._conn.add_query_logger(lambda query: trips.append(query.query))
     with caplog.at_level(logging.ERROR, logger="bot.storage.action_log"):
         outcomes = await asyncio.gather(
             storage.append_action(ok, 0, action(ok, 0)),
