@@ -164,7 +164,8 @@ class ActionLog:
         the bot's CPU at 200 games, each trip a wake-up of the server and of the event loop. The
         function reads the slots as ``_slots`` does and applies the rule ``_refusal`` states; the
         answers are judged here again from the slots it read, and both must agree (a disagreement is
-        logged, and what was stored is the truth: the table reloads from the log when it next stores)."""
+        logged, and the game's moves in the batch are answered as not stored: what the log holds is the
+        truth, and the table finds it when it stores again)."""
         async with self._backend.transaction(doing, write=True, one_statement=True) as tx:
             rows = await tx.fetch_all(
                 "SELECT * FROM store_actions(?, ?, ?, ?, ?, ?)",
@@ -186,12 +187,19 @@ class ActionLog:
         judged = Counter(w.game_id for w in accepted)
         for game, count in stored.items():
             if judged[game] != count:
+                # Never told "stored" for a move the database may not hold: its table stores it again
+                # and hears "already stored" (and reloads from the log) or stores it then.
                 log.error(
                     "Game %s: the database stored %s of its actions in a batch, where %s were judged storable",
                     game,
                     count,
                     judged[game],
                 )
+                for i, waiting in enumerate(batch):
+                    if waiting.game_id == game and refusals[i] is None:
+                        refusals[i] = StorageError(
+                            f"Could not confirm that action {waiting.seq} of game {game} was stored."
+                        )
         return refusals
 
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from bot.storage import LeaseLost, StaleAction, Storage, StorageError
+from bot.storage import LeaseLost, StaleAction, Storage, StorageError, action_log
 from tests.bot.storage.databases import Database
 from tests.bot.storage.storage_support import seats
 
@@ -176,3 +176,22 @@ async def test_a_batch_of_every_outcome_is_judged_alike_by_the_database_and_by_t
     mine = 1 if database.dialect == "sqlite" else 0
     assert stored == {ok: 1, two: 2, double: 1, gap: 0, ended: 0, other: 0, ran_out: mine, no_lease: mine}
     assert not caplog.records  # the database and the bot judged every move alike
+
+
+async def test_a_move_the_database_did_not_store_is_never_answered_stored(
+    pg: Database, caplog: pytest.LogCaptureFixture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Should the bot's judgement and the database's ever differ, the database's log is the truth: a move
+    the bot judged storable but the database refused is answered "not stored", and it is logged."""
+    storage = await Storage.open(pg.url)
+    try:
+        storage.hold_leases_as(A, 20)
+        (game,) = await games(storage, 1)
+        monkeypatch.setattr(action_log, "_refusal", lambda *_args: None)  # the bot judges every move storable
+        with caplog.at_level(logging.ERROR, logger="bot.storage.action_log"):
+            with pytest.raises(StorageError, match="Could not confirm"):
+                await storage.append_action(game, 1, action(game, 1))  # a gap: the database refuses it
+        assert await stored_actions(storage, game) == []
+        assert "judged storable" in caplog.text
+    finally:
+        await storage.close()
