@@ -810,8 +810,8 @@ _PG_SPECTATORS = (
 # on), then the moves that pass them inserted, in the batch's order. It returns each game's slot as
 # read, before the inserts, and how many of its moves it stored; the Python side judges the batch
 # again from those slots for its answers and checks that both agree. Called as one statement, it is
-# its own transaction: one trip to the server where there were seven (BEGIN, three reads, two writes,
-# COMMIT).
+# its own transaction: one trip to the server where there were seven to nine (BEGIN, up to four reads,
+# two writes, COMMIT).
 _PG_V12 = (
     """CREATE FUNCTION store_actions(
         writer TEXT, open_statuses TEXT[], batch_games BIGINT[], batch_seqs INTEGER[],
