@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import functools
 import logging
+import re
 from collections.abc import Callable
 
 import discord
@@ -18,11 +19,28 @@ import discord
 log = logging.getLogger(__name__)
 
 _shown: dict[str, str] = {}  # emoji name -> "<:name:id>" for the emojis this process may use
+_fallbacks: dict[str, str] = {}  # "<:name:id>" -> the Unicode fallback it was given (``plain``)
+_MARKUP = re.compile(r"<a?:\w+:\d+>")
 
 
 def text(name: str, fallback: str) -> str:
     """The emoji ``name`` as message text (or a button's emoji), else ``fallback`` (Unicode)."""
-    return _shown.get(name, fallback)
+    shown = _shown.get(name)
+    if shown is None:
+        return fallback
+    _fallbacks[shown] = fallback
+    return shown
+
+
+def plain(label: str) -> str:
+    """``label`` for a place Discord shows as plain text, not markdown (a button's or a menu option's
+    label, a menu's placeholder): each custom emoji as its Unicode fallback.
+
+    Why: a secret pick's menu read "<:hs_dangle:1579...> Dangle recover 3" on Discord, where it meant
+    to read "🐻 Dangle recover 3" (labels are text; only a component's own emoji field shows one)."""
+    if "<" not in label:
+        return label
+    return " ".join(_MARKUP.sub(lambda m: _fallbacks.get(m.group(0), ""), label).split())
 
 
 def wanted() -> dict[str, Callable[[], bytes]]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import discord
 
+from bot import emojis
 from bot.i18n import _
 from bot.tables import custom_ids
 
@@ -101,7 +102,7 @@ def button(
 ) -> Component:
     return Component(
         discord.ui.Button(
-            label=label[:80],
+            label=emojis.plain(label)[:80],
             custom_id=custom_id,
             style=STYLES.get(style, discord.ButtonStyle.secondary),
             emoji=emoji,
@@ -116,7 +117,10 @@ def select(
 ) -> Component:
     return Component(
         discord.ui.Select(
-            custom_id=custom_id, options=options[:MENU_SIZE], placeholder=placeholder[:150] or None, row=row
+            custom_id=custom_id,
+            options=options[:MENU_SIZE],
+            placeholder=emojis.plain(placeholder)[:150] or None,
+            row=row,
         )
     )
 
@@ -178,7 +182,9 @@ def add_controls(
     page = min(max(page, 0), count - 1)
     shown = controls.choices[page * MENU_SIZE : (page + 1) * MENU_SIZE]
     options = [
-        discord.SelectOption(label=c.label[:100] or "—", value=custom_ids.menu_value(c.index), emoji=c.emoji)
+        discord.SelectOption(
+            label=emojis.plain(c.label)[:100] or "—", value=custom_ids.menu_value(c.index), emoji=c.emoji
+        )
         for c in shown
     ]
     placeholder = controls.placeholder + (f" ({page + 1}/{count})" if count > 1 else "")  # page/pages

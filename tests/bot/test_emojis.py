@@ -7,6 +7,7 @@ import random
 from collections.abc import AsyncIterator
 from pathlib import Path
 
+import discord
 import pytest
 from PIL import Image
 
@@ -15,6 +16,8 @@ from bot.client import PERMISSIONS, RaceBot
 from bot.config import Settings
 from bot.fakediscord import FakeDiscord, running_bot
 from bot.games.hotstreak.symbols import emoji_name, symbols
+from bot.tables.components import Choice, Controls, add_controls
+from cogs.hotstreak.words import cards_label
 
 
 @pytest.fixture
@@ -61,3 +64,23 @@ async def test_an_emoji_discord_refuses_falls_back_to_unicode(fake: FakeDiscord,
         assert await emojis.install(running, pieces) == 0
         mum = symbols()["mum"]
         assert emojis.text(emoji_name("mum"), mum.unicode) == mum.unicode
+
+
+async def test_a_label_discord_shows_as_plain_text_has_the_unicode_symbol_not_the_emojis_markup(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
+    """Seen in the playground: a secret pick's menu read "<:hs_dangle:1579…> Dangle recover 3". Button and
+    menu labels are plain text on Discord: an application emoji there is its Unicode symbol."""
+    async with running_bot(fake, bot(fake, tmp_path)) as running:
+        await installed(running)
+        label = cards_label(["dangle recover 3", "hurley fall"])
+        assert label.count("<:") == 2  # in a message, the application emojis
+        view = discord.ui.View()
+        menu = Controls(0, "submit", (Choice(0, label),), menu=True, placeholder=label)
+        add_controls(view, 1, 0, menu)
+        add_controls(view, 1, 0, Controls(0, "bet", (Choice(1, label),)))
+        dangle, hurley = symbols()["dangle"].unicode, symbols()["hurley"].unicode
+        shown = f"{dangle} Dangle recover 3 + {hurley} Hurley fall"
+        select, button = (child.item for child in view.children)  # type: ignore[attr-defined]
+        assert select.options[0].label == shown and select.placeholder == shown
+        assert button.label == shown
