@@ -22,9 +22,9 @@ replaced.
 Every call has a time limit (``time_limits``: ``AI_TIMEOUT`` for the AI lane, ``WORKER_TIMEOUT`` for
 the others; ``bot.config``), counted from when the call starts running, not from when it was queued
 (a busy bot's queue is not a hung worker). A call that runs past it raises ``WorkerTimeout`` and its
-lane's processes are killed and replaced, as when one dies; the other calls they held are tried once
-more in the new ones. A call in a thread cannot be killed: its caller goes on without it (the thread
-is left to finish). What the callers do about it: the AI plays its easy level in the bot's own process
+process is killed and replaced, as one that dies is (its call is tried once more in the new one). Each
+process runs one call at a time, so no other call is held up or lost with it. A call in a thread cannot
+be killed: its caller goes on without it (the thread is left to finish). What the callers do about it: the AI plays its easy level in the bot's own process
 (``bot.tables.ai_seats``); a picture's message goes without the picture (``bot.discord_io.outbox``,
 ``bot.tables.voice.drawn``); a replay is left out (``bot.discord_io.later``).
 
@@ -37,6 +37,7 @@ estimate rather than being held up (Hot Streak's odds need about 40 ms per frame
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import functools
 import logging
@@ -44,10 +45,13 @@ import multiprocessing
 import os
 import pickle
 import signal
+import socket
+import struct
 import time
+import traceback
 from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from multiprocessing.connection import Connection
 from typing import Any, TypeVar
 
 from bot import collector
@@ -125,43 +129,280 @@ def time_limits(work: float = DEFAULT_TIMEOUT, ai: float = DEFAULT_AI_TIMEOUT) -
     _limits.update({PICTURES: work, AI: ai, REPLAYS: work})
 
 
+class _Call:
+    """A call waiting for, or running in, one of a lane's processes."""
+
+    __slots__ = ("future", "sent", "tries")
+
+    def __init__(self, sent: bytes, future: asyncio.Future[tuple[Any, float]]) -> None:
+        self.sent = sent
+        self.future = future
+        self.tries = 0
+
+
+class _RemoteTraceback(Exception):
+    """The traceback of an exception raised in a worker, as its ``__cause__`` (as the process pool did)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(text)
+        self.text = text
+
+    def __str__(self) -> str:
+        return self.text
+
+
+class _Worker:
+    """One worker process, and the event loop's end of the socket to it: a call goes out as one message
+    (its pickled bytes behind a length, the framing of ``multiprocessing.connection``, which the worker
+    reads with), its answer comes back as one, read by the loop's own selector.
+
+    Why not ``concurrent.futures.ProcessPoolExecutor``: each call there crossed two threads of the bot's
+    process (the pool's manager, which also unpickles the answer, and its queue's feeder), and each
+    answer woke the loop from a thread: about a seventh of the bot's busy samples at 200 games, and six
+    threads asking the event loop's core for the GIL. Here nothing runs but the loop: one write, one read
+    and one timer a call."""
+
+    def __init__(self, lane: _Lane, loop: asyncio.AbstractEventLoop) -> None:
+        ours, theirs = multiprocessing.Pipe(duplex=True)  # a pair of Unix sockets
+        self.process = multiprocessing.get_context("spawn").Process(
+            # Spawned, not forked: the bot's process has threads (the database's, discord.py's).
+            target=_serve,
+            args=(theirs, lane.nice),
+            name=f"{lane.name}-worker",
+            daemon=True,
+        )
+        try:
+            self.process.start()
+        finally:
+            theirs.close()
+        self.socket = socket.socket(fileno=os.dup(ours.fileno()))
+        ours.close()
+        self.socket.setblocking(False)
+        self.lane = lane
+        self.loop = loop
+        self.call: _Call | None = None
+        self.timer: asyncio.TimerHandle | None = None
+        self.inbox = bytearray()
+        self.outbox = bytearray()
+        self.open = True
+        self.ready = False  # started: its first message (empty) says so
+        self.limit = 0.0
+        loop.add_reader(self.socket, self._readable)
+
+    def run(self, call: _Call, limit: float) -> None:
+        """Sends ``call``; its time limit runs from now, or from when the process is ready (a process
+        starting on a busy machine takes a second or more: that is not the call's time)."""
+        self.call = call
+        call.tries += 1
+        self.limit = limit
+        wait = limit if self.ready else limit + START_TIMEOUT
+        self.timer = self.loop.call_later(wait, self._timed_out, wait)
+        sent = call.sent
+        self._write(_HEADER.pack(len(sent)) + sent if len(sent) < _LONG else _long_header(len(sent)) + sent)
+
+    def close(self, kill: bool) -> None:
+        """Closes this end (the worker reads the end of its input and exits); ``kill``: at once."""
+        if not self.open:
+            return
+        self.open = False
+        if self.timer is not None:
+            self.timer.cancel()
+        if not self.loop.is_closed():
+            self.loop.remove_reader(self.socket)
+            self.loop.remove_writer(self.socket)
+        self.socket.close()
+        if kill:
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                self.process.kill()
+
+    def _write(self, data: bytes) -> None:
+        if self.outbox:
+            self.outbox += data
+            return
+        try:
+            sent = self.socket.send(data)
+        except (BlockingIOError, InterruptedError):
+            sent = 0
+        except OSError:
+            self._lost()
+            return
+        if sent < len(data):
+            self.outbox += memoryview(data)[sent:]
+            self.loop.add_writer(self.socket, self._writable)
+
+    def _writable(self) -> None:
+        try:
+            sent = self.socket.send(self.outbox)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            self._lost()
+            return
+        del self.outbox[:sent]
+        if not self.outbox:
+            self.loop.remove_writer(self.socket)
+
+    def _readable(self) -> None:
+        try:
+            chunk = self.socket.recv(_READ_SIZE)
+        except (BlockingIOError, InterruptedError):
+            return
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self._lost()
+            return
+        self.inbox += chunk
+        while self.open and len(self.inbox) >= _HEADER.size:
+            (size,) = _HEADER.unpack_from(self.inbox)
+            start = _HEADER.size
+            if size == -1:  # a message of 2 GiB or more: a second, longer length follows
+                if len(self.inbox) < _HEADER.size + _LONG_SIZE.size:
+                    return
+                (size,) = _LONG_SIZE.unpack_from(self.inbox, _HEADER.size)
+                start += _LONG_SIZE.size
+            if len(self.inbox) < start + size:
+                return
+            message = bytes(memoryview(self.inbox)[start : start + size])
+            del self.inbox[: start + size]
+            self._answered(message)
+
+    def _answered(self, message: bytes) -> None:
+        if not self.ready:  # the process is ready: a call sent meanwhile has its own time from now
+            self.ready = True
+            if self.call is not None and self.timer is not None:
+                self.timer.cancel()
+                self.timer = self.loop.call_later(self.limit, self._timed_out, self.limit)
+            return
+        call, self.call = self.call, None
+        if self.timer is not None:
+            self.timer.cancel()
+        if call is not None and not call.future.done():
+            try:
+                ok, value, extra = pickle.loads(message)
+            except Exception as error:  # an answer that cannot be made again here
+                call.future.set_exception(error)
+            else:
+                if ok:
+                    call.future.set_result((value, extra))
+                else:
+                    value.__cause__ = _RemoteTraceback(extra)
+                    call.future.set_exception(value)
+        self.lane.dispatch(self.loop)
+
+    def _timed_out(self, limit: float) -> None:
+        figures["timeouts"] += 1
+        call, self.call = self.call, None
+        self.lane.replace(self, f"ran a call past its time limit ({limit:.1f} s)")
+        if call is not None and not call.future.done():
+            call.future.set_exception(WorkerTimeout())
+        self.lane.dispatch(self.loop)
+
+    def _lost(self) -> None:
+        """The worker died (killed, out of memory): its call is tried once more in a new one, so only a
+        call that kills its worker fails (``BrokenProcessPool``, as from the process pool)."""
+        if not self.open:
+            return
+        call, self.call = self.call, None
+        self.lane.replace(self, "died")
+        if call is not None and not call.future.done():
+            if call.tries < 2 and not self.lane.stopped:
+                self.lane.queue.appendleft(call)
+            else:
+                call.future.set_exception(BrokenProcessPool("A worker process died running this call"))
+        self.lane.dispatch(self.loop)
+
+
+_HEADER = struct.Struct("!i")
+_LONG_SIZE = struct.Struct("!Q")
+_LONG = 0x7FFFFFFF
+_READ_SIZE = 1 << 18
+START_TIMEOUT = 10.0
+"""Seconds a worker process may take to start (spawn a Python, import the games: about a second on a quiet
+machine), beyond the limit of the call sent to it meanwhile; one stopped or hung before it is ready is
+replaced then."""
+
+
+def _long_header(size: int) -> bytes:
+    return _HEADER.pack(-1) + _LONG_SIZE.pack(size)
+
+
 class _Lane:
     def __init__(self, name: str, processes: int, nice: int = 0) -> None:
         self.name = name
         self.stopped = False  # the bot stopped its workers: nothing is retried
         self.processes = processes
         self.nice = nice
-        self.pool: ProcessPoolExecutor | None = None
+        self.workers: list[_Worker] = []
+        self.queue: collections.deque[_Call] = collections.deque()  # calls waiting for a free process
         self.waiting = 0  # submitted and not finished (running included)
 
-    def executor(self) -> ProcessPoolExecutor:
-        if self.pool is None:
-            self.pool = ProcessPoolExecutor(
-                max_workers=self.processes,
-                # Spawned, not forked: the bot's process has threads (the database's, discord.py's).
-                mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_started,
-                initargs=(self.nice,),
-            )
-        return self.pool
+    def submit(self, sent: bytes) -> asyncio.Future[tuple[Any, float]]:
+        """``sent`` (a pickled call) run by the first free process: its result and CPU time."""
+        loop = asyncio.get_running_loop()
+        call = _Call(sent, loop.create_future())
+        self.queue.append(call)
+        self.dispatch(loop)
+        return call.future
 
-    def stop(self) -> None:
-        if self.pool is not None:
-            self.pool.shutdown(wait=False, cancel_futures=True)
-            self.pool = None
+    def dispatch(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Hands waiting calls to free processes, starting processes up to ``processes``; a call's time
+        limit runs from here (a call waiting its turn is not a hung worker)."""
+        while self.queue and not self.stopped:
+            if self.queue[0].future.done():  # its caller stopped waiting
+                self.queue.popleft()
+                continue
+            worker = self._free(loop)
+            if worker is None:
+                return
+            worker.run(self.queue.popleft(), _limits[self.name])
 
-    def replace(self, pool: ProcessPoolExecutor, why: str) -> None:
-        """``pool``'s processes are killed (a stopped or hung one too) and the next call starts new
-        ones. The calls it still had fail as broken (nothing is cancelled) and are tried once more."""
-        if self.pool is not pool:
-            return  # replaced already, by another call that saw the same
+    def _free(self, loop: asyncio.AbstractEventLoop) -> _Worker | None:
+        for worker in list(self.workers):
+            if worker.loop is not loop:  # started under another event loop (tests): of no use here
+                self.workers.remove(worker)
+                worker.close(kill=True)
+        for worker in self.workers:
+            if worker.call is None:
+                return worker
+        if len(self.workers) >= self.processes:
+            return None
+        try:
+            worker = _Worker(self, loop)
+        except OSError as error:  # no process could be started (out of processes, of files)
+            call = self.queue.popleft()
+            call.future.set_exception(BrokenProcessPool(f"Could not start a worker process: {error}"))
+            return None
+        self.workers.append(worker)
+        return worker
+
+    def replace(self, worker: _Worker, why: str) -> None:
+        """``worker``'s process is killed (a stopped or hung one too); the next call starts a new one."""
+        if worker not in self.workers:
+            return
         log.warning("A worker process of the %s lane %s; starting a new one", self.name, why)
         figures["workers_replaced"] += 1
-        for process in list((getattr(pool, "_processes", None) or {}).values()):
-            with contextlib.suppress(OSError, ValueError, AttributeError):
-                process.kill()
-        pool.shutdown(wait=False, cancel_futures=False)
-        self.pool = None
+        self.workers.remove(worker)
+        worker.close(kill=True)
+
+    def pids(self, starting: bool) -> list[int]:
+        return [
+            worker.process.pid
+            for worker in self.workers
+            if worker.process.pid is not None and (worker.ready or starting)
+        ]
+
+    def stop(self) -> None:
+        """Its processes exit (their input ends); calls waiting or running fail as broken."""
+        self.stopped = True
+        calls = [worker.call for worker in self.workers if worker.call is not None] + list(self.queue)
+        for worker in self.workers:
+            worker.close(kill=False)
+        self.workers.clear()
+        self.queue.clear()
+        for call in calls:
+            if not call.future.done() and not call.future.get_loop().is_closed():
+                call.future.set_exception(BrokenProcessPool("The worker processes were stopped"))
 
 
 _lanes: dict[str, _Lane] = {}
@@ -207,7 +448,6 @@ def start(processes: int) -> None:
 
 def stop() -> None:
     for lane in _lanes.values():
-        lane.stopped = True
         lane.stop()
     _lanes.clear()
 
@@ -224,12 +464,13 @@ def drawing_slots() -> int:
     return lane.processes * DRAWING_DEPTH if lane is not None else 1
 
 
-def worker_pids(lane: str | None = None) -> list[int]:
-    """The workers' process ids, of every lane or of ``lane`` (the bench adds their memory to the bot's)."""
+def worker_pids(lane: str | None = None, *, starting: bool = False) -> list[int]:
+    """The ready workers' process ids (``starting``: those still starting too), of every lane or of
+    ``lane`` (the bench adds their memory to the bot's)."""
     pids: list[int] = []
     for name, lane_ in _lanes.items():
-        if lane in (None, name) and lane_.pool is not None:
-            pids.extend(getattr(lane_.pool, "_processes", None) or {})
+        if lane in (None, name):
+            pids.extend(lane_.pids(starting))
     return pids
 
 
@@ -291,7 +532,7 @@ async def _run(fn: Callable[..., T], lane: str, /, *args: Any, **kwargs: Any) ->
     else:
         found.waiting += 1
         try:
-            result, cpu = await _in_process(found, functools.partial(_unpickled_call, sent))
+            result, cpu = await _in_process(found, sent)
         finally:
             found.waiting -= 1
     cpu_seconds[kind] += cpu
@@ -370,41 +611,16 @@ async def _in_thread(lane: str, call: Callable[[], T]) -> T:
         raise
 
 
-async def _in_process(lane: _Lane, call: Callable[[], T]) -> T:
-    """``call`` in ``lane``'s processes. A worker that dies (killed, out of memory) fails every call it
-    had: each is tried once more in a new pool, so only a call that kills its worker fails (raises).
-    A call that runs past the time limit raises ``WorkerTimeout`` (not tried again: it would hang the
-    next worker too) and the lane's processes are replaced."""
+async def _in_process(lane: _Lane, sent: bytes) -> tuple[Any, float]:
+    """The pickled call ``sent`` in ``lane``'s processes: its result and CPU time. A worker that dies
+    (killed, out of memory) has its call tried once more in a new one, so only a call that kills its
+    worker fails (``BrokenProcessPool``). A call that runs past the time limit raises ``WorkerTimeout``
+    (not tried again: it would hang the next worker too) and its process is replaced."""
+    future = lane.submit(sent)
     try:
-        return await _in_pool(lane, call)
-    except BrokenProcessPool:
-        if lane.stopped:
-            raise
-    return await _in_pool(lane, call)
-
-
-async def _in_pool(lane: _Lane, call: Callable[[], T]) -> T:
-    pool = lane.executor()
-    try:
-        submitted = pool.submit(call)
-    except BrokenProcessPool:
-        lane.replace(pool, "died")
-        raise
-    began: list[float] = []
-
-    def started() -> list[float]:
-        # Running: handed to a process (at most one call per process waits there besides the one it runs).
-        if not began and submitted.running():
-            began.append(time.monotonic())
-        return began
-
-    try:
-        return await _watch(asyncio.wrap_future(submitted), started, _limits[lane.name])
-    except BrokenProcessPool:
-        lane.replace(pool, "died")
-        raise
-    except WorkerTimeout:
-        lane.replace(pool, f"ran a call past its time limit ({_limits[lane.name]:.1f} s)")
+        return await future
+    except asyncio.CancelledError:
+        future.cancel()  # still waiting: never sent; running: its answer is dropped
         raise
 
 
@@ -513,6 +729,34 @@ def _pickled(call: Callable[[], Any]) -> bytes | None:
 def _unpickled_call(sent: bytes) -> tuple[Any, float]:
     """In the worker: the call ``_pickled`` made into bytes, made again and run; with its CPU time."""
     return _timed_call(pickle.loads(sent), time.process_time)
+
+
+def _serve(connection: Connection, nice: int) -> None:
+    """A worker process's life: calls in, answers out (``_Worker``), one at a time, until its input ends."""
+    _worker_started(nice)
+    connection.send_bytes(b"")  # ready
+    while True:
+        try:
+            sent = connection.recv_bytes()
+        except (EOFError, OSError):
+            return  # the bot stopped its workers, or ended
+        try:
+            result, cpu = _unpickled_call(sent)
+            answer = pickle.dumps((True, result, cpu), protocol=pickle.HIGHEST_PROTOCOL)
+        except Exception as error:
+            answer = _failure(error)
+        try:
+            connection.send_bytes(answer)
+        except OSError:
+            return
+
+
+def _failure(error: Exception) -> bytes:
+    text = "".join(traceback.format_exception(error))
+    try:
+        return pickle.dumps((False, error, text), protocol=pickle.HIGHEST_PROTOCOL)
+    except Exception:  # an exception that cannot be pickled: its words, at least
+        return pickle.dumps((False, RuntimeError(f"{type(error).__name__}: {error}"), text))
 
 
 def _worker_started(nice: int) -> None:

@@ -4,10 +4,12 @@ own process, never holding a card up, and surviving a worker that dies."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import multiprocessing
 import os
 import platform
+import signal
 import subprocess
 import sys
 import threading
@@ -363,4 +365,92 @@ async def test_a_call_that_runs_past_its_time_limit_is_given_up(no_workers: None
         assert await workers.run(which_process) == os.getpid()  # the next call goes on as usual
     finally:
         release.set()
+        workers.time_limits()
+
+
+def echoes(data: bytes) -> bytes:
+    return data[::-1]
+
+
+def refuses(why: str) -> None:
+    raise ValueError(why)
+
+
+def sleeps_then_tells(seconds: float) -> int:
+    import time
+
+    time.sleep(seconds)
+    return os.getpid()
+
+
+async def test_calls_and_answers_of_any_size_cross_with_no_thread_in_the_bots_process(
+    one_worker: None,
+) -> None:
+    """A call goes out and its answer comes back through the event loop's own selector: megabytes each
+    way arrive whole (written and read in pieces), and the bot's process gains no thread for it."""
+    threads = {thread.name for thread in threading.enumerate()}
+    big = os.urandom(3_000_000)
+    assert await workers.run(echoes, big) == big[::-1]
+    small = await asyncio.gather(*(workers.run(echoes, bytes([n])) for n in range(50)))
+    assert small == [bytes([n]) for n in range(50)]
+    assert {thread.name for thread in threading.enumerate()} <= threads
+
+
+async def test_an_error_in_a_worker_is_raised_to_its_caller_with_the_workers_traceback(
+    one_worker: None,
+) -> None:
+    with pytest.raises(ValueError, match="no such card") as raised:
+        await workers.run(refuses, "no such card")
+    assert "refuses" in str(raised.value.__cause__)  # where it was raised, in the worker
+    assert await workers.run(which_process) != os.getpid()  # the worker is still there
+
+
+async def test_a_hung_worker_is_replaced_alone_and_the_other_workers_call_goes_on(no_workers: None) -> None:
+    """Issue 26, point 9, with two picture processes: one runs past its limit and is killed and replaced;
+    the call the other one runs is neither lost nor tried again."""
+    workers.start(2)
+    workers.time_limits(work=3.0)
+    try:
+        hung = asyncio.ensure_future(workers.run(sleeps_then_tells, 60))
+        await asyncio.sleep(0.05)
+        other = asyncio.ensure_future(workers.run(sleeps_then_tells, 0.5))
+        await asyncio.sleep(0.05)
+        pids = workers.worker_pids(workers.PICTURES, starting=True)
+        assert len(pids) == 2
+        with pytest.raises(workers.WorkerTimeout):
+            await hung
+        ran_in = await other
+        assert ran_in in pids  # it finished in its own process
+        assert workers.worker_pids(workers.PICTURES) == [ran_in]  # which was not replaced; the hung one was
+    finally:
+        workers.stop()
+        workers.time_limits()
+
+
+async def test_a_worker_killed_while_idle_is_replaced_on_the_next_call(one_worker: None) -> None:
+    first = await workers.run(which_process)
+    os.kill(first, signal.SIGKILL)
+    await asyncio.sleep(0.2)  # its end of the socket closes: the loop notices
+    assert first not in workers.worker_pids(workers.PICTURES)
+    assert await workers.run(which_process) not in (first, os.getpid())
+
+
+async def test_a_worker_that_hangs_while_starting_is_replaced_after_its_start_allowance(
+    one_worker: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(workers, "START_TIMEOUT", 0.5)
+    workers.time_limits(work=0.5)
+    try:
+        call = asyncio.ensure_future(workers.run(which_process))
+        await asyncio.sleep(0)  # the call is sent: its process is spawned on the spot
+        (starting,) = workers.worker_pids(workers.PICTURES, starting=True)
+        os.kill(starting, signal.SIGSTOP)  # before it could say it is ready
+        try:
+            with pytest.raises(workers.WorkerTimeout):
+                await asyncio.wait_for(call, 10)
+        finally:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(starting, signal.SIGKILL)
+        assert await workers.run(which_process) not in (starting, os.getpid())
+    finally:
         workers.time_limits()
