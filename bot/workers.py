@@ -173,6 +173,9 @@ class _Worker:
         )
         try:
             self.process.start()
+        except BaseException:
+            ours.close()
+            raise
         finally:
             theirs.close()
         self.socket = socket.socket(fileno=os.dup(ours.fileno()))
@@ -264,7 +267,10 @@ class _Worker:
             if len(self.inbox) < start + size:
                 return
             message = bytes(memoryview(self.inbox)[start : start + size])
-            del self.inbox[: start + size]
+            if len(self.inbox) == start + size:
+                self.inbox = bytearray()  # (not a replay's megabytes kept allocated until the next answer)
+            else:
+                del self.inbox[: start + size]
             self._answered(message)
 
     def _answered(self, message: bytes) -> None:
@@ -352,7 +358,12 @@ class _Lane:
             if self.queue[0].future.done():  # its caller stopped waiting
                 self.queue.popleft()
                 continue
-            worker = self._free(loop)
+            try:
+                worker = self._free(loop)
+            except OSError as error:  # no process could be started (out of processes, of files)
+                failed = self.queue.popleft()
+                failed.future.set_exception(BrokenProcessPool(f"Could not start a worker process: {error}"))
+                continue
             if worker is None:
                 return
             worker.run(self.queue.popleft(), _limits[self.name])
@@ -367,12 +378,7 @@ class _Lane:
                 return worker
         if len(self.workers) >= self.processes:
             return None
-        try:
-            worker = _Worker(self, loop)
-        except OSError as error:  # no process could be started (out of processes, of files)
-            call = self.queue.popleft()
-            call.future.set_exception(BrokenProcessPool(f"Could not start a worker process: {error}"))
-            return None
+        worker = _Worker(self, loop)
         self.workers.append(worker)
         return worker
 

@@ -454,3 +454,20 @@ async def test_a_worker_that_hangs_while_starting_is_replaced_after_its_start_al
         assert await workers.run(which_process) not in (starting, os.getpid())
     finally:
         workers.time_limits()
+
+
+async def test_calls_fail_as_broken_when_no_worker_process_can_be_started(
+    one_worker: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Out of processes or files: every call waiting is answered (broken), none waits for ever, and the
+    workers start again once they can."""
+
+    def refused(self: object) -> None:
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(multiprocessing.get_context("spawn").Process, "start", refused)
+    calls = [asyncio.ensure_future(workers.run(which_process)) for _ in range(3)]
+    done = await asyncio.wait_for(asyncio.gather(*calls, return_exceptions=True), 10)
+    assert all(isinstance(error, BrokenProcessPool) for error in done), done
+    monkeypatch.undo()
+    assert await workers.run(which_process) != os.getpid()
