@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import decimal
 from collections.abc import AsyncIterator, Sequence
-from contextlib import asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from typing import Any
 
 import asyncpg
@@ -136,11 +136,8 @@ class PostgresBackend(Backend):
             async with self._lock:
                 conn = await self._connection(doing)
                 try:
-                    if one_statement:  # its own transaction: one trip to the server, not three
+                    async with _scope(conn, options, one_statement):
                         yield PostgresTx(conn)
-                    else:
-                        async with conn.transaction(**options):
-                            yield PostgresTx(conn)
                 except BaseException as error:
                     if _connection_unusable(error) or conn.is_closed():
                         self._conn = None
@@ -157,11 +154,8 @@ class PostgresBackend(Backend):
                 raise explain(error, doing, self.url) from error
             raise
         try:
-            if one_statement:
+            async with _scope(conn, options, one_statement):
                 yield PostgresTx(conn)
-            else:
-                async with conn.transaction(**options):
-                    yield PostgresTx(conn)
         except BaseException as error:
             if _connection_unusable(error) or conn.is_closed():
                 conn.terminate()  # the pool makes a new one when next asked
@@ -215,6 +209,12 @@ def _plain(value: Any) -> Any:
 def is_driver_error(error: BaseException) -> bool:
     """Errors from the server, the driver or the network rather than from our own logic."""
     return isinstance(error, asyncpg.PostgresError | asyncpg.InterfaceError | OSError | TimeoutError)
+
+
+def _scope(conn: Any, options: dict[str, Any], one_statement: bool) -> AbstractAsyncContextManager[Any]:
+    """The transaction a block runs in: asyncpg's, or for a single statement none of the bot's own
+    (PostgreSQL runs the statement as its own transaction: one trip to the server, not three)."""
+    return nullcontext() if one_statement else conn.transaction(**options)
 
 
 def _connection_unusable(error: BaseException) -> bool:
